@@ -1,0 +1,59 @@
+"""Build an RTL top with Verilator and run a cocotb test module against it, from pytest.
+
+Each (toplevel, parameter set) gets its own build directory under build/cocotb/, so the
+width sweep compiles once per width and re-runs reuse the build.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from wirespeed.paths import BUILD, ROOT, rtl_sources, verilator_env
+
+
+def run_cocotb(
+    toplevel: str,
+    test_module: str,
+    test_dir: Path,
+    parameters: Mapping[str, int] | None = None,
+    sources: Sequence[Path] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    testcase: str | None = None,
+) -> None:
+    """Compile `toplevel` with `parameters` and run the cocotb tests in `test_module`.
+
+    Raises (so pytest fails) when any cocotb test fails.
+    """
+    from cocotb_tools.runner import get_runner
+
+    env = verilator_env()
+    os.environ["VERILATOR_ROOT"] = env["VERILATOR_ROOT"]
+    os.environ["PATH"] = env["PATH"]
+    parameters = dict(parameters or {})
+    tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
+    build_dir = BUILD / "cocotb" / f"{toplevel}_{tag}"
+    runner = get_runner("verilator")
+    runner.build(
+        sources=[str(s) for s in (sources or rtl_sources())],
+        hdl_toplevel=toplevel,
+        build_dir=str(build_dir),
+        parameters=parameters,
+        build_args=["-Wno-fatal", "--assert", "-O2", "-j", "2"],
+        always=False,
+    )
+    test_env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(test_dir)])}
+    test_env.update(extra_env or {})
+    results = runner.test(
+        hdl_toplevel=toplevel,
+        test_module=test_module,
+        build_dir=str(build_dir),
+        test_dir=str(test_dir),
+        extra_env=test_env,
+        testcase=testcase,
+    )
+    from cocotb_tools.runner import get_results
+
+    _, failed = get_results(results)
+    assert failed == 0, f"{failed} cocotb test(s) failed in {test_module} ({toplevel} {tag}); see {build_dir}"
