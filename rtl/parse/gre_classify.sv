@@ -76,8 +76,8 @@ module gre_classify
     // Edit descriptor for axis_splice.
     output      logic                desc_valid,
     output      logic                desc_drop,
-    output      logic [7:0]          desc_keep_len,
-    output      logic [7:0]          desc_strip_len,
+    output      logic [7:0]          desc_seg1_len,   // outer L2 bytes kept (from offset 0)
+    output      logic [7:0]          desc_seg2_off,   // first byte of the rest (the payload)
     output      logic                desc_len_valid,
     output      logic [LEN_W-1:0]    desc_out_len,
     output      logic [5:0]          desc_patch_en,
@@ -152,7 +152,7 @@ module gre_classify
     // ------------------------------------------------------------------ the decision
     logic             c_done, c_fwd, c_decap, c_csum_check;
     outcome_e         c_outcome;
-    logic [7:0]       c_keep, c_strip;
+    logic [7:0]       c_keep, c_rest;
     logic [LEN_W-1:0] c_len, c_ip_end;
     logic [5:0]       c_pen;
     logic [47:0]      c_ppos, c_pval;
@@ -171,7 +171,7 @@ module gre_classify
         logic [LEN_W-1:0] ip_end;
 
         c_done = 1'b0; c_outcome = OUT_PASS; c_decap = 1'b0; c_csum_check = 1'b0;
-        c_keep = '0; c_strip = '0; c_len = '0; c_ip_end = '0;
+        c_keep = '0; c_rest = '0; c_len = '0; c_ip_end = '0;
         c_pen = '0; c_ppos = '0; c_pval = '0;
         stop = 1'b0; v4 = 1'b0; v6 = 1'b0; l3 = 1'b0; ecn_needed = 1'b0;
         l2 = 7'd14; g = '0; k = '0; glen = '0; inner_need = '0;
@@ -322,7 +322,7 @@ module gre_classify
                 if (l3) begin
                     c_outcome = OUT_DECAP_L3;
                     c_keep  = 8'(l2);
-                    c_strip = 8'(k - l2);
+                    c_rest  = 8'(k);
                     c_len   = LEN_W'(l2) + ip_end - LEN_W'(k);
                     // EtherType of the kept Ethernet header becomes the GRE protocol.
                     c_pen[0] = 1'b1; c_ppos[7:0]   = 8'(l2 - 7'd2); c_pval[7:0]   = proto[15:8];
@@ -337,7 +337,7 @@ module gre_classify
                 end else begin
                     c_outcome = OUT_DECAP_TEB;
                     c_keep  = '0;
-                    c_strip = 8'(k);
+                    c_rest  = 8'(k);
                     c_len   = ip_end - LEN_W'(k);
                 end
             end
@@ -404,8 +404,8 @@ module gre_classify
     always_comb begin
         desc_valid     = decide_now;
         desc_drop      = !c_fwd;
-        desc_keep_len  = c_fwd && c_decap ? c_keep : 8'd0;
-        desc_strip_len = c_fwd && c_decap ? c_strip : 8'd0;
+        desc_seg1_len  = c_decap ? c_keep : 8'd0;
+        desc_seg2_off  = c_decap ? c_rest : 8'd0;
         desc_len_valid = c_decap;
         desc_out_len   = c_len;
         desc_patch_en  = c_decap ? c_pen : 6'd0;

@@ -2,29 +2,33 @@
 //
 // axis_splice — the shared byte-shifting engine of wirespeed.
 //
-// Every frame is rewritten as
+// Every frame is rewritten as three segments, then byte patches:
 //
-//     output = frame[0 .. KEEP_LEN)  ++  frame[KEEP_LEN + STRIP_LEN .. )      (then byte patches)
-//              \___ kept prefix ___/     \___ the rest, shifted down ___/
+//     output = frame[SEG1_OFF .. SEG1_OFF+SEG1_LEN)  ++  INS[0 .. INS_LEN)  ++  frame[SEG2_OFF .. )
+//              \____ kept part of the header ____/      \_ inserted bytes _/     \__ the rest __/
 //
 // optionally cut to exactly OUT_LEN bytes (trailing Ethernet padding is discarded), or dropped.
-// The edit is described once per frame by a descriptor from a parser that watches the same
-// input beats; it may arrive on any beat of the frame up to and including the last one. A
-// strip of a tunnel header (GRE, VXLAN decap) and a rewrite of a few header bytes (EtherType,
-// ECN, checksums) are both expressed this way, so protocols share this one engine.
+// Stripping a tunnel header (GRE, VXLAN decap: SEG2_OFF past the tunnel headers), keeping the
+// outer Ethernet header (SEG1 = [0, L2)), pushing a VLAN tag (INS = 4 bytes after the inner
+// MAC addresses) and adding a tunnel (INS = outer headers, SEG2_OFF = 0) are all this one edit,
+// so every protocol shares this engine. Segments must be in order: SEG1_OFF+SEG1_LEN <= SEG2_OFF.
 //
-//   s_axis ──► beat buffer (BUF_BEATS registers, indexed by absolute beat number) ──►
-//              output beat j = prefix bytes from beat j, the rest from beats j+q and
-//              j+q+1 funnel-shifted by r bytes  (STRIP_LEN = q*KEEP_W + r) ──► m_axis
+//   s_axis ──► beat buffer (BUF_BEATS registers, indexed by absolute beat number)
+//                 │  output beat j: SEG1 bytes funnel-shifted from beats j+q1, j+q1+1,
+//                 │  INS bytes from the descriptor, SEG2 bytes from beats j+q2, j+q2+1
+//                 ▼  (q2 may be negative: inserted bytes push the frame later)
+//              output register ──► m_axis
 //
-// Cut-through: output beat j leaves as soon as the input beats it needs have arrived; the
-// input beat that completes it is used in the same cycle (no extra register stage), so the
-// first output beat follows the descriptor by one cycle. The last output beat of a frame
-// always waits for the input's last beat, so a verdict known only at the end (eof_bad, or a
-// frame shorter than OUT_LEN) can abort the frame: its last beat carries m_axis_tuser = 1.
+// Descriptors arrive in frame order on their own strobe, one per frame, at any time from the
+// cycle of the frame's first beat on (a parser that needs a table lookup may answer after the
+// frame has ended). Cut-through: output beat j leaves as soon as the input beats it reads have
+// arrived; the beat arriving in this cycle is used directly, so a frame whose descriptor comes
+// with the beat completing its headers starts leaving one cycle later. The last output beat
+// of a frame always waits for the input's last beat, so a verdict known only at the end
+// (eof_bad, or a frame shorter than OUT_LEN) aborts the frame: its last beat has tuser = 1.
 //
-// s_axis_tready is a register: it is low only when the buffer could be overrun, which with
-// an unstalled output happens only if a parser decides later than BUF_BEATS beats.
+// s_axis_tready is a register: it falls only when the buffer could be overrun (a descriptor
+// later than BUF_BEATS beats, output backpressure, or inserted bytes outpacing the input).
 //
 // Assumptions: tkeep is all ones on every beat but the last; on the last beat the frame ends
 // after its highest set tkeep bit.
@@ -36,17 +40,18 @@ module axis_splice #(
     parameter int DATA_W = 256,
     // Bytes per beat.
     parameter int KEEP_W = DATA_W / 8,
-    // Beats the buffer holds; a power of two. Must cover the parser's decision depth plus two.
+    // Beats the buffer holds; a power of two. Must cover the descriptor's lag plus two.
     parameter int BUF_BEATS = 8,
     // Frames that may be between input and output at once; a power of two.
     parameter int FRAMES = 8,
-    // Largest KEEP_LEN and STRIP_LEN a descriptor may carry (bytes).
-    parameter int PREFIX_MAX = 32,
-    parameter int STRIP_MAX = 128,
+    // Largest number of bytes a descriptor may insert (>= 1; 1 when nothing is inserted).
+    parameter int INS_MAX = 4,
     // Number of byte patches a descriptor carries; patch positions are output byte offsets < 256.
     parameter int PATCHES = 6,
     // Width of the OUT_LEN field in bits.
-    parameter int LEN_W = 17
+    parameter int LEN_W = 17,
+    // Width of per-frame metadata carried from the descriptor to every output beat (m_axis_tmeta).
+    parameter int META_W = 1
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -58,18 +63,21 @@ module axis_splice #(
     input  wire logic                  s_axis_tlast,
     input  wire logic                  s_axis_tuser,
 
-    // Descriptor of the frame currently entering; valid for one cycle, only together with one of
-    // that frame's beat handshakes (at the latest its last beat).
+    // Edit descriptor: one per frame, in frame order, never before the frame's first beat.
     input  wire logic                  desc_valid,
     input  wire logic                  desc_drop,
-    input  wire logic [7:0]            desc_keep_len,
-    input  wire logic [7:0]            desc_strip_len,
+    input  wire logic [7:0]            desc_seg1_off,
+    input  wire logic [7:0]            desc_seg1_len,
+    input  wire logic [7:0]            desc_ins_len,
+    input  wire logic [INS_MAX*8-1:0]  desc_ins_data,   // byte i in bits [8i+7:8i]
+    input  wire logic [7:0]            desc_seg2_off,
     input  wire logic                  desc_len_valid,
     input  wire logic [LEN_W-1:0]      desc_out_len,
     input  wire logic [PATCHES-1:0]    desc_patch_en,
     input  wire logic [PATCHES*8-1:0]  desc_patch_pos,
     input  wire logic [PATCHES*8-1:0]  desc_patch_val,
-    // Late verdict, sampled with the frame's last beat handshake: abort its output.
+    input  wire logic [META_W-1:0]     desc_meta,
+    // Late verdict, sampled with each frame's last beat handshake: abort its output.
     input  wire logic                  eof_bad,
 
     output      logic [DATA_W-1:0]     m_axis_tdata,
@@ -77,15 +85,16 @@ module axis_splice #(
     output      logic                  m_axis_tvalid,
     input  wire logic                  m_axis_tready,
     output      logic                  m_axis_tlast,
-    output      logic                  m_axis_tuser
+    output      logic                  m_axis_tuser,
+    output      logic [META_W-1:0]     m_axis_tmeta
 );
 
     localparam int BYTE_SH = $clog2(KEEP_W);
     localparam int BUF_AW  = $clog2(BUF_BEATS);
     localparam int FR_AW   = $clog2(FRAMES);
-    // Absolute beat numbers; frames up to 2^(ABS_W-1) beats long.
+    // Absolute beat numbers; frames up to 2^(ABS_W-2) beats long.
     localparam int ABS_W   = 22;
-    // Byte positions within a frame.
+    // Byte positions within a frame (signed arithmetic where noted).
     localparam int POS_W   = ABS_W + BYTE_SH;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
@@ -100,30 +109,33 @@ module axis_splice #(
     if (FRAMES < 2 || (1 << FR_AW) != FRAMES) begin : g_param_check_4
         $error("axis_splice: FRAMES must be a power of two >= 2");
     end
-    if (PREFIX_MAX > 255 || STRIP_MAX > 255) begin : g_param_check_5
-        $error("axis_splice: PREFIX_MAX and STRIP_MAX must fit in 8 bits");
+    if (INS_MAX < 1 || INS_MAX > 128) begin : g_param_check_5
+        $error("axis_splice: INS_MAX must be 1..128");
     end
 
     // ------------------------------------------------------------------ input side
     logic [DATA_W-1:0] buf_data [BUF_BEATS];
     logic [ABS_W-1:0]  wr_abs;          // absolute number of the next beat to arrive
     logic              in_first;        // next input beat starts a frame
-    logic [FR_AW:0]    in_seq, out_seq; // frame sequence numbers, one extra bit for full/empty
+    logic [FR_AW:0]    in_seq, out_seq, desc_seq;  // one extra bit for full/empty
 
     // Per-frame records, indexed by frame sequence number.
     logic [ABS_W-1:0]     fr_base     [FRAMES];
     logic [ABS_W-1:0]     fr_end      [FRAMES];  // absolute number of the last beat
     logic [BYTE_SH:0]     fr_last_len [FRAMES];  // bytes in the last beat
     logic                 fr_bad      [FRAMES];
-    logic                 fr_dv       [FRAMES];
     logic                 fr_drop     [FRAMES];
-    logic [7:0]           fr_keep     [FRAMES];
-    logic [7:0]           fr_strip    [FRAMES];
+    logic [7:0]           fr_s1off    [FRAMES];
+    logic [7:0]           fr_s1len    [FRAMES];
+    logic [7:0]           fr_inslen   [FRAMES];
+    logic [INS_MAX*8-1:0] fr_ins      [FRAMES];
+    logic [7:0]           fr_s2off    [FRAMES];
     logic                 fr_lenv     [FRAMES];
     logic [LEN_W-1:0]     fr_len      [FRAMES];
     logic [PATCHES-1:0]   fr_pen      [FRAMES];
     logic [PATCHES*8-1:0] fr_ppos     [FRAMES];
     logic [PATCHES*8-1:0] fr_pval     [FRAMES];
+    logic [META_W-1:0]    fr_meta     [FRAMES];
 
     wire s_hs = s_axis_tvalid && s_axis_tready;
 
@@ -136,54 +148,60 @@ module axis_splice #(
         if (!s_axis_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
     end
 
-    wire [FR_AW-1:0] in_idx  = in_seq[FR_AW-1:0];
-    wire [FR_AW-1:0] out_idx = out_seq[FR_AW-1:0];
+    wire [FR_AW-1:0] in_idx   = in_seq[FR_AW-1:0];
+    wire [FR_AW-1:0] out_idx  = out_seq[FR_AW-1:0];
+    wire [FR_AW-1:0] desc_idx = desc_seq[FR_AW-1:0];
 
     // ------------------------------------------------------------------ output side state
-    logic [ABS_W-1:0] ob;        // output beat index within the current output frame
-    logic [ABS_W-1:0] oldest;    // beats of the output frame below this index are no longer needed
-    logic             hold_v;    // the frame's last output beat is computed and waits for eof
+    logic [ABS_W-1:0]  ob;        // output beat index within the current output frame
+    logic [ABS_W-1:0]  oldest;    // beats of the output frame below this are no longer needed
+    logic              hold_v;    // the frame's last output beat is computed and waits for eof
     logic [DATA_W-1:0] hold_data;
     logic [KEEP_W-1:0] hold_keep;
 
-    // The output frame's record, with the live input bypassed in.
+    // The output frame's record, with the live input and a live descriptor bypassed in.
     logic              live;       // output frame is the one still entering
     logic              exists;
     logic [ABS_W-1:0]  base;
     logic              dv, drop, lenv, eof, bad;
-    logic [7:0]        keep_len, strip_len;
+    logic [7:0]        s1off, s1len, inslen, s2off;
+    logic [INS_MAX*8-1:0] ins;
     logic [LEN_W-1:0]  out_len;
     logic [PATCHES-1:0]   pen;
     logic [PATCHES*8-1:0] ppos, pval;
+    logic [META_W-1:0] meta;
     logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
-    logic [ABS_W-1:0]  nbeats;     // beats of the output frame (valid when eof)
     logic [BYTE_SH:0]  last_len;
 
     always_comb begin
         live   = (out_seq == in_seq);
         exists = !live || !in_first || s_hs;
         base   = (live && in_first) ? wr_abs : fr_base[out_idx];
-        if (live && desc_valid) begin
-            dv = 1'b1; drop = desc_drop; keep_len = desc_keep_len; strip_len = desc_strip_len;
+        if (desc_valid && desc_seq == out_seq) begin
+            dv = 1'b1; drop = desc_drop;
+            s1off = desc_seg1_off; s1len = desc_seg1_len; inslen = desc_ins_len;
+            ins = desc_ins_data; s2off = desc_seg2_off;
             lenv = desc_len_valid; out_len = desc_out_len;
-            pen = desc_patch_en; ppos = desc_patch_pos; pval = desc_patch_val;
+            pen = desc_patch_en; ppos = desc_patch_pos; pval = desc_patch_val; meta = desc_meta;
         end else begin
-            dv = fr_dv[out_idx] && !(live && in_first); drop = fr_drop[out_idx];
-            keep_len = fr_keep[out_idx]; strip_len = fr_strip[out_idx];
+            // Descriptors come in frame order: the output frame's has come once desc_seq passed it.
+            dv = (desc_seq != out_seq);
+            drop = fr_drop[out_idx];
+            s1off = fr_s1off[out_idx]; s1len = fr_s1len[out_idx]; inslen = fr_inslen[out_idx];
+            ins = fr_ins[out_idx]; s2off = fr_s2off[out_idx];
             lenv = fr_lenv[out_idx]; out_len = fr_len[out_idx];
             pen = fr_pen[out_idx]; ppos = fr_ppos[out_idx]; pval = fr_pval[out_idx];
+            meta = fr_meta[out_idx];
         end
         if (live) begin
             eof      = s_hs && s_axis_tlast;
             bad      = eof_bad || s_axis_tuser;
             written  = wr_abs - base + ABS_W'(s_hs);
-            nbeats   = written;
             last_len = live_len;
         end else begin
             eof      = 1'b1;
             bad      = fr_bad[out_idx];
-            nbeats   = fr_end[out_idx] - base + 1'b1;
-            written  = nbeats;
+            written  = fr_end[out_idx] - base + 1'b1;
             last_len = fr_last_len[out_idx];
         end
     end
@@ -197,14 +215,15 @@ module axis_splice #(
     endfunction
 
     // ------------------------------------------------------------------ output beat
-    logic [BYTE_SH-1:0] r;             // strip_len mod KEEP_W
-    logic [ABS_W-1:0]   q;             // strip_len div KEEP_W
-    logic [POS_W-1:0]   ob_pos;        // output byte offset of beat ob
-    logic [POS_W-1:0]   flen, avail_out, total_out;
-    logic               is_last, need_ok, emit, trunc;
+    logic [BYTE_SH-1:0] r1, r2;
+    logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
+    logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
+    logic [POS_W-1:0]   ob_pos, ob_end, flen, avail_out, total_out, ins_end;
+    logic [POS_W-1:0]   src_max;
+    logic               is_last, need_ok, emit, trunc, any_src;
     logic [ABS_W-1:0]   need_beat;
-    logic [DATA_W-1:0]  beat_pre, beat_lo, beat_hi, shifted, o_data;
-    logic [2*DATA_W-1:0] funnel;
+    logic [DATA_W-1:0]  seg1_bytes, seg2_bytes, o_data;
+    logic [2*DATA_W-1:0] funnel1, funnel2;
     logic [KEEP_W-1:0]  o_keep;
     logic               o_valid, o_last, o_user, o_ready;
     logic               frame_done;     // the output frame leaves the engine this cycle
@@ -213,33 +232,52 @@ module axis_splice #(
     assign o_ready = !m_axis_tvalid || m_axis_tready;
 
     always_comb begin
-        r      = strip_len[BYTE_SH-1:0];
-        q      = ABS_W'(strip_len >> BYTE_SH);
-        ob_pos = POS_W'(ob) << BYTE_SH;
-        flen   = ((POS_W'(nbeats) - 1'b1) << BYTE_SH) + POS_W'(last_len);
-        // Bytes the kept prefix and shifted rest can supply.
-        avail_out = (flen > POS_W'(strip_len)) ? flen - POS_W'(strip_len) : '0;
+        r1      = s1off[BYTE_SH-1:0];
+        q1      = ABS_W'(s1off >> BYTE_SH);
+        ins_end = POS_W'(s1len) + POS_W'(inslen);
+        shift2  = signed'(POS_W'(s2off)) - signed'(ins_end);
+        r2      = shift2[BYTE_SH-1:0];
+        q2      = ABS_W'(shift2 >>> BYTE_SH);
+        ob_pos  = POS_W'(ob) << BYTE_SH;
+        ob_end  = ob_pos + POS_W'(KEEP_W);
+        flen    = ((POS_W'(written) - 1'b1) << BYTE_SH) + POS_W'(last_len);
+        // Bytes the segments can supply once the frame has ended.
+        avail_out = ins_end + ((flen > POS_W'(s2off)) ? flen - POS_W'(s2off) : '0);
         if (lenv && (!eof || POS_W'(out_len) <= avail_out)) total_out = POS_W'(out_len);
         else if (eof) total_out = avail_out;
         else total_out = '1;
         trunc   = eof && lenv && (avail_out < POS_W'(out_len));
-        is_last = (ob_pos + POS_W'(KEEP_W) >= total_out);
-        // Highest input beat this output beat reads.
-        if (ob_pos + POS_W'(KEEP_W) <= POS_W'(keep_len))
-            need_beat = ob;
-        else
-            need_beat = ob + q + ABS_W'(r != '0);
-        need_ok = eof || (need_beat < written);
+        is_last = (ob_end >= total_out);
+        // Highest input byte this output beat reads (SEG2 bytes come after SEG1 bytes).
+        any_src = 1'b1;
+        if (ob_end > ins_end)
+            src_max = POS_W'(signed'(ob_end - 1'b1) + shift2);
+        else if (ob_pos < POS_W'(s1len))
+            src_max = POS_W'(s1off) + ((ob_end < POS_W'(s1len)) ? ob_end : POS_W'(s1len)) - 1'b1;
+        else begin
+            src_max = '0; any_src = 1'b0;             // inserted bytes only
+        end
+        need_beat = ABS_W'(src_max >> BYTE_SH);
+        need_ok = eof || !any_src || (need_beat < written);
 
-        beat_pre = beat_at(ob);
-        beat_lo  = beat_at(ob + q);
-        beat_hi  = beat_at(ob + q + 1'b1);
-        funnel   = {beat_hi, beat_lo};
-        shifted  = funnel[DATA_W-1 + 8*r -: DATA_W];
+        funnel1 = {beat_at(ob + q1 + 1'b1), beat_at(ob + q1)};
+        funnel2 = {beat_at(ob + q2 + 1'b1), beat_at(ob + q2)};
+        seg1_bytes = funnel1[DATA_W-1 + 8*r1 -: DATA_W];
+        seg2_bytes = funnel2[DATA_W-1 + 8*r2 -: DATA_W];
         for (int b = 0; b < KEEP_W; b++) begin
-            logic [POS_W-1:0] o;
-            o = ob_pos + POS_W'(b);
-            o_data[8*b +: 8] = (o < POS_W'(keep_len)) ? beat_pre[8*b +: 8] : shifted[8*b +: 8];
+            logic [POS_W-1:0] o, io;
+            logic [7:0] ins_byte;
+            o  = ob_pos + POS_W'(b);
+            io = o - POS_W'(s1len);
+            ins_byte = 8'h00;
+            for (int i = 0; i < INS_MAX; i++)
+                if (io == POS_W'(i)) ins_byte = ins[8*i +: 8];
+            if (o < POS_W'(s1len))
+                o_data[8*b +: 8] = seg1_bytes[8*b +: 8];
+            else if (o < ins_end)
+                o_data[8*b +: 8] = ins_byte;
+            else
+                o_data[8*b +: 8] = seg2_bytes[8*b +: 8];
             for (int p = 0; p < PATCHES; p++)
                 if (pen[p] && o == POS_W'(ppos[8*p +: 8])) o_data[8*b +: 8] = pval[8*p +: 8];
             o_keep[b] = (o < total_out);
@@ -248,8 +286,7 @@ module axis_splice #(
 
         // Decide what leaves this cycle.
         o_valid = 1'b0; o_last = 1'b0; o_user = 1'b0;
-        frame_done = 1'b0; capture_hold = 1'b0;
-        emit = 1'b0;
+        frame_done = 1'b0; capture_hold = 1'b0; emit = 1'b0;
         if (exists && dv) begin
             if (drop) begin
                 frame_done = eof;
@@ -276,23 +313,28 @@ module axis_splice #(
     end
 
     // ------------------------------------------------------------------ buffer accounting
-    logic [FR_AW:0]  in_seq_n, out_seq_n;
-    logic [ABS_W-1:0] wr_abs_n, oldest_abs_n, occ_n;
-    logic             in_first_n;
-    logic [ABS_W-1:0] ob_n, oldest_n;
-    logic             hold_v_n;
+    logic [FR_AW:0]   in_seq_n, out_seq_n;
+    logic [ABS_W-1:0] wr_abs_n, oldest_abs_n, occ_n, ob_n, oldest_n, src_next;
+    logic [POS_W-1:0] next_pos, src_min;
+    logic             in_first_n, hold_v_n;
 
     always_comb begin
         wr_abs_n   = wr_abs + ABS_W'(s_hs);
         in_first_n = s_hs ? s_axis_tlast : in_first;
         in_seq_n   = in_seq + (FR_AW+1)'(s_hs && s_axis_tlast);
         out_seq_n  = out_seq + (FR_AW+1)'(frame_done);
+        // Lowest input byte the next output beat reads.
+        next_pos = ob_end;
+        if (next_pos < POS_W'(s1len)) src_min = POS_W'(s1off) + next_pos;
+        else if (next_pos <= ins_end) src_min = POS_W'(s2off);
+        else src_min = POS_W'(signed'(next_pos) + shift2);
+        src_next = ABS_W'(src_min >> BYTE_SH);
         ob_n = ob; oldest_n = oldest; hold_v_n = hold_v;
         if (frame_done) begin
             ob_n = '0; oldest_n = '0; hold_v_n = 1'b0;
         end else if (emit) begin
             ob_n = ob + 1'b1;
-            oldest_n = (((POS_W'(ob) + 1'b1) << BYTE_SH) < POS_W'(keep_len)) ? ob + 1'b1 : ob + 1'b1 + q;
+            oldest_n = src_next;
         end else if (capture_hold) begin
             hold_v_n = 1'b1;
         end
@@ -316,24 +358,26 @@ module axis_splice #(
             buf_data[wr_abs[BUF_AW-1:0]] <= s_axis_tdata;
             if (in_first) begin
                 fr_base[in_idx] <= wr_abs;
-                fr_dv[in_idx]   <= 1'b0;
-            end
-            if (desc_valid) begin
-                fr_dv[in_idx]    <= 1'b1;
-                fr_drop[in_idx]  <= desc_drop;
-                fr_keep[in_idx]  <= desc_keep_len;
-                fr_strip[in_idx] <= desc_strip_len;
-                fr_lenv[in_idx]  <= desc_len_valid;
-                fr_len[in_idx]   <= desc_out_len;
-                fr_pen[in_idx]   <= desc_patch_en;
-                fr_ppos[in_idx]  <= desc_patch_pos;
-                fr_pval[in_idx]  <= desc_patch_val;
             end
             if (s_axis_tlast) begin
                 fr_end[in_idx]      <= wr_abs;
                 fr_last_len[in_idx] <= live_len;
                 fr_bad[in_idx]      <= eof_bad || s_axis_tuser;
             end
+        end
+        if (desc_valid) begin
+            fr_drop[desc_idx]   <= desc_drop;
+            fr_s1off[desc_idx]  <= desc_seg1_off;
+            fr_s1len[desc_idx]  <= desc_seg1_len;
+            fr_inslen[desc_idx] <= desc_ins_len;
+            fr_ins[desc_idx]    <= desc_ins_data;
+            fr_s2off[desc_idx]  <= desc_seg2_off;
+            fr_lenv[desc_idx]   <= desc_len_valid;
+            fr_len[desc_idx]    <= desc_out_len;
+            fr_pen[desc_idx]    <= desc_patch_en;
+            fr_ppos[desc_idx]   <= desc_patch_pos;
+            fr_pval[desc_idx]   <= desc_patch_val;
+            fr_meta[desc_idx]   <= desc_meta;
         end
         if (capture_hold) begin
             hold_data <= o_data;
@@ -344,12 +388,14 @@ module axis_splice #(
             m_axis_tkeep <= o_keep;
             m_axis_tlast <= o_last;
             m_axis_tuser <= o_user;
+            m_axis_tmeta <= meta;
         end
 
         wr_abs   <= wr_abs_n;
         in_first <= in_first_n;
         in_seq   <= in_seq_n;
         out_seq  <= out_seq_n;
+        desc_seq <= desc_seq + (FR_AW+1)'(desc_valid);
         ob       <= ob_n;
         oldest   <= oldest_n;
         hold_v   <= hold_v_n;
@@ -363,6 +409,7 @@ module axis_splice #(
             in_first      <= 1'b1;
             in_seq        <= '0;
             out_seq       <= '0;
+            desc_seq      <= '0;
             ob            <= '0;
             oldest        <= '0;
             hold_v        <= 1'b0;

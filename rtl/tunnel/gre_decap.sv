@@ -91,7 +91,8 @@ module gre_decap
     logic [31:0]         lookup_src, lookup_dst;
     logic                lookup_hit;
     logic                desc_valid, desc_drop, desc_len_valid, eof_bad;
-    logic [7:0]          desc_keep_len, desc_strip_len;
+    logic [7:0]          desc_seg1_len, desc_seg2_off;
+    logic                splice_meta_unused;   // no per-frame metadata on this block's output
     logic [LEN_W-1:0]    desc_out_len;
     logic [5:0]          desc_patch_en;
     logic [47:0]         desc_patch_pos, desc_patch_val;
@@ -109,7 +110,7 @@ module gre_decap
         .s_tlast(s_axis_tlast), .s_tuser(s_axis_tuser[0]),
         .ctrl_allow_enable, .ctrl_drop_pass, .ctrl_drop_punt, .ctrl_forward_malformed,
         .lookup_src, .lookup_dst, .lookup_hit,
-        .desc_valid, .desc_drop, .desc_keep_len, .desc_strip_len, .desc_len_valid,
+        .desc_valid, .desc_drop, .desc_seg1_len, .desc_seg2_off, .desc_len_valid,
         .desc_out_len, .desc_patch_en, .desc_patch_pos, .desc_patch_val, .eof_bad,
         .stat_valid, .stat_outcome, .stat_emit, .stat_len
     );
@@ -118,16 +119,20 @@ module gre_decap
         .DATA_W(DATA_W),
         .BUF_BEATS(BUF_BEATS),
         .FRAMES(BUF_BEATS),
+        .INS_MAX(1),
         .PATCHES(6),
-        .LEN_W(LEN_W)
+        .LEN_W(LEN_W),
+        .META_W(1)
     ) splice (
         .clk, .rst,
         .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
         .s_axis_tlast, .s_axis_tuser(s_axis_tuser[0]),
-        .desc_valid, .desc_drop, .desc_keep_len, .desc_strip_len, .desc_len_valid,
-        .desc_out_len, .desc_patch_en, .desc_patch_pos, .desc_patch_val, .eof_bad,
+        .desc_valid, .desc_drop,
+        .desc_seg1_off(8'd0), .desc_seg1_len, .desc_ins_len(8'd0), .desc_ins_data(8'd0),
+        .desc_seg2_off, .desc_len_valid, .desc_out_len,
+        .desc_patch_en, .desc_patch_pos, .desc_patch_val, .desc_meta(1'b0), .eof_bad,
         .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
-        .m_axis_tlast, .m_axis_tuser(m_axis_tuser[0])
+        .m_axis_tlast, .m_axis_tuser(m_axis_tuser[0]), .m_axis_tmeta(splice_meta_unused)
     );
 
     // Whole frames transmitted (not aborted), for the TX counters.
