@@ -43,6 +43,7 @@
 
 module gre_classify
     import gre_pkg::*;
+    import parse_pkg::*;
 #(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
@@ -92,9 +93,7 @@ module gre_classify
     output      logic [15:0]         stat_len
 );
 
-    localparam int BYTE_SH  = $clog2(KEEP_W);
     localparam int POS_W    = 24;               // byte positions, saturating
-    localparam int HDR_BEATS = HDR_BYTES / KEEP_W;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
         $error("gre_classify: DATA_W must be 64, 128, 256 or 512");
@@ -106,47 +105,38 @@ module gre_classify
         $error("gre_classify: LEN_W must hold an IP end offset (17 bits)");
     end
 
-    // ------------------------------------------------------------------ frame position
-    logic [POS_W-1:0] in_pos;     // bytes of the frame before the live beat
-    logic             in_first;
-    logic [7:0]       hdr [HDR_BYTES];
+    // ------------------------------------------------------------------ header bytes
+    logic [HDR_BYTES*8-1:0] view;
+    logic [POS_W-1:0]       have;
+    logic [POS_W-1:0]       pos_unused;      // the GRE parser needs only `have`
+    logic                   first_unused;
+    logic                   decided, decide_now;
+    logic [LEN_W-1:0]       lim;
+    logic [6:0]             c_gre_at, d_gre_at;
+    logic [15:0]            region_sum;
+    wire                    ended = s_tlast;
 
-    logic [BYTE_SH:0] live_len;
-    always_comb begin
-        live_len = '0;
-        for (int b = 0; b < KEEP_W; b++)
-            if (s_tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
-        if (!s_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
-    end
+    hdr_window #(
+        .DATA_W(DATA_W),
+        .HDR_BYTES(HDR_BYTES),
+        .POS_W(POS_W)
+    ) window (
+        .clk, .rst,
+        .s_tdata, .s_tkeep, .s_hs, .s_tlast,
+        .view, .pos(pos_unused), .have, .first(first_unused),
+        .region_known(decided || decide_now),
+        .region_decide(decide_now),
+        .region_start(decided ? d_gre_at : c_gre_at),
+        .region_end(lim),
+        .region_sum
+    );
 
-    wire [POS_W-1:0] pos     = in_first ? '0 : in_pos;
-    wire [POS_W-1:0] have    = pos + POS_W'(live_len);
-    wire             ended   = s_tlast;
-
-    // Header bytes of this frame so far, the live beat included.
-    logic [7:0] view [HDR_BYTES];
-    always_comb begin
-        for (int i = 0; i < HDR_BYTES; i++) begin
-            if (POS_W'(i) >= pos && POS_W'(i) < pos + POS_W'(KEEP_W))
-                view[i] = s_tdata[8*(i % KEEP_W) +: 8];
-            else
-                view[i] = hdr[i];
-        end
-    end
+    function automatic logic [7:0] vb(input logic [6:0] at);
+        return view[8*at +: 8];
+    endfunction
 
     function automatic logic [15:0] w16(input logic [6:0] at);
-        return {view[at], view[at + 7'd1]};
-    endfunction
-
-    function automatic logic [15:0] oc_fold(input logic [31:0] x);
-        logic [31:0] y;
-        y = {16'h0, x[15:0]} + {16'h0, x[31:16]};
-        y = {16'h0, y[15:0]} + {16'h0, y[31:16]};
-        return y[15:0];
-    endfunction
-
-    function automatic logic is_tpid(input logic [15:0] t);
-        return t == 16'h8100 || t == 16'h88A8;
+        return {vb(at), vb(at + 7'd1)};
     endfunction
 
     // ------------------------------------------------------------------ the decision
@@ -159,7 +149,6 @@ module gre_classify
 
     logic [7:0]       iph [60];      // outer IPv4 header bytes
     logic [31:0]      iph_sum;
-    logic [31:0]      hdr_sum;
 
     always_comb begin : decide
         logic             stop, v4, v6, l3, ecn_needed, malformed;
@@ -178,7 +167,7 @@ module gre_classify
         et = w16(7'd12); tlen = '0; plen = '0; flags = '0; proto = '0; hc = '0;
         m_old = '0; m_new = '0; hc_new = '0; ihl = '0;
         ecn_o = '0; ecn_i = '0; ecn_n = '0; tos = '0; tos_n = '0; ip_end = '0;
-        iph_sum = '0; hdr_sum = '0;
+        iph_sum = '0; c_gre_at = '0;
         lookup_src = '0; lookup_dst = '0;
 
         // 1. L2: Ethernet and up to two VLAN tags.
@@ -204,11 +193,11 @@ module gre_classify
         if (!stop) begin
             if (et == 16'h0800) begin
                 if (have < POS_W'(l2) + 10) begin c_done = ended; stop = 1'b1; end
-                else if (view[l2 + 9] != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
+                else if (vb(l2 + 7'd9) != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
                 else v4 = 1'b1;
             end else if (et == 16'h86DD) begin
                 if (have < POS_W'(l2) + 7) begin c_done = ended; stop = 1'b1; end
-                else if (view[l2 + 6] != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
+                else if (vb(l2 + 7'd6) != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
                 else v6 = 1'b1;
             end else begin
                 c_done = 1'b1; stop = 1'b1;
@@ -219,7 +208,7 @@ module gre_classify
         if (!stop) c_outcome = OUT_DROP_TRUNCATED;
 
         // 3. Outer IP header.
-        for (int i = 0; i < 60; i++) iph[i] = view[l2 + 7'(i)];
+        for (int i = 0; i < 60; i++) iph[i] = vb(l2 + 7'(i));
         ihl = iph[0][3:0];
         for (int w = 0; w < 30; w++)
             if (5'(w) < {ihl, 1'b0}) iph_sum = iph_sum + {16'h0, iph[2*w], iph[2*w+1]};
@@ -289,23 +278,20 @@ module gre_classify
         l3 = (proto != 16'h6558);
         ecn_needed = l3 && ecn_o[0];                        // ECT(1) = 01 or CE = 11
         inner_need = (proto == 16'h0800) ? 7'd12 : 7'd2;
-        tos = view[k + 7'd1];
+        tos = vb(k + 7'd1);
         ecn_i = (proto == 16'h0800) ? tos[1:0] : tos[5:4];
-        if (ecn_o == 2'b11) ecn_n = 2'b11;
-        else if (ecn_o == 2'b01 && ecn_i == 2'b10) ecn_n = 2'b01;
-        else ecn_n = ecn_i;
+        ecn_n = ecn_combine(ecn_o, ecn_i);
         tos_n = (proto == 16'h0800) ? {tos[7:2], ecn_n} : {tos[7:6], ecn_n, tos[3:0]};
-        m_old = {view[k], tos};
-        m_new = {view[k], tos_n};
+        m_old = {vb(k), tos};
+        m_new = {vb(k), tos_n};
         hc    = w16(k + 7'd10);
-        // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m')
-        hc_new = ~oc_fold({16'h0, ~hc} + {16'h0, ~m_old} + {16'h0, m_new});
+        hc_new = csum_update(hc, m_old, m_new);
         if (!stop && ecn_needed) begin
             if (ip_end < LEN_W'(k) + LEN_W'(inner_need)) begin
                 c_done = 1'b1; stop = 1'b1;
             end else if (have < POS_W'(k) + POS_W'(inner_need)) begin
                 c_done = ended; stop = 1'b1;
-            end else if (ecn_o == 2'b11 && ecn_i == 2'b00) begin
+            end else if (ecn_drop(ecn_o, ecn_i)) begin
                 c_outcome = OUT_DROP_ECN; c_done = 1'b1; stop = 1'b1;
             end
         end
@@ -319,6 +305,7 @@ module gre_classify
                 c_decap = 1'b1;
                 c_ip_end = ip_end;
                 c_csum_check = flags[15];
+                c_gre_at = g;
                 if (l3) begin
                     c_outcome = OUT_DECAP_L3;
                     c_keep  = 8'(l2);
@@ -348,13 +335,9 @@ module gre_classify
             c_done = 1'b1; c_outcome = OUT_PASS;
         end
 
-        // Sum of the bytes before the GRE header, to take out of the running frame sum.
-        for (int w = 0; w < 41; w++)
-            if (7'(2*w) < g) hdr_sum = hdr_sum + {16'h0, view[2*w], view[2*w+1]};
-
         // Policy: forward or drop.
-        malformed = (c_outcome == OUT_DROP_TRUNCATED || c_outcome == OUT_DROP_IP_HEADER ||
-                     c_outcome == OUT_DROP_IP_CHECKSUM || c_outcome == OUT_DROP_FRAGMENT ||
+        malformed = (c_outcome == OUT_DROP_IP_HEADER || c_outcome == OUT_DROP_IP_CHECKSUM ||
+                     c_outcome == OUT_DROP_FRAGMENT ||
                      c_outcome == OUT_DROP_GRE_HEADER);
         if (c_outcome == OUT_PASS && ctrl_drop_pass) c_outcome = OUT_DROP_POLICY;
         if (c_outcome == OUT_PUNT && ctrl_drop_punt) c_outcome = OUT_DROP_POLICY;
@@ -362,35 +345,13 @@ module gre_classify
                 (malformed && ctrl_forward_malformed);
     end
 
-    // ------------------------------------------------------------------ running GRE checksum
-    logic              decided, d_decap, d_csum_check, d_fwd;
+    // ------------------------------------------------------------------ decision state
+    logic              d_decap, d_csum_check, d_fwd;
     outcome_e          d_outcome;
     logic [LEN_W-1:0]  d_ip_end;
-    logic [15:0]       acc;
 
-    wire decide_now = s_hs && !decided && c_done;
-    wire known      = decided || decide_now;
-    wire [LEN_W-1:0] lim = decided ? d_ip_end : c_ip_end;
-
-    logic [31:0] beat_sum;
-    logic [15:0] acc_n;
-    always_comb begin
-        beat_sum = '0;
-        for (int w = 0; w < KEEP_W / 2; w++) begin
-            logic [POS_W-1:0] p;
-            logic [7:0] hi, lo;
-            p  = pos + POS_W'(2*w);
-            hi = s_tdata[16*w +: 8];
-            lo = s_tdata[16*w + 8 +: 8];
-            if (known && p >= POS_W'(lim)) hi = 8'h00;
-            if (known && p + 1 >= POS_W'(lim)) lo = 8'h00;
-            if (2*w >= int'(live_len)) hi = 8'h00;
-            if (2*w + 1 >= int'(live_len)) lo = 8'h00;
-            beat_sum = beat_sum + {16'h0, hi, lo};
-        end
-        acc_n = oc_fold({16'h0, in_first ? 16'h0 : acc} + {16'h0, oc_fold(beat_sum)} +
-                        {16'h0, decide_now ? ~oc_fold(hdr_sum) : 16'h0});
-    end
+    assign decide_now = s_hs && !decided && c_done;
+    assign lim        = decided ? d_ip_end : c_ip_end;
 
     // ------------------------------------------------------------------ outputs
     wire              f_decap   = decided ? d_decap : c_decap;
@@ -399,11 +360,13 @@ module gre_classify
     wire outcome_e    f_outcome = decided ? d_outcome : c_outcome;
     wire [POS_W-1:0]  flen      = have;
     wire              late_trunc = f_decap && flen < POS_W'(lim);
-    wire              late_csum  = f_decap && f_csum && acc_n != 16'hFFFF && acc_n != 16'h0000;
+    // The GRE checksum covers [G, ip_end): its one's-complement sum is 0xFFFF (or +0).
+    wire              late_csum  = f_decap && f_csum && region_sum != 16'hFFFF && region_sum != 16'h0000;
 
     always_comb begin
         desc_valid     = decide_now;
-        desc_drop      = !c_fwd;
+        // A frame whose bad last beat is the decision beat is known bad: nothing goes out.
+        desc_drop      = !c_fwd || (s_tlast && s_tuser);
         desc_seg1_len  = c_decap ? c_keep : 8'd0;
         desc_seg2_off  = c_decap ? c_rest : 8'd0;
         desc_len_valid = c_decap;
@@ -417,12 +380,6 @@ module gre_classify
     always_ff @(posedge clk) begin
         stat_valid <= 1'b0;
         if (s_hs) begin
-            for (int s = 0; s < HDR_BEATS; s++)
-                if (pos == POS_W'(s * KEEP_W))
-                    for (int b = 0; b < KEEP_W; b++) hdr[s*KEEP_W + b] <= s_tdata[8*b +: 8];
-            in_pos   <= (have < pos) ? '1 : have;    // saturate
-            in_first <= s_tlast;
-            acc      <= acc_n;
             if (decide_now) begin
                 decided      <= 1'b1;
                 d_decap      <= c_decap;
@@ -430,11 +387,12 @@ module gre_classify
                 d_csum_check <= c_csum_check;
                 d_outcome    <= c_outcome;
                 d_ip_end     <= c_ip_end;
+                d_gre_at     <= c_gre_at;
             end
             if (s_tlast) begin
                 decided      <= 1'b0;
                 stat_valid   <= 1'b1;
-                stat_emit    <= f_fwd;
+                stat_emit    <= decided ? d_fwd : (c_fwd && !s_tuser);
                 stat_len     <= (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
                 if (s_tuser)         stat_outcome <= OUT_DROP_RX_ERROR;
                 else if (late_trunc) stat_outcome <= OUT_DROP_TRUNCATED;
@@ -443,8 +401,6 @@ module gre_classify
             end
         end
         if (rst) begin
-            in_first   <= 1'b1;
-            in_pos     <= '0;
             decided    <= 1'b0;
             stat_valid <= 1'b0;
         end

@@ -77,6 +77,7 @@ module gre_decap
     localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4;
     localparam int BUF_BEATS = 1 << $clog2(DEPTH_NEED);
     localparam int LEN_W = 17;
+    localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
         $error("gre_decap: DATA_W must be 64, 128, 256 or 512");

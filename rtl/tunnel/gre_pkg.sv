@@ -24,8 +24,6 @@ package gre_pkg;
         OUT_DROP_POLICY      = 4'd13
     } outcome_e;
 
-    localparam int NUM_OUTCOMES = 14;
-
 endpackage
 
 `default_nettype wire

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// parse_pkg — small pure functions shared by the header parsers: one's-complement arithmetic,
+// VLAN TPIDs, and the RFC 6040 decapsulation rule for ECN.
+
+`default_nettype none
+
+package parse_pkg;
+
+    // Fold a sum of 16-bit words into a 16-bit one's-complement sum (end-around carry).
+    function automatic logic [15:0] oc_fold(input logic [31:0] x);
+        logic [31:0] y;
+        y = {16'h0, x[15:0]} + {16'h0, x[31:16]};
+        y = {16'h0, y[15:0]} + {16'h0, y[31:16]};
+        return y[15:0];
+    endfunction
+
+    // 802.1Q and 802.1ad tag protocol identifiers.
+    function automatic logic is_tpid(input logic [15:0] t);
+        return t == 16'h8100 || t == 16'h88A8;
+    endfunction
+
+    // RFC 6040 decapsulation: the inner ECN after combining with the outer one.
+    // Codepoints: Not-ECT 00, ECT(1) 01, ECT(0) 10, CE 11.
+    function automatic logic [1:0] ecn_combine(input logic [1:0] outer, input logic [1:0] inner);
+        if (outer == 2'b11) return 2'b11;
+        if (outer == 2'b01 && inner == 2'b10) return 2'b01;
+        return inner;
+    endfunction
+
+    // RFC 6040: outer CE over an inner Not-ECT packet must be dropped.
+    function automatic logic ecn_drop(input logic [1:0] outer, input logic [1:0] inner);
+        return outer == 2'b11 && inner == 2'b00;
+    endfunction
+
+    // RFC 1624 eqn. 3: checksum after one 16-bit word changes from m to m_new.
+    function automatic logic [15:0] csum_update(input logic [15:0] hc, input logic [15:0] m,
+                                                input logic [15:0] m_new);
+        return ~oc_fold({16'h0, ~hc} + {16'h0, ~m} + {16'h0, m_new});
+    endfunction
+
+endpackage
+
+`default_nettype wire
