@@ -106,7 +106,7 @@ module gre_classify
     end
 
     // ------------------------------------------------------------------ header bytes
-    logic [HDR_BYTES*8-1:0] view;
+    logic [7:0]             view [HDR_BYTES];
     logic [POS_W-1:0]       have;
     logic [POS_W-1:0]       pos_unused;      // the GRE parser needs only `have`
     logic                   first_unused;
@@ -119,7 +119,8 @@ module gre_classify
     hdr_window #(
         .DATA_W(DATA_W),
         .HDR_BYTES(HDR_BYTES),
-        .POS_W(POS_W)
+        .POS_W(POS_W),
+        .HEAD_MAX(82)                   // G <= 22 + 60
     ) window (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast,
@@ -132,7 +133,7 @@ module gre_classify
     );
 
     function automatic logic [7:0] vb(input logic [6:0] at);
-        return view[8*at +: 8];
+        return view[at];
     endfunction
 
     function automatic logic [15:0] w16(input logic [6:0] at);
@@ -208,7 +209,9 @@ module gre_classify
         if (!stop) c_outcome = OUT_DROP_TRUNCATED;
 
         // 3. Outer IP header.
-        for (int i = 0; i < 60; i++) iph[i] = vb(l2 + 7'(i));
+        // L2 is one of three lengths: three fixed slices, not a 128-way byte mux per byte.
+        for (int i = 0; i < 60; i++)
+            iph[i] = (l2 == 7'd14) ? view[14 + i] : (l2 == 7'd18) ? view[18 + i] : view[22 + i];
         ihl = iph[0][3:0];
         for (int w = 0; w < 30; w++)
             if (5'(w) < {ihl, 1'b0}) iph_sum = iph_sum + {16'h0, iph[2*w], iph[2*w+1]};
@@ -355,7 +358,6 @@ module gre_classify
 
     // ------------------------------------------------------------------ outputs
     wire              f_decap   = decided ? d_decap : c_decap;
-    wire              f_fwd     = decided ? d_fwd : c_fwd;
     wire              f_csum    = decided ? d_csum_check : c_csum_check;
     wire outcome_e    f_outcome = decided ? d_outcome : c_outcome;
     wire [POS_W-1:0]  flen      = have;

@@ -27,7 +27,9 @@ module hdr_window
     // Leading bytes kept for parsing (a multiple of KEEP_W).
     parameter int HDR_BYTES = 128,
     // Width of byte positions (saturating).
-    parameter int POS_W = 24
+    parameter int POS_W = 24,
+    // Largest region_start a parser uses (bytes before the region taken out of the sum).
+    parameter int HEAD_MAX = 96
 ) (
     input  wire logic                   clk,
     input  wire logic                   rst,
@@ -37,7 +39,7 @@ module hdr_window
     input  wire logic                   s_hs,        // tvalid && tready
     input  wire logic                   s_tlast,
 
-    output      logic [HDR_BYTES*8-1:0] view,        // byte i in bits [8i+7:8i]
+    output      logic [7:0]             view [HDR_BYTES],
     output      logic [POS_W-1:0]       pos,         // bytes of the frame before this beat
     output      logic [POS_W-1:0]       have,        // bytes of the frame up to this beat's end
     output      logic                   first,       // this beat starts a frame
@@ -55,6 +57,9 @@ module hdr_window
     if (HDR_BYTES % KEEP_W != 0 || HDR_BYTES > 128) begin : g_param_check_1
         $error("hdr_window: HDR_BYTES must be a multiple of KEEP_W and at most 128");
     end
+    if (HEAD_MAX % 2 != 0 || HEAD_MAX > HDR_BYTES) begin : g_param_check_2
+        $error("hdr_window: HEAD_MAX must be even and at most HDR_BYTES");
+    end
 
     logic [7:0]       hdr [HDR_BYTES];
     logic [POS_W-1:0] in_pos;
@@ -70,11 +75,12 @@ module hdr_window
         first = in_first;
         pos   = in_first ? '0 : in_pos;
         have  = pos + POS_W'(live_len);
-        for (int i = 0; i < HDR_BYTES; i++) begin
-            if (POS_W'(i) >= pos && POS_W'(i) < pos + POS_W'(KEEP_W))
-                view[8*i +: 8] = s_tdata[8*(i % KEEP_W) +: 8];
+        // Beat slot s of the window is the live beat when the frame is at that beat.
+        for (int s = 0; s < HDR_BEATS; s++) begin
+            if (pos == POS_W'(s * KEEP_W))
+                for (int b = 0; b < KEEP_W; b++) view[s*KEEP_W + b] = s_tdata[8*b +: 8];
             else
-                view[8*i +: 8] = hdr[i];
+                for (int b = 0; b < KEEP_W; b++) view[s*KEEP_W + b] = hdr[s*KEEP_W + b];
         end
     end
 
@@ -94,8 +100,8 @@ module hdr_window
             beat_sum = beat_sum + {16'h0, hi, lo};
         end
         head_sum = '0;
-        for (int w = 0; w < HDR_BYTES / 2; w++)
-            if (7'(2*w) < region_start) head_sum = head_sum + {16'h0, view[16*w +: 8], view[16*w + 8 +: 8]};
+        for (int w = 0; w < HEAD_MAX / 2; w++)
+            if (7'(2*w) < region_start) head_sum = head_sum + {16'h0, view[2*w], view[2*w + 1]};
         region_sum = oc_fold({16'h0, in_first ? 16'h0 : acc} + {16'h0, oc_fold(beat_sum)} +
                              {16'h0, region_decide ? ~oc_fold(head_sum) : 16'h0});
     end

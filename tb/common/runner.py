@@ -6,6 +6,7 @@ width sweep compiles once per width and re-runs reuse the build.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -35,14 +36,19 @@ def run_cocotb(
     tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
     build_dir = BUILD / "cocotb" / f"{toplevel}_{tag}"
     runner = get_runner("verilator")
-    runner.build(
-        sources=[str(s) for s in (sources or rtl_sources())],
-        hdl_toplevel=toplevel,
-        build_dir=str(build_dir),
-        parameters=parameters,
-        build_args=["-Wno-fatal", "--assert", "-O2", "-j", "2"],
-        always=False,
-    )
+    build_dir.mkdir(parents=True, exist_ok=True)
+    # Test files sharing a toplevel and parameters share the build: pytest-xdist workers must
+    # not run Verilator/make in the same directory at once.
+    with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        runner.build(
+            sources=[str(s) for s in (sources or rtl_sources())],
+            hdl_toplevel=toplevel,
+            build_dir=str(build_dir),
+            parameters=parameters,
+            build_args=["-Wno-fatal", "--assert", "-O2", "-j", "2"],
+            always=False,
+        )
     test_env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(test_dir)])}
     test_env.update(extra_env or {})
     results = runner.test(
