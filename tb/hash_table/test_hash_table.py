@@ -1,0 +1,45 @@
+"""pytest entry: hash_table (rtl/control/hash_table.sv) against wirespeed/table.py.
+
+Configurations:
+  * tunnel table geometry (KEY_W 45, VALUE_W 214) in a 256-slot table: every test;
+  * VNI table geometry (KEY_W 24, VALUE_W 13) at the minimum size, 16 slots: every test;
+  * widest registers (KEY_W 64: 2 full key words, VALUE_W 256: 8 value words), 7-bit window;
+  * the default 32768-slot tunnel table at full load: 16384 entries written over AXI4-Lite,
+    then all of them and 16384 absent keys looked up (test `full_load`), plus the register
+    and command tests.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tb.common.runner import run_cocotb
+from wirespeed.paths import RTL
+
+HERE = Path(__file__).resolve().parent
+
+ALL = None
+BIG = ["registers", "commands", "full_load"]
+
+
+@pytest.mark.parametrize(
+    "slots, key_w, value_w, addr_w, full_n, tests",
+    [
+        (256, 45, 214, 12, 0, ALL),
+        (16, 24, 13, 12, 0, ALL),
+        (64, 64, 256, 7, 0, ALL),
+        (32768, 45, 214, 12, 16384, BIG),
+    ],
+    ids=["tunnel-256", "vni-16", "wide-64", "tunnel-32768-full"],
+)
+def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: int, tests) -> None:
+    run_cocotb(
+        toplevel="hash_table",
+        test_module="hash_table_tb",
+        test_dir=HERE,
+        parameters={"SLOTS": slots, "KEY_W": key_w, "VALUE_W": value_w, "ADDR_W": addr_w},
+        sources=[RTL / "control" / "hash_table.sv"],
+        extra_env={"WS_SLOTS": str(slots), "WS_KEY_W": str(key_w), "WS_VALUE_W": str(value_w),
+                   "WS_ADDR_W": str(addr_w), "WS_FULL_N": str(full_n)},
+        testcase=tests,
+    )

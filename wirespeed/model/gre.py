@@ -1,0 +1,429 @@
+"""Golden model of the `gre_decap` block, written step by step from docs/gre_decap.md.
+
+Pure Python on bytes/ints (no scapy): it runs on millions of frames. Every step below quotes
+the contract's step number so that a reader can check one against the other.
+
+`gre_decap(frame, cfg, bad, keep_w)` returns a `Result`:
+
+- `outcome`: the counter index the frame is counted under (exactly one per input frame).
+- `output`:  the bytes transmitted whole, or None when nothing valid comes out (dropped or
+  aborted).
+- `emit`:    True when the block puts the frame on `m_axis` at all, including aborted frames.
+- `aborted`: True when the frame is emitted but its last beat carries `tuser`=1 (late drop).
+- `need`:    the number of bytes the decision procedure needed ("have >= need"): the maximum of
+  every "Needs N" it reached, or the frame length when the frame ended first.
+
+Early or late? The block decides at the input beat that holds byte `need-1` (or at the frame's
+last beat when the frame ends first).
+- DROP_TRUNCATED (step 8): "when the frame is known to end before ip_end" at that beat (its last
+  beat is at or before the decision beat), it is an early drop: nothing is emitted. Otherwise the
+  decapsulated output has begun and is aborted.
+- MAC RX error: "no output is started for frames already known to drop": when the frame's last
+  beat (carrying tuser=1) is at or before the decision beat, nothing is emitted; otherwise a frame
+  that would be forwarded is emitted and aborted. Early drops are never emitted.
+- DROP_GRE_CHECKSUM is always a late drop (listed only there): the frame is emitted and aborted.
+Which beat holds what depends on the bus width, so pass `keep_w` (bytes per beat) to get the
+RTL's exact `emit`/`aborted`; the default (`keep_w=None`) assumes 1 byte per beat.
+`outcome` and `output` never depend on `keep_w`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+__all__ = [
+    "Outcome",
+    "GreConfig",
+    "Result",
+    "gre_decap",
+    "ones_sum",
+    "ipv4_checksum",
+    "ones_add",
+    "rfc6040_decap",
+    "DROP_OUTCOMES",
+    "FORWARD_OUTCOMES",
+    "MALFORMED_OUTCOMES",
+    "NUM_OUTCOMES",
+    "tally",
+]
+
+
+class Outcome(IntEnum):
+    PASS = 0
+    PUNT = 1
+    DECAP_L3 = 2
+    DECAP_TEB = 3
+    DROP_TRUNCATED = 4
+    DROP_IP_HEADER = 5
+    DROP_IP_CHECKSUM = 6
+    DROP_FRAGMENT = 7
+    DROP_GRE_HEADER = 8
+    DROP_GRE_CHECKSUM = 9
+    DROP_NOT_ALLOWED = 10
+    DROP_ECN = 11
+    DROP_RX_ERROR = 12
+    DROP_POLICY = 13
+
+
+NUM_OUTCOMES = len(Outcome)
+FORWARD_OUTCOMES = frozenset({Outcome.PASS, Outcome.PUNT, Outcome.DECAP_L3, Outcome.DECAP_TEB})
+DROP_OUTCOMES = frozenset(o for o in Outcome if o not in FORWARD_OUTCOMES)
+# Early drop reasons that POLICY_FORWARD_MALFORMED forwards unchanged instead of dropping.
+MALFORMED_OUTCOMES = frozenset(
+    {Outcome.DROP_IP_HEADER, Outcome.DROP_IP_CHECKSUM, Outcome.DROP_FRAGMENT, Outcome.DROP_GRE_HEADER}
+)
+
+# EtherTypes and numbers the contract names.
+ET_IPV4 = 0x0800
+ET_IPV6 = 0x86DD
+ET_TEB = 0x6558
+TPIDS = (0x8100, 0x88A8)
+IPPROTO_GRE = 47
+DECAP_PROTOS = (ET_IPV4, ET_IPV6, ET_TEB)
+GRE_ALLOWED_FLAGS = 0xB000  # C (bit 15), K (bit 13), S (bit 12); everything else must be 0
+
+# ECN code points
+NOT_ECT, ECT1, ECT0, CE = 0b00, 0b01, 0b10, 0b11
+
+
+def _addr(a) -> int:
+    if isinstance(a, int):
+        return a & 0xFFFFFFFF
+    if isinstance(a, (bytes, bytearray)):
+        return int.from_bytes(a, "big")
+    return int(ipaddress.IPv4Address(a))
+
+
+@dataclass
+class GreConfig:
+    """The block's control state (CONTROL register + allow-list)."""
+
+    allow_enable: bool = False
+    allow: frozenset = frozenset()  # of (src, dst) outer IPv4 addresses as ints (str/bytes accepted)
+    drop_pass: bool = False
+    drop_punt: bool = False
+    forward_malformed: bool = False
+
+    def __post_init__(self):
+        self.allow = frozenset((_addr(s), _addr(d)) for s, d in self.allow)
+
+    @property
+    def control(self) -> int:
+        """Value of the CONTROL register (0x0008) for this configuration."""
+        return (
+            int(bool(self.allow_enable))
+            | int(bool(self.drop_pass)) << 1
+            | int(bool(self.drop_punt)) << 2
+            | int(bool(self.forward_malformed)) << 3
+        )
+
+
+_DEFAULT_CFG = GreConfig()
+
+
+@dataclass
+class Result:
+    outcome: Outcome
+    output: bytes | None  # None: nothing transmitted whole
+    emit: bool = False  # the frame appears on m_axis (possibly aborted)
+    aborted: bool = False  # emitted with tuser=1 on its last beat
+    need: int = 0  # bytes the decision needed (see module doc)
+    in_len: int = 0  # input frame length (bus bytes)
+    # Where output bytes come from: output byte j is input byte j when j < kept, else input byte
+    # skip_to + (j - kept). Decapsulation: kept = L2 (L3) or 0 (TEB), skip_to = K. Unchanged
+    # frames: kept = skip_to = in_len. Set for every frame that would be emitted.
+    kept: int = 0
+    skip_to: int = 0
+
+    @property
+    def out_len(self) -> int:
+        return 0 if self.output is None else len(self.output)
+
+    def src_byte(self, j: int) -> int:
+        """Input byte index that output byte `j` is taken from."""
+        return j if j < self.kept else self.skip_to + (j - self.kept)
+
+
+# ----------------------------------------------------------------------------------------------
+# One's-complement helpers
+# ----------------------------------------------------------------------------------------------
+
+
+def ones_sum(data: bytes) -> int:
+    """16-bit one's-complement (end-around carry) sum of big-endian words; odd length is padded
+    with a zero byte. Returns 0 only for all-zero data, 0xFFFF for a valid checksummed block.
+
+    Uses the identity 2**16 == 1 (mod 0xFFFF): the folded sum is the number mod 0xFFFF, with
+    0 represented as 0xFFFF unless every word is zero.
+    """
+    if len(data) & 1:
+        data = bytes(data) + b"\x00"
+    v = int.from_bytes(data, "big")
+    if v == 0:
+        return 0
+    r = v % 0xFFFF
+    return r if r else 0xFFFF
+
+
+def ones_add(*words: int) -> int:
+    """End-around-carry addition of 16-bit words, exactly as an adder chain with carry wrap."""
+    s = 0
+    for w in words:
+        s += w & 0xFFFF
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+
+def ipv4_checksum(header: bytes) -> int:
+    """The header checksum field value for an IPv4 header (its bytes 10-11 are ignored)."""
+    h = bytes(header[:10]) + b"\x00\x00" + bytes(header[12:])
+    return ~ones_sum(h) & 0xFFFF
+
+
+def rfc6040_decap(outer: int, inner: int) -> int | None:
+    """RFC 6040 decapsulation as the contract restricts it: new inner ECN, or None = drop."""
+    if outer == CE:
+        return None if inner == NOT_ECT else CE
+    if outer == ECT1 and inner == ECT0:
+        return ECT1
+    return inner
+
+
+# ----------------------------------------------------------------------------------------------
+# The decision procedure
+# ----------------------------------------------------------------------------------------------
+
+
+class _Decision:
+    """What the early procedure decided (step 1..7) and what step 9 needs to build the output."""
+
+    __slots__ = ("outcome", "need", "L2", "K", "G", "ip_end", "proto", "csum", "ecn_new", "ecn_v6")
+
+    def __init__(self, outcome, need):
+        self.outcome = outcome
+        self.need = need
+        self.ecn_new = None
+
+
+def _classify(f: bytes, cfg: GreConfig) -> _Decision:
+    n = len(f)
+    O = Outcome
+
+    # 1. L2 ---------------------------------------------------------------------------------
+    if n < 14:
+        return _Decision(O.PASS, n)
+    need = 14
+    et = f[12] << 8 | f[13]
+    L2 = 14
+    tags = 0
+    while et in TPIDS and tags < 2:
+        tags += 1
+        L2 += 4
+        if n < L2:
+            return _Decision(O.PASS, n)
+        need = L2
+        et = f[L2 - 2] << 8 | f[L2 - 1]
+    # (a third TPID falls through to "any other et: PASS")
+
+    # 2. Tunnel candidate ---------------------------------------------------------------------
+    if et == ET_IPV4:
+        if n < L2 + 10:
+            return _Decision(O.PASS, n)
+        need = L2 + 10
+        if f[L2 + 9] != IPPROTO_GRE:
+            return _Decision(O.PASS, need)
+        v6 = False
+    elif et == ET_IPV6:
+        if n < L2 + 7:
+            return _Decision(O.PASS, n)
+        need = L2 + 7
+        if f[L2 + 6] != IPPROTO_GRE:
+            return _Decision(O.PASS, need)
+        v6 = True
+    else:
+        return _Decision(O.PASS, need)
+    # From here on the frame is GRE; ending before a step's bytes is DROP_TRUNCATED.
+
+    # 3. Outer IP -----------------------------------------------------------------------------
+    if not v6:
+        if n < L2 + 20:
+            return _Decision(O.DROP_TRUNCATED, n)
+        need = L2 + 20
+        ver, ihl = f[L2] >> 4, f[L2] & 0xF
+        if ver != 4 or ihl < 5:
+            return _Decision(O.DROP_IP_HEADER, need)
+        hl = ihl * 4
+        if n < L2 + hl:
+            return _Decision(O.DROP_TRUNCATED, n)
+        need = L2 + hl
+        if ones_sum(f[L2 : L2 + hl]) != 0xFFFF:
+            return _Decision(O.DROP_IP_CHECKSUM, need)
+        flags_off = f[L2 + 6] << 8 | f[L2 + 7]
+        if flags_off & 0x2000 or flags_off & 0x1FFF:
+            return _Decision(O.DROP_FRAGMENT, need)
+        tlen = f[L2 + 2] << 8 | f[L2 + 3]
+        if tlen < hl + 4:
+            return _Decision(O.DROP_IP_HEADER, need)
+        G = L2 + hl
+        ip_end = L2 + tlen
+        oecn = f[L2 + 1] & 3
+    else:
+        if n < L2 + 40:
+            return _Decision(O.DROP_TRUNCATED, n)
+        need = L2 + 40
+        if f[L2] >> 4 != 6:
+            return _Decision(O.DROP_IP_HEADER, need)
+        plen = f[L2 + 4] << 8 | f[L2 + 5]
+        if plen < 4:
+            return _Decision(O.DROP_IP_HEADER, need)
+        G = L2 + 40
+        ip_end = G + plen
+        oecn = (f[L2 + 1] >> 4) & 3
+
+    # 4. GRE ----------------------------------------------------------------------------------
+    if n < G + 4:
+        return _Decision(O.DROP_TRUNCATED, n)
+    need = G + 4
+    gflags = f[G] << 8 | f[G + 1]
+    if gflags & ~GRE_ALLOWED_FLAGS & 0xFFFF:
+        return _Decision(O.DROP_GRE_HEADER, need)
+    c = gflags >> 15 & 1
+    gre_len = 4 + 4 * (c + (gflags >> 13 & 1) + (gflags >> 12 & 1))
+    if ip_end < G + gre_len:
+        return _Decision(O.DROP_IP_HEADER, need)
+    if n < G + gre_len:
+        return _Decision(O.DROP_TRUNCATED, n)
+    need = G + gre_len
+    K = G + gre_len
+    proto = f[G + 2] << 8 | f[G + 3]
+
+    # 5. Allow-list ---------------------------------------------------------------------------
+    if cfg.allow_enable:
+        if v6:
+            return _Decision(O.DROP_NOT_ALLOWED, need)
+        src = int.from_bytes(f[L2 + 12 : L2 + 16], "big")
+        dst = int.from_bytes(f[L2 + 16 : L2 + 20], "big")
+        if (src, dst) not in cfg.allow:
+            return _Decision(O.DROP_NOT_ALLOWED, need)
+
+    # 6. Protocol -----------------------------------------------------------------------------
+    if proto not in DECAP_PROTOS:
+        return _Decision(O.PUNT, need)
+
+    # 7. ECN (RFC 6040), L3 payloads only -------------------------------------------------------
+    ecn_new = None
+    ecn_v6 = False
+    if proto != ET_TEB and oecn in (ECT1, CE):
+        req = K + 12 if proto == ET_IPV4 else K + 2
+        if ip_end < req:
+            return _Decision(O.DROP_TRUNCATED, need)
+        if n < req:
+            return _Decision(O.DROP_TRUNCATED, n)
+        need = req
+        if proto == ET_IPV4:
+            iecn = f[K + 1] & 3
+        else:
+            iecn = (f[K + 1] >> 4) & 3
+            ecn_v6 = True
+        new = rfc6040_decap(oecn, iecn)
+        if new is None:
+            return _Decision(O.DROP_ECN, need)
+        if new != iecn:
+            ecn_new = new
+
+    # 8./9. Length and decapsulation: decided, output built by the caller --------------------
+    d = _Decision(O.DECAP_L3 if proto != ET_TEB else O.DECAP_TEB, need)
+    d.L2, d.G, d.K, d.ip_end, d.proto, d.csum = L2, G, K, ip_end, proto, bool(c)
+    d.ecn_new, d.ecn_v6 = ecn_new, ecn_v6
+    return d
+
+
+def _decap_output(f: bytes, d: _Decision) -> bytes:
+    """Step 9 (the frame is whole: len(f) >= ip_end)."""
+    K = d.K
+    inner = f[K : d.ip_end]
+    if d.ecn_new is not None:
+        b = bytearray(inner)
+        if d.ecn_v6:
+            b[1] = (b[1] & 0xCF) | (d.ecn_new << 4)
+        else:
+            m = b[0] << 8 | b[1]
+            b[1] = (b[1] & 0xFC) | d.ecn_new
+            m2 = b[0] << 8 | b[1]
+            hc = b[10] << 8 | b[11]
+            # RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m')
+            hc2 = ~ones_add(~hc & 0xFFFF, ~m & 0xFFFF, m2) & 0xFFFF
+            b[10], b[11] = hc2 >> 8, hc2 & 0xFF
+        inner = bytes(b)
+    if d.outcome == Outcome.DECAP_TEB:
+        return inner
+    return f[: d.L2 - 2] + bytes((d.proto >> 8, d.proto & 0xFF)) + inner
+
+
+def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, keep_w: int | None = None) -> Result:
+    """Run one frame through the block. `bad` = the input's last beat had tuser=1 (MAC RX error).
+
+    `keep_w` (bytes per beat) only refines `emit`/`aborted` for late drops; see the module doc.
+    """
+    f = bytes(frame)
+    n = len(f)
+    if n == 0:
+        raise ValueError("an AXI4-Stream frame has at least one byte")
+    cfg = _DEFAULT_CFG if cfg is None else cfg
+    d = _classify(f, cfg)
+    O = Outcome
+    need = d.need
+    w = keep_w or 1
+    # Is the whole frame in by the beat the decision is made at?
+    known_end = (n - 1) // w <= (need - 1) // w
+
+    if d.outcome in (O.DECAP_L3, O.DECAP_TEB):
+        kept, skip_to = (d.L2 if d.outcome == O.DECAP_L3 else 0), d.K
+    else:
+        kept = skip_to = n
+
+    def res(outcome, output, emit, aborted=False):
+        return Result(O(outcome), output, emit, aborted, need, n, kept, skip_to)
+
+    def forward(outcome, data):
+        # A frame that would go out: MAC RX error turns it into an abort (or no output when the
+        # whole frame was already in at decision time).
+        if bad:
+            return res(O.DROP_RX_ERROR, None, not known_end, not known_end)
+        return res(outcome, data, True)
+
+    oc = d.outcome
+    if oc in (O.PASS, O.PUNT):
+        if (oc == O.PASS and cfg.drop_pass) or (oc == O.PUNT and cfg.drop_punt):
+            return res(O.DROP_RX_ERROR if bad else O.DROP_POLICY, None, False)
+        return forward(oc, f)
+    if oc in (O.DECAP_L3, O.DECAP_TEB):
+        if bad:
+            return forward(oc, None)
+        if n < d.ip_end:  # 8. (early when known at decision time, else late)
+            return res(O.DROP_TRUNCATED, None, not known_end, not known_end)
+        if d.csum and ones_sum(f[d.G : d.ip_end]) != 0xFFFF:  # always late
+            return res(O.DROP_GRE_CHECKSUM, None, True, True)
+        return res(oc, _decap_output(f, d), True)
+    # early drops
+    if oc in MALFORMED_OUTCOMES and cfg.forward_malformed:
+        if bad:
+            return forward(oc, None)
+        return res(oc, f, True)
+    return res(O.DROP_RX_ERROR if bad else oc, None, False)
+
+
+def tally(results, n_outcomes: int = NUM_OUTCOMES):
+    """Counters the block should show after `results`: (pkts[14], bytes[14], tx_pkts, tx_bytes)."""
+    pkts = [0] * n_outcomes
+    byts = [0] * n_outcomes
+    tx_pkts = tx_bytes = 0
+    for r in results:
+        pkts[r.outcome] += 1
+        byts[r.outcome] += r.in_len
+        if r.output is not None:
+            tx_pkts += 1
+            tx_bytes += len(r.output)
+    return pkts, byts, tx_pkts, tx_bytes
