@@ -299,6 +299,11 @@ module gre_classify
             end
         end
 
+        // An Ethernet payload must hold at least an Ethernet header.
+        if (!stop && !l3 && ip_end < LEN_W'(k) + LEN_W'(14)) begin
+            c_done = 1'b1; stop = 1'b1;
+        end
+
         // 8./9. Decapsulate, unless the frame is already known to be short.
         if (!stop) begin
             c_done = 1'b1;

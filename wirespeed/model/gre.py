@@ -333,6 +333,10 @@ def _classify(f: bytes, cfg: GreConfig) -> _Decision:
         if new != iecn:
             ecn_new = new
 
+    # 7b. An Ethernet payload must hold at least an Ethernet header -------------------------
+    if proto == ET_TEB and ip_end < K + 14:
+        return _Decision(O.DROP_TRUNCATED, need)
+
     # 8./9. Length and decapsulation: decided, output built by the caller --------------------
     d = _Decision(O.DECAP_L3 if proto != ET_TEB else O.DECAP_TEB, need)
     d.L2, d.G, d.K, d.ip_end, d.proto, d.csum = L2, G, K, ip_end, proto, bool(c)
