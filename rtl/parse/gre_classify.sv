@@ -133,11 +133,11 @@ module gre_classify
     );
 
     function automatic logic [7:0] vb(input logic [6:0] at);
-        return view[at];
+        vb = view[at];
     endfunction
 
     function automatic logic [15:0] w16(input logic [6:0] at);
-        return {vb(at), vb(at + 7'd1)};
+        w16 = {vb(at), vb(at + 7'd1)};
     endfunction
 
     // ------------------------------------------------------------------ the decision

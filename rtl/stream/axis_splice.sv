@@ -210,8 +210,8 @@ module axis_splice #(
     function automatic logic [DATA_W-1:0] beat_at(input logic [ABS_W-1:0] idx);
         logic [ABS_W-1:0] a;
         a = base + idx;
-        if (a == wr_abs) return s_axis_tdata;
-        return buf_data[a[BUF_AW-1:0]];
+        // (Assignment to the function name, not `return`: Yosys's reader wants it so.)
+        beat_at = (a == wr_abs) ? s_axis_tdata : buf_data[a[BUF_AW-1:0]];
     endfunction
 
     // ------------------------------------------------------------------ output beat

@@ -7,6 +7,7 @@ width sweep compiles once per width and re-runs reuse the build.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -34,7 +35,10 @@ def run_cocotb(
     os.environ["PATH"] = env["PATH"]
     parameters = dict(parameters or {})
     tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
-    build_dir = BUILD / "cocotb" / f"{toplevel}_{tag}"
+    srcs = [Path(s) for s in (sources or rtl_sources())]
+    # Test files that build the same toplevel from different source lists get their own build.
+    src_tag = hashlib.sha1("\n".join(str(s) for s in srcs).encode()).hexdigest()[:8]
+    build_dir = BUILD / "cocotb" / f"{toplevel}_{tag}_{src_tag}"
     runner = get_runner("verilator")
     build_dir.mkdir(parents=True, exist_ok=True)
     # Test files sharing a toplevel and parameters share the build: pytest-xdist workers must
@@ -42,11 +46,12 @@ def run_cocotb(
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         runner.build(
-            sources=[str(s) for s in (sources or rtl_sources())],
+            sources=[str(s) for s in srcs],
             hdl_toplevel=toplevel,
             build_dir=str(build_dir),
             parameters=parameters,
-            build_args=["-Wno-fatal", "--assert", "-O2", "-j", "2"],
+            # Lint warnings do not stop a test build (make lint owns them), parameter checks do.
+            build_args=["-Wno-fatal", "-Werror-USERERROR", "-Werror-USERFATAL", "--assert", "-O2", "-j", "2"],
             always=False,
         )
     test_env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(test_dir)])}

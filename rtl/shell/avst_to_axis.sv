@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// avst_to_axis: Avalon-ST packet source (e.g. the Intel PAC N3000 MAC RX side) to
+// AXI4-Stream.
+//
+// Avalon-ST conventions (input)
+//   * readyLatency = 0 (readyAllowance = 0): a beat is transferred in a cycle where
+//     avst_valid and avst_ready are both 1, exactly like an AXI4-Stream handshake.
+//   * firstSymbolInHighOrderBits = true, 8-bit symbols: byte 0 of the frame is
+//     avst_data[DATA_W-1 -: 8], byte 1 is avst_data[DATA_W-9 -: 8], ... (the N3000 example
+//     tests avst_data[159:144] for the EtherType, bytes 12..13 of a 256-bit beat).
+//   * avst_empty, valid only with avst_eop: the number of unused bytes at the END of the
+//     last beat, i.e. in the least significant bits of avst_data. 0 = full beat.
+//     The last beat carries KEEP_W - avst_empty bytes (1..KEEP_W).
+//   * avst_error (1 bit; OR a wider MAC error vector before this port), sampled with
+//     avst_eop: the frame is bad. It becomes tuser on the last AXI beat.
+//   * avst_sop is not needed to delimit frames (a frame is everything up to eop) and is
+//     ignored by the logic; simulation checks that it marks exactly the first beat.
+//
+// AXI4-Stream conventions (output)
+//   * byte 0 of the frame in m_axis_tdata[7:0]; m_axis_tkeep all ones except on the tlast
+//     beat, where it is {KEEP_W{1}} >> avst_empty (contiguous from bit 0).
+//   * m_axis_tuser = avst_error on the tlast beat, 0 on the others.
+//
+// Timing: the conversion is wiring only; an axis_skid registers every output, avst_ready
+// included (registered ready, full throughput, one cycle of latency).
+
+`default_nettype none
+
+module avst_to_axis #(
+    // Width of the data buses in bits (a power of two, at least 16)
+    parameter int DATA_W = 256,
+    // Width of tkeep (bytes per beat); not to be overridden
+    parameter int KEEP_W = DATA_W / 8
+) (
+    input  wire logic                      clk,
+    input  wire logic                      rst,
+
+    // Avalon-ST sink (ready latency 0)
+    input  wire logic [DATA_W-1:0]         avst_data,
+    input  wire logic                      avst_valid,
+    output      logic                      avst_ready,
+    input  wire logic                      avst_sop,
+    input  wire logic                      avst_eop,
+    input  wire logic [$clog2(KEEP_W)-1:0] avst_empty,
+    input  wire logic                      avst_error,
+
+    // AXI4-Stream source
+    output      logic [DATA_W-1:0]         m_axis_tdata,
+    output      logic [KEEP_W-1:0]         m_axis_tkeep,
+    output      logic                      m_axis_tvalid,
+    input  wire logic                      m_axis_tready,
+    output      logic                      m_axis_tlast,
+    output      logic                      m_axis_tuser
+);
+
+    // ------------------------------------------------------------------------------------
+    // Elaboration-time parameter checks
+    // ------------------------------------------------------------------------------------
+    if (DATA_W < 16 || (DATA_W & (DATA_W - 1)) != 0) begin : g_err_data_w
+        $error("avst_to_axis: DATA_W (%0d) must be a power of two >= 16", DATA_W);
+    end
+    if (KEEP_W * 8 != DATA_W) begin : g_err_keep_w
+        $error("avst_to_axis: KEEP_W (%0d) must be DATA_W/8", KEEP_W);
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Conversion (combinational)
+    // ------------------------------------------------------------------------------------
+    logic [DATA_W-1:0] conv_tdata;
+    logic [KEEP_W-1:0] conv_tkeep;
+    logic              conv_tuser;
+
+    // Byte i of the frame: Avalon high-order-first -> AXI low-order-first
+    for (genvar i = 0; i < KEEP_W; i++) begin : g_byte
+        assign conv_tdata[8*i +: 8] = avst_data[DATA_W-1-8*i -: 8];
+    end
+
+    assign conv_tkeep = avst_eop ? ({KEEP_W{1'b1}} >> avst_empty) : {KEEP_W{1'b1}};
+    assign conv_tuser = avst_eop && avst_error;
+
+    // ------------------------------------------------------------------------------------
+    // Register slice: registered avst_ready and AXI outputs
+    // ------------------------------------------------------------------------------------
+    axis_skid #(
+        .DATA_W (DATA_W),
+        .KEEP_W (KEEP_W),
+        .USER_W (1)
+    ) u_skid (
+        .clk           (clk),
+        .rst           (rst),
+        .s_axis_tdata  (conv_tdata),
+        .s_axis_tkeep  (conv_tkeep),
+        .s_axis_tvalid (avst_valid),
+        .s_axis_tready (avst_ready),
+        .s_axis_tlast  (avst_eop),
+        .s_axis_tuser  (conv_tuser),
+        .m_axis_tdata  (m_axis_tdata),
+        .m_axis_tkeep  (m_axis_tkeep),
+        .m_axis_tvalid (m_axis_tvalid),
+        .m_axis_tready (m_axis_tready),
+        .m_axis_tlast  (m_axis_tlast),
+        .m_axis_tuser  (m_axis_tuser)
+    );
+
+    // ------------------------------------------------------------------------------------
+    // Simulation-only protocol check: sop marks exactly the first beat of every frame
+    // ------------------------------------------------------------------------------------
+`ifndef SYNTHESIS
+    logic in_frame_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            in_frame_q <= 1'b0;
+        end else if (avst_valid && avst_ready) begin
+            in_frame_q <= !avst_eop;
+            assert (avst_sop == !in_frame_q)
+                else $error("avst_to_axis: avst_sop=%0d on a beat with in_frame=%0d",
+                            avst_sop, in_frame_q);
+        end
+    end
+`else
+    logic unused_sop;
+    assign unused_sop = avst_sop;
+`endif
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// axis_to_avst: AXI4-Stream to Avalon-ST packet sink (e.g. the Intel PAC N3000 MAC TX side).
+// The reverse of avst_to_axis; the Avalon-ST conventions are the same:
+//
+//   * readyLatency = 0: a beat moves in a cycle where avst_valid and avst_ready are both 1.
+//   * firstSymbolInHighOrderBits: byte 0 of the frame (s_axis_tdata[7:0]) goes to
+//     avst_data[DATA_W-1 -: 8].
+//   * avst_sop = 1 on the first beat of every frame (the beat after a tlast, or the first
+//     beat after reset).
+//   * avst_eop = tlast. avst_empty (meaningful with eop, 0 otherwise) = the number of unused
+//     bytes at the end of the last beat = KEEP_W - 1 - (index of the highest set tkeep bit).
+//     tkeep is expected contiguous from bit 0 and non-zero on tlast (holes are not
+//     represented); on other beats tkeep is ignored (every byte is data).
+//   * avst_error = tuser on the tlast beat (aborted / bad frame), 0 on the others.
+//
+// Timing: the conversion is done before an axis_skid, so every Avalon-ST output (sop and
+// empty included) and s_axis_tready are registered; full throughput, one cycle of latency.
+
+`default_nettype none
+
+module axis_to_avst #(
+    // Width of the data buses in bits (a power of two, at least 16)
+    parameter int DATA_W = 256,
+    // Width of tkeep (bytes per beat); not to be overridden
+    parameter int KEEP_W = DATA_W / 8
+) (
+    input  wire logic                      clk,
+    input  wire logic                      rst,
+
+    // AXI4-Stream sink
+    input  wire logic [DATA_W-1:0]         s_axis_tdata,
+    input  wire logic [KEEP_W-1:0]         s_axis_tkeep,
+    input  wire logic                      s_axis_tvalid,
+    output      logic                      s_axis_tready,
+    input  wire logic                      s_axis_tlast,
+    input  wire logic                      s_axis_tuser,
+
+    // Avalon-ST source (ready latency 0)
+    output      logic [DATA_W-1:0]         avst_data,
+    output      logic                      avst_valid,
+    input  wire logic                      avst_ready,
+    output      logic                      avst_sop,
+    output      logic                      avst_eop,
+    output      logic [$clog2(KEEP_W)-1:0] avst_empty,
+    output      logic                      avst_error
+);
+
+    // ------------------------------------------------------------------------------------
+    // Elaboration-time parameter checks
+    // ------------------------------------------------------------------------------------
+    if (DATA_W < 16 || (DATA_W & (DATA_W - 1)) != 0) begin : g_err_data_w
+        $error("axis_to_avst: DATA_W (%0d) must be a power of two >= 16", DATA_W);
+    end
+    if (KEEP_W * 8 != DATA_W) begin : g_err_keep_w
+        $error("axis_to_avst: KEEP_W (%0d) must be DATA_W/8", KEEP_W);
+    end
+
+    localparam int EMPTY_W = $clog2(KEEP_W);
+
+    // ------------------------------------------------------------------------------------
+    // Start-of-packet tracking (on the AXI side)
+    // ------------------------------------------------------------------------------------
+    logic first_q; // the next input beat starts a frame
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            first_q <= 1'b1;
+        end else if (s_axis_tvalid && s_axis_tready) begin
+            first_q <= s_axis_tlast;
+        end
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Conversion (combinational)
+    // ------------------------------------------------------------------------------------
+    logic [DATA_W-1:0]  conv_data;
+    logic [EMPTY_W-1:0] last_idx;
+    logic [EMPTY_W-1:0] conv_empty;
+    logic               conv_error;
+
+    for (genvar i = 0; i < KEEP_W; i++) begin : g_byte
+        assign conv_data[DATA_W-1-8*i -: 8] = s_axis_tdata[8*i +: 8];
+    end
+
+    // Index of the highest set tkeep bit
+    always_comb begin
+        last_idx = '0;
+        for (int i = 0; i < KEEP_W; i++) begin
+            if (s_axis_tkeep[i]) begin
+                last_idx = EMPTY_W'(i);
+            end
+        end
+    end
+
+    assign conv_empty = s_axis_tlast ? EMPTY_W'(KEEP_W - 1) - last_idx : '0;
+    assign conv_error = s_axis_tlast && s_axis_tuser;
+
+    // ------------------------------------------------------------------------------------
+    // Register slice; sop/empty/error ride in tuser
+    // ------------------------------------------------------------------------------------
+    localparam int SIDE_W = 2 + EMPTY_W; // {sop, empty, error}
+
+    logic [SIDE_W-1:0] side_out;
+    logic [KEEP_W-1:0] unused_keep;
+
+    axis_skid #(
+        .DATA_W (DATA_W),
+        .KEEP_W (KEEP_W),
+        .USER_W (SIDE_W)
+    ) u_skid (
+        .clk           (clk),
+        .rst           (rst),
+        .s_axis_tdata  (conv_data),
+        .s_axis_tkeep  (s_axis_tkeep),
+        .s_axis_tvalid (s_axis_tvalid),
+        .s_axis_tready (s_axis_tready),
+        .s_axis_tlast  (s_axis_tlast),
+        .s_axis_tuser  ({first_q, conv_empty, conv_error}),
+        .m_axis_tdata  (avst_data),
+        .m_axis_tkeep  (unused_keep),
+        .m_axis_tvalid (avst_valid),
+        .m_axis_tready (avst_ready),
+        .m_axis_tlast  (avst_eop),
+        .m_axis_tuser  (side_out)
+    );
+
+    assign {avst_sop, avst_empty, avst_error} = side_out;
+
+endmodule
+
+`default_nettype wire
