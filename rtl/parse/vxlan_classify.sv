@@ -129,6 +129,7 @@ module vxlan_classify
 
     // ------------------------------------------------------------------ the decision
     logic             c_done, c_decap, c_csum_check;
+    logic             c_hdr_ok;        // passed steps 1-5: the VNI table has the next word
     logic [3:0]       c_outcome;       // before the VNI table
     logic [LEN_W-1:0] c_ip_end, c_inner_len;
     logic [6:0]       c_k;
@@ -148,7 +149,7 @@ module vxlan_classify
         logic [LEN_W-1:0] ip_end;
         logic [31:0]      isum, psum;
 
-        c_done = 1'b0; c_outcome = O_PASS; c_decap = 1'b0; c_csum_check = 1'b0;
+        c_done = 1'b0; c_outcome = O_PASS; c_decap = 1'b0; c_csum_check = 1'b0; c_hdr_ok = 1'b0;
         c_ip_end = '0; c_inner_len = '0; c_k = '0; c_vni = '0; c_pseudo = '0;
         c_pen = '0; c_tos_val = '0; c_hc_hi = '0; c_hc_lo = '0; c_udp_at = '0;
         stop = 1'b0; v4 = 1'b0; v6 = 1'b0; ecn_needed = 1'b0; inner_v4 = 1'b0; inner_ip = 1'b0;
@@ -266,6 +267,7 @@ module vxlan_classify
             end
         end
         c_vni = {view[u + 7'd12], view[u + 7'd13], view[u + 7'd14]};
+        c_hdr_ok = !stop;
 
         // 6. (VNI table: after the lookup.)  7. Inner frame and ECN.
         inner_et = w16(k + 7'd12);
@@ -356,6 +358,7 @@ module vxlan_classify
     // The decision travels LOOKUP_LATENCY cycles beside the VNI lookup.
     typedef struct packed {
         logic             decap;
+        logic             hdr_ok;
         logic             known_bad;     // the decision beat was the last one, marked bad
         logic [3:0]       outcome;
         logic [LEN_W-1:0] inner_len;
@@ -371,6 +374,7 @@ module vxlan_classify
 
     always_comb begin
         dec_in.decap     = c_decap;
+        dec_in.hdr_ok    = c_hdr_ok;
         dec_in.known_bad = s_tlast && s_tuser;
         dec_in.outcome   = c_outcome;
         dec_in.inner_len = c_inner_len;
@@ -391,10 +395,9 @@ module vxlan_classify
     always_comb begin
         fin_outcome = dec_out.outcome;
         fin_push    = 1'b0;
-        if (dec_out.decap && ctrl_vni_enable) begin
-            if (!rs_hit) fin_outcome = O_UNKNOWN_VNI;
-            else fin_push = rs_value[12];
-        end
+        // Step 6 comes before the inner-frame checks: an unknown VNI wins over them.
+        if (dec_out.hdr_ok && ctrl_vni_enable && !rs_hit) fin_outcome = O_UNKNOWN_VNI;
+        else if (dec_out.decap && ctrl_vni_enable) fin_push = rs_value[12];
         fin_fwd = (fin_outcome == O_PASS || fin_outcome == O_DECAP) && !dec_out.known_bad;
 
         desc_valid     = pipe_v[LOOKUP_LATENCY-1];

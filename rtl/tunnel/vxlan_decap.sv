@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// vxlan_decap — VXLAN termination, network to host (docs/vxlan.md, "Decap").
+//
+//            +----------------+ descriptor +-------------+
+//   s_axis ─►│ vxlan_classify │───────────►│ axis_splice │─► m_axis (+ m_axis_tvni)
+//      │     +----------------+            +-------------+
+//      │          │ VNI ▲ {push, VLAN ID}         ▲
+//      │     +----▼─────┴---+                     │
+//      │     │ hash_table   │◄── s_axil_vni        │
+//      │     +--------------+                     │
+//      └──────────────── beats ───────────────────┘
+//   s_axil ─► block_csr: CONTROL, PORT, PORT2, per-outcome and TX counters
+//
+// Cut-through: the frame leaves as soon as its headers are read and the VNI table answered.
+
+`default_nettype none
+
+module vxlan_decap #(
+    // Width of the data bus in bits: 64, 128, 256 or 512.
+    parameter int DATA_W = 256,
+    // Slots of the VNI table (2 banks x SLOTS/8 buckets x 4 ways); 8192 holds 4K VNIs at 50 %.
+    parameter int VNI_SLOTS = 8192
+) (
+    input  wire logic                clk,
+    input  wire logic                rst,
+
+    input  wire logic [DATA_W-1:0]   s_axis_tdata,
+    input  wire logic [DATA_W/8-1:0] s_axis_tkeep,
+    input  wire logic                s_axis_tvalid,
+    output      logic                s_axis_tready,
+    input  wire logic                s_axis_tlast,
+    input  wire logic                s_axis_tuser,
+
+    output      logic [DATA_W-1:0]   m_axis_tdata,
+    output      logic [DATA_W/8-1:0] m_axis_tkeep,
+    output      logic                m_axis_tvalid,
+    input  wire logic                m_axis_tready,
+    output      logic                m_axis_tlast,
+    output      logic                m_axis_tuser,
+    output      logic [23:0]         m_axis_tvni,
+    output      logic                m_axis_tvni_valid,
+
+    // Control and counters (4 KiB window).
+    input  wire logic [11:0]         s_axil_awaddr,
+    input  wire logic [2:0]          s_axil_awprot,
+    input  wire logic                s_axil_awvalid,
+    output      logic                s_axil_awready,
+    input  wire logic [31:0]         s_axil_wdata,
+    input  wire logic [3:0]          s_axil_wstrb,
+    input  wire logic                s_axil_wvalid,
+    output      logic                s_axil_wready,
+    output      logic [1:0]          s_axil_bresp,
+    output      logic                s_axil_bvalid,
+    input  wire logic                s_axil_bready,
+    input  wire logic [11:0]         s_axil_araddr,
+    input  wire logic [2:0]          s_axil_arprot,
+    input  wire logic                s_axil_arvalid,
+    output      logic                s_axil_arready,
+    output      logic [31:0]         s_axil_rdata,
+    output      logic [1:0]          s_axil_rresp,
+    output      logic                s_axil_rvalid,
+    input  wire logic                s_axil_rready,
+
+    // VNI table (4 KiB window, hash_table registers).
+    input  wire logic [11:0]         s_axil_vni_awaddr,
+    input  wire logic [2:0]          s_axil_vni_awprot,
+    input  wire logic                s_axil_vni_awvalid,
+    output      logic                s_axil_vni_awready,
+    input  wire logic [31:0]         s_axil_vni_wdata,
+    input  wire logic [3:0]          s_axil_vni_wstrb,
+    input  wire logic                s_axil_vni_wvalid,
+    output      logic                s_axil_vni_wready,
+    output      logic [1:0]          s_axil_vni_bresp,
+    output      logic                s_axil_vni_bvalid,
+    input  wire logic                s_axil_vni_bready,
+    input  wire logic [11:0]         s_axil_vni_araddr,
+    input  wire logic [2:0]          s_axil_vni_arprot,
+    input  wire logic                s_axil_vni_arvalid,
+    output      logic                s_axil_vni_arready,
+    output      logic [31:0]         s_axil_vni_rdata,
+    output      logic [1:0]          s_axil_vni_rresp,
+    output      logic                s_axil_vni_rvalid,
+    input  wire logic                s_axil_vni_rready,
+
+    // One event per input frame, in order (see gre_decap).
+    output      logic                m_stat_valid,
+    output      logic [3:0]          m_stat_outcome,
+    output      logic                m_stat_emit,
+    output      logic [15:0]         m_stat_len
+);
+
+    localparam int KEEP_W = DATA_W / 8;
+    localparam int LEN_W = 17;
+    localparam int LOOKUP_LATENCY = 3;
+    // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin.
+    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4);
+    localparam int NUM_OUTCOMES = 13;
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
+        $error("vxlan_decap: DATA_W must be 64, 128, 256 or 512");
+    end
+
+    wire s_hs = s_axis_tvalid && s_axis_tready;
+
+    // CONTROL (reg 0): [0] VNI table enable, [1] strict reserved bits, [2] PORT2 enable,
+    // [3] drop PASS. PORT (reg 1, 0x010), PORT2 (reg 2, 0x014).
+    logic [3*32-1:0] regs;
+    wire [3:0]       ctrl  = regs[3:0];
+    wire [15:0]      port  = regs[47:32];
+    wire [15:0]      port2 = regs[79:64];
+    wire             regs_unused = ^{regs[95:80], regs[63:48], regs[31:4]};
+
+    logic                lk_valid, rs_valid, rs_hit;
+    logic [23:0]         lk_key;
+    logic [12:0]         rs_value;
+    logic                desc_valid, desc_drop, desc_len_valid, eof_bad;
+    logic [7:0]          desc_seg1_off, desc_seg1_len, desc_ins_len, desc_seg2_off;
+    logic [31:0]         desc_ins_data;
+    logic [LEN_W-1:0]    desc_out_len;
+    logic [2:0]          desc_patch_en;
+    logic [23:0]         desc_patch_pos, desc_patch_val;
+    logic [24:0]         desc_meta;
+    logic                stat_valid, stat_emit;
+    logic [3:0]          stat_outcome;
+    logic [15:0]         stat_len;
+    logic                tx_valid;
+    logic [15:0]         tx_len;
+
+    vxlan_classify #(
+        .DATA_W(DATA_W),
+        .LOOKUP_LATENCY(LOOKUP_LATENCY),
+        .LEN_W(LEN_W)
+    ) classify (
+        .clk, .rst,
+        .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_hs,
+        .s_tlast(s_axis_tlast), .s_tuser(s_axis_tuser),
+        .ctrl_vni_enable(ctrl[0]), .ctrl_strict(ctrl[1]), .ctrl_port2_enable(ctrl[2]),
+        .ctrl_drop_pass(ctrl[3]), .ctrl_port(port), .ctrl_port2(port2),
+        .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
+        .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
+        .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
+        .desc_patch_val, .desc_meta, .eof_bad,
+        .stat_valid, .stat_outcome, .stat_emit, .stat_len
+    );
+
+    hash_table #(
+        .KEY_W(24),
+        .VALUE_W(13),
+        .SLOTS(VNI_SLOTS),
+        .ADDR_W(12)
+    ) vni_table (
+        .clk, .rst,
+        .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
+        .s_axil_awaddr(s_axil_vni_awaddr), .s_axil_awprot(s_axil_vni_awprot),
+        .s_axil_awvalid(s_axil_vni_awvalid), .s_axil_awready(s_axil_vni_awready),
+        .s_axil_wdata(s_axil_vni_wdata), .s_axil_wstrb(s_axil_vni_wstrb),
+        .s_axil_wvalid(s_axil_vni_wvalid), .s_axil_wready(s_axil_vni_wready),
+        .s_axil_bresp(s_axil_vni_bresp), .s_axil_bvalid(s_axil_vni_bvalid),
+        .s_axil_bready(s_axil_vni_bready),
+        .s_axil_araddr(s_axil_vni_araddr), .s_axil_arprot(s_axil_vni_arprot),
+        .s_axil_arvalid(s_axil_vni_arvalid), .s_axil_arready(s_axil_vni_arready),
+        .s_axil_rdata(s_axil_vni_rdata), .s_axil_rresp(s_axil_vni_rresp),
+        .s_axil_rvalid(s_axil_vni_rvalid), .s_axil_rready(s_axil_vni_rready)
+    );
+
+    axis_splice #(
+        .DATA_W(DATA_W),
+        .BUF_BEATS(BUF_BEATS),
+        .FRAMES(BUF_BEATS),
+        .INS_MAX(4),
+        .PATCHES(3),
+        .LEN_W(LEN_W),
+        .META_W(25)
+    ) splice (
+        .clk, .rst,
+        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
+        .s_axis_tlast, .s_axis_tuser,
+        .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
+        .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
+        .desc_patch_val, .desc_meta, .eof_bad,
+        .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
+        .m_axis_tlast, .m_axis_tuser, .m_axis_tmeta({m_axis_tvni_valid, m_axis_tvni})
+    );
+
+    axis_frame_meter #(.KEEP_W(KEEP_W)) tx_meter (
+        .clk, .rst,
+        .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
+        .tlast(m_axis_tlast), .tuser(m_axis_tuser),
+        .frame_valid(tx_valid), .frame_len(tx_len)
+    );
+
+    block_csr #(
+        .ID_VALUE(32'h5753_5644),                       // "WSVD"
+        .PARAMS_VALUE({16'($clog2(VNI_SLOTS)), 16'(DATA_W)}),
+        .NUM_OUTCOMES(NUM_OUTCOMES),
+        .NUM_REGS(3),
+        .REG_RESET({32'd8472, 32'd4789, 32'd0}),
+        .ADDR_W(12)
+    ) csr (
+        .clk, .rst,
+        .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
+        .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
+        .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
+        .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
+        .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+        .stat_valid, .stat_outcome, .stat_len,
+        .tx_valid, .tx_len,
+        .regs
+    );
+
+    assign m_stat_valid   = stat_valid;
+    assign m_stat_outcome = stat_outcome;
+    assign m_stat_emit    = stat_emit;
+    assign m_stat_len     = stat_len;
+
+endmodule
+
+`default_nettype wire
