@@ -8,8 +8,8 @@
 //      └──────────────┬─── beats ──────────────────▲
 //                     │ stat (per frame)
 //               +-----▼-----+
-//   s_axil ◄───►│  gre_csr  │ counters, CONTROL, allow-list
-//               +-----------+
+//   s_axil ◄───►│  CSRs     │ axil_decode: 0x0000 block_csr (CONTROL, counters),
+//               +-----------+              0x1000 allow_list
 //
 // The classifier watches the beats entering the splice engine and, on the beat that completes
 // the headers it must read, tells it what to keep, strip, cut and patch. Decapsulated and
@@ -161,20 +161,93 @@ module gre_decap
         end
     end
 
-    gre_csr #(
-        .DATA_W(DATA_W),
-        .ALLOW_ENTRIES(ALLOW_ENTRIES),
-        .NUM_OUTCOMES(NUM_OUTCOMES)
-    ) csr (
+    // Register map (docs/gre_decap.md): 0x0000 block_csr (ID, PARAMS, CONTROL, counters),
+    // 0x1000 allow_list; anything above 0x1FFF answers SLVERR in the decoder.
+    localparam int CSR_WINDOWS = 2;
+    localparam int CSR_WIN_W   = 12;
+
+    logic [CSR_WINDOWS*CSR_WIN_W-1:0] csr_awaddr, csr_araddr;
+    logic [CSR_WINDOWS*3-1:0]         csr_awprot, csr_arprot;
+    logic [CSR_WINDOWS*32-1:0]        csr_wdata, csr_rdata;
+    logic [CSR_WINDOWS*4-1:0]         csr_wstrb;
+    logic [CSR_WINDOWS*2-1:0]         csr_bresp, csr_rresp;
+    logic [CSR_WINDOWS-1:0]           csr_awvalid, csr_awready, csr_wvalid, csr_wready;
+    logic [CSR_WINDOWS-1:0]           csr_bvalid, csr_bready, csr_arvalid, csr_arready;
+    logic [CSR_WINDOWS-1:0]           csr_rvalid, csr_rready;
+    logic [31:0]                      control;
+
+    axil_decode #(
+        .WINDOWS(CSR_WINDOWS),
+        .WIN_ADDR_W(CSR_WIN_W),
+        .ADDR_W(16)
+    ) csr_decode (
         .clk, .rst,
         .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
         .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
         .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
         .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
         .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+        .m_axil_awaddr(csr_awaddr), .m_axil_awprot(csr_awprot),
+        .m_axil_awvalid(csr_awvalid), .m_axil_awready(csr_awready),
+        .m_axil_wdata(csr_wdata), .m_axil_wstrb(csr_wstrb),
+        .m_axil_wvalid(csr_wvalid), .m_axil_wready(csr_wready),
+        .m_axil_bresp(csr_bresp), .m_axil_bvalid(csr_bvalid), .m_axil_bready(csr_bready),
+        .m_axil_araddr(csr_araddr), .m_axil_arprot(csr_arprot),
+        .m_axil_arvalid(csr_arvalid), .m_axil_arready(csr_arready),
+        .m_axil_rdata(csr_rdata), .m_axil_rresp(csr_rresp),
+        .m_axil_rvalid(csr_rvalid), .m_axil_rready(csr_rready)
+    );
+
+    // Window 0: ID "WSG1", PARAMS {ALLOW_ENTRIES, DATA_W}, CONTROL (bits 3:0 writable)
+    block_csr #(
+        .ID_VALUE(32'h5753_4731),
+        .PARAMS_VALUE({16'(ALLOW_ENTRIES), 16'(DATA_W)}),
+        .NUM_OUTCOMES(NUM_OUTCOMES),
+        .NUM_REGS(1),
+        .REG_RESET(32'h0),
+        .REG_WMASK(32'h0000_000F),
+        .ADDR_W(CSR_WIN_W)
+    ) csr (
+        .clk, .rst,
+        .s_axil_awaddr(csr_awaddr[0*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[0*3 +: 3]),
+        .s_axil_awvalid(csr_awvalid[0]), .s_axil_awready(csr_awready[0]),
+        .s_axil_wdata(csr_wdata[0*32 +: 32]), .s_axil_wstrb(csr_wstrb[0*4 +: 4]),
+        .s_axil_wvalid(csr_wvalid[0]), .s_axil_wready(csr_wready[0]),
+        .s_axil_bresp(csr_bresp[0*2 +: 2]), .s_axil_bvalid(csr_bvalid[0]),
+        .s_axil_bready(csr_bready[0]),
+        .s_axil_araddr(csr_araddr[0*CSR_WIN_W +: CSR_WIN_W]), .s_axil_arprot(csr_arprot[0*3 +: 3]),
+        .s_axil_arvalid(csr_arvalid[0]), .s_axil_arready(csr_arready[0]),
+        .s_axil_rdata(csr_rdata[0*32 +: 32]), .s_axil_rresp(csr_rresp[0*2 +: 2]),
+        .s_axil_rvalid(csr_rvalid[0]), .s_axil_rready(csr_rready[0]),
         .stat_valid, .stat_outcome(stat_outcome), .stat_len,
         .tx_valid, .tx_len,
-        .ctrl_allow_enable, .ctrl_drop_pass, .ctrl_drop_punt, .ctrl_forward_malformed,
+        .regs(control)
+    );
+
+    assign ctrl_allow_enable      = control[0];
+    assign ctrl_drop_pass         = control[1];
+    assign ctrl_drop_punt         = control[2];
+    assign ctrl_forward_malformed = control[3];
+
+    logic unused_control; // bits 31:4 are constant 0 (not writable)
+    assign unused_control = ^control[31:4];
+
+    // Window 1: the outer IPv4 allow-list
+    allow_list #(
+        .ENTRIES(ALLOW_ENTRIES),
+        .ADDR_W(CSR_WIN_W)
+    ) allow (
+        .clk, .rst,
+        .s_axil_awaddr(csr_awaddr[1*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[1*3 +: 3]),
+        .s_axil_awvalid(csr_awvalid[1]), .s_axil_awready(csr_awready[1]),
+        .s_axil_wdata(csr_wdata[1*32 +: 32]), .s_axil_wstrb(csr_wstrb[1*4 +: 4]),
+        .s_axil_wvalid(csr_wvalid[1]), .s_axil_wready(csr_wready[1]),
+        .s_axil_bresp(csr_bresp[1*2 +: 2]), .s_axil_bvalid(csr_bvalid[1]),
+        .s_axil_bready(csr_bready[1]),
+        .s_axil_araddr(csr_araddr[1*CSR_WIN_W +: CSR_WIN_W]), .s_axil_arprot(csr_arprot[1*3 +: 3]),
+        .s_axil_arvalid(csr_arvalid[1]), .s_axil_arready(csr_arready[1]),
+        .s_axil_rdata(csr_rdata[1*32 +: 32]), .s_axil_rresp(csr_rresp[1*2 +: 2]),
+        .s_axil_rvalid(csr_rvalid[1]), .s_axil_rready(csr_rready[1]),
         .lookup_src, .lookup_dst, .lookup_hit
     );
 

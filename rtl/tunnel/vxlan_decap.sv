@@ -196,6 +196,7 @@ module vxlan_decap #(
         .NUM_OUTCOMES(NUM_OUTCOMES),
         .NUM_REGS(3),
         .REG_RESET({32'd8472, 32'd4789, 32'd0}),
+        .REG_WMASK({32'hFFFF, 32'hFFFF, 32'hF}),       // PORT2, PORT: 16 bits; CONTROL: 4
         .ADDR_W(12)
     ) csr (
         .clk, .rst,

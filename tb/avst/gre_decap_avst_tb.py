@@ -12,7 +12,9 @@ import cocotb
 from cocotb.triggers import RisingEdge
 
 from avst_tb import avst_sink, avst_source, seed_frame, setup
-from tb.gre_csr.gre_csr_tb import ID_VALUE, Axil, cnt_addr
+from tb.block_csr.axil import Axil, cnt_addr
+
+ID_VALUE = 0x57534731  # gre_decap's ID register ("WSG1")
 from wirespeed.model.gre import Outcome, gre_decap
 
 

@@ -1,0 +1,24 @@
+"""pytest entry: allow_list alone, with the GRE sizes (64 and 256 entries in a 4 KiB window),
+a small list (bounds), a single entry in the smallest window and a list that does not fill
+its window."""
+
+from pathlib import Path
+
+import pytest
+
+from tb.common.runner import run_cocotb
+from wirespeed.paths import RTL
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.mark.parametrize("entries, addr_w", [(64, 12), (256, 12), (5, 12), (1, 5), (3, 10)])
+def test_allow_list(entries: int, addr_w: int) -> None:
+    run_cocotb(
+        toplevel="allow_list",
+        test_module="allow_list_tb",
+        test_dir=HERE,
+        parameters={"ENTRIES": entries, "ADDR_W": addr_w},
+        sources=[RTL / "control" / "allow_list.sv"],
+        extra_env={"WS_ENTRIES": str(entries), "WS_ADDR_W": str(addr_w)},
+    )
