@@ -1,4 +1,9 @@
 # wirespeed — top-level entry points. Everything installs itself into .venv on first use.
+#   make run    the seed's Table 2 scenario through the cycle-accurate RTL model
+#   make test   every test (unit, cocotb, end-to-end), 2 workers
+#   make lint   Verilator -Wall on every RTL file alone
+#   make bench  simulation speed at every width -> docs/bench/sim_speed.json
+#   make clean  remove build/ (harness binaries, cocotb builds, run outputs)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -10,16 +15,26 @@ export VERILATOR_ROOT
 export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
 
 RTL := $(shell find rtl -name '*.sv' | sort)
+JOBS ?= 2
 
-.PHONY: venv run test lint clean
+.PHONY: venv run test lint bench clean
 
 venv: $(STAMP)
-$(STAMP): requirements.txt scripts/setup.sh
+$(STAMP): requirements.txt scripts/setup.sh pyproject.toml
 	bash scripts/setup.sh
 	touch $@
 
+run: $(STAMP)
+	$(VENV)/bin/wirespeed run $(ARGS)
+
+test: $(STAMP)
+	$(VPY) -m pytest -n $(JOBS) tb
+
 lint: $(STAMP)
 	bash scripts/lint.sh
+
+bench: $(STAMP)
+	$(VENV)/bin/wirespeed bench $(ARGS)
 
 clean:
 	rm -rf build

@@ -9,7 +9,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
 SIM = ROOT / "sim"
 BUILD = Path(os.environ.get("WIRESPEED_BUILD", ROOT / "build"))
-CAPTURES = ROOT.parent / "shared" / "captures"
+# Real captures used by the end-to-end tests (outside the repository); WIRESPEED_CAPTURES
+# points elsewhere, e.g. in a clone that does not sit next to the shared folder.
+CAPTURES = Path(os.environ.get("WIRESPEED_CAPTURES", ROOT.parent / "shared" / "captures"))
 
 
 def rtl_sources() -> list[Path]:

@@ -1,0 +1,83 @@
+"""Unit tests of wirespeed.report on a synthetic harness report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirespeed import report
+from wirespeed.config import Config
+from wirespeed.model.gre import Outcome
+
+
+def harness(n_pairs: int, **over: Any) -> dict[str, Any]:
+    outcomes = {name: {"packets": 0, "bytes": 0} for name in report.OUTCOMES}
+    outcomes["DECAP_L3"] = {"packets": n_pairs, "bytes": 88 * n_pairs}
+    outcomes["PASS"] = {"packets": n_pairs, "bytes": 88 * n_pairs}
+    h = {
+        "data_width": 256, "clock_mhz": 250.0, "line_rate_gbps": 10.0,
+        "packets_in": 2 * n_pairs, "bytes_in": 176 * n_pairs,
+        "packets_out": 2 * n_pairs, "bytes_out": 152 * n_pairs, "aborted": 0,
+        "cycles": 1000, "first_in_cycle": 10, "last_in_cycle": 900, "first_out_cycle": 12,
+        "last_out_cycle": 909, "latency_cycles": {"min": 2, "max": 2, "mean": 2.0,
+                                                  "count": 2 * n_pairs},
+        "outcomes": outcomes, "stat_outcomes": {k: dict(v) for k, v in outcomes.items()},
+        "tx_packets": 2 * n_pairs, "tx_bytes": 152 * n_pairs,
+    }
+    h.update(over)
+    return h
+
+
+def test_outcome_names_match_the_model() -> None:
+    assert report.OUTCOMES == tuple(o.name for o in Outcome)
+
+
+def test_seed_mix_numbers() -> None:
+    n = 40
+    rep = report.build(harness(n), Config(), [88] * 2 * n, [64, 88] * n)
+    assert rep["bytes_in"] == 92 * 2 * n and rep["bytes_out"] == (68 + 92) * n
+    assert rep["rx_tx_byte_ratio"] == 0.8695652174 == report.SEED_RATIO
+    assert rep["elapsed_cycles"] == 900 and rep["elapsed_us"] == 3.6
+    assert abs(rep["mpps"] - 80 / 3.6) < 1e-9
+    # 80 frames of 112 wire bytes in 3.6 us at 10 Gb/s
+    assert abs(rep["line_rate_fraction"] - 80 * 112 * 8 / (3.6e-6 * 10e9)) < 1e-9
+    assert rep["latency_ns"] == {"min": 8.0, "max": 8.0, "mean": 8.0}
+    assert rep["drops"] == {name: 0 for name in report.DROP_REASONS}
+    assert rep["passed"] == n and rep["decapsulated"] == n and rep["loss"] == 0
+    assert report.balance_errors(rep) == []
+    t2 = report.table2(rep)
+    assert "0.8695652174" in t2 and "12308110704" in t2
+    t1 = report.table1(rep)
+    assert "3.18 us" in t1 and "9.52 us" in t1 and "2.29 us" in t1 and "8.0 ns" in t1
+    t1 = report.table1(rep, {"GRE": {"min": 2, "max": 2, "mean": 2.0},
+                             "TCP": {"min": 2, "max": 3, "mean": 2.5}})
+    assert "2 cycles = 8.0 ns" in t1 and "2..3 cycles = 8.0..12.0 ns (mean 2.50)" in t1
+    assert "MACs, PHYs, PCIe" in t1
+
+
+def test_back_to_back_has_no_line_rate_fraction() -> None:
+    rep = report.build(harness(1, line_rate_gbps=0.0), Config(line_rate_gbps=0), [88, 88],
+                       [64, 88])
+    assert rep["line_rate_fraction"] is None and rep["offered_gbps"] > 0
+
+
+def test_balance_errors_are_specific() -> None:
+    h = harness(2)
+    h["stat_outcomes"]["PASS"] = {"packets": 1, "bytes": 88}
+    rep = report.build(h, Config(), [88] * 4, [64, 88, 64])
+    errs = report.balance_errors(rep)
+    assert any("packets_in 4 != packets_out 3 + drops 0" in e for e in errs)
+    assert any("output pcap has 3" in e for e in errs)
+    assert any(e.startswith("PASS: the block's counters say 1") for e in errs)
+
+
+def test_forwarded_malformed_is_not_a_drop() -> None:
+    h = harness(1)
+    h["outcomes"]["DROP_IP_CHECKSUM"] = {"packets": 1, "bytes": 88}
+    h["stat_outcomes"]["DROP_IP_CHECKSUM"] = {"packets": 1, "bytes": 88}
+    h["packets_in"], h["bytes_in"] = 3, 264
+    fwd = report.build(h, Config(policy_malformed="forward"), [88] * 3, [64, 88, 88])
+    assert fwd["drops"]["DROP_IP_CHECKSUM"] == 0 and fwd["forwarded_malformed"] == 1
+    dropped = report.build(h, Config(), [88] * 3, [64, 88, 88])
+    assert dropped["drops"]["DROP_IP_CHECKSUM"] == 1
+    assert any("packets_in 3 != packets_out 3 + drops 1" in e
+               for e in report.balance_errors(dropped))

@@ -1,0 +1,72 @@
+"""`wirespeed run` with the built-in default scenario (the seed's Table 2), small frame counts.
+
+Cycle counts are deterministic, so latencies are asserted exactly. The contract: the first
+output beat comes one cycle after the input beat that completes the bytes the decision needs.
+A seed GRE frame needs the outer IPv4 and GRE headers (need = 38 bytes); a plain TCP frame is
+PASS once bytes 12-13 and 23 are in (need = 24). At 256 bits (32 bytes a beat) that is beat 1
+(latency 2 cycles) and beat 0 (1 cycle); at 64 bits beats 4 and 2 (5 and 3 cycles).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from e2e_util import run_ok
+from wirespeed import pcap
+
+SEED_RATIO = 0.8695652174
+CLOCK_MHZ = 250.0
+
+
+def _default(tmp_path: Path, *extra: str) -> tuple[dict, str]:
+    proc = run_ok(["run", "--frames", "2000", "--workdir", tmp_path, *extra])
+    return json.loads((tmp_path / "report.json").read_text()), proc.stdout
+
+
+def test_default_scenario_at_line_rate(tmp_path: Path) -> None:
+    rep, out = _default(tmp_path, "--check")
+    assert rep["packets_in"] == rep["packets_out"] == 2000 and rep["loss"] == 0
+    assert sum(rep["drops"].values()) == 0 and rep["aborted"] == 0
+    assert rep["outcomes"]["DECAP_L3"]["packets"] == rep["outcomes"]["PASS"]["packets"] == 1000
+    assert rep["bytes_in"] == 2000 * 92 and rep["bytes_out"] == 1000 * (68 + 92)
+    assert round(rep["bytes_out"] / rep["bytes_in"], 10) == SEED_RATIO == rep["rx_tx_byte_ratio"]
+    assert rep["model_check"]["ok"]
+    # Latency, exactly: GRE 2 cycles, TCP 1 cycle; the whole stream 1..2, mean 1.5.
+    assert rep["latency_by_class"]["GRE"] == {"min": 2, "max": 2, "mean": 2.0, "count": 1000}
+    assert rep["latency_by_class"]["TCP"] == {"min": 1, "max": 1, "mean": 1.0, "count": 1000}
+    assert rep["latency_cycles"] == {"min": 1, "max": 2, "mean": 1.5, "count": 2000}
+    assert rep["latency_ns"]["max"] == 2 * 1000 / CLOCK_MHZ
+    # 10 GbE pacing: a 92-byte frame takes 112 bytes of wire time = 22.4 cycles at 250 MHz.
+    assert rep["data_width"] == 256 and rep["clock_mhz"] == CLOCK_MHZ
+    assert rep["mpps"] == pytest.approx(250 / 22.4, rel=2e-3)
+    assert rep["line_rate_fraction"] == pytest.approx(1.0, abs=2e-3)
+    assert rep["harness"]["in_stall_cycles"] == 0 and rep["harness"]["out_stall_cycles"] == 0
+    # The printed tables.
+    assert "Table 2" in out and "Table 1" in out and "0.8695652174" in out
+    assert "3.18 us" in out and "9.52 us" in out and "2.29 us" in out
+    assert "2 cycles = 8.0 ns" in out and "MACs, PHYs, PCIe" in out
+    assert len(pcap.read_ethernet(tmp_path / "out.pcap")) == 2000
+
+
+def test_default_scenario_back_to_back(tmp_path: Path) -> None:
+    rep, _ = _default(tmp_path, "--line-rate-gbps", "0")
+    assert rep["loss"] == 0 and rep["line_rate_fraction"] is None
+    # 88 bytes = 3 beats of 32: one frame every 3 cycles, and tready never falls.
+    assert rep["harness"]["ready_low_cycles"] == 0
+    assert rep["offered_mpps"] == pytest.approx(250 / 3, rel=2e-3)
+    assert rep["mpps"] == pytest.approx(250 / 3, rel=2e-3)
+    assert rep["latency_by_class"]["GRE"]["max"] == 2
+
+
+def test_default_scenario_at_64_bits(tmp_path: Path) -> None:
+    rep, _ = _default(tmp_path, "--width", "64", "--line-rate-gbps", "0")
+    assert rep["data_width"] == 64 and rep["loss"] == 0
+    assert rep["rx_tx_byte_ratio"] == SEED_RATIO
+    # 8 bytes a beat: 11 beats per 88-byte frame.
+    assert rep["offered_mpps"] == pytest.approx(250 / 11, rel=2e-3)
+    gre, tcp = rep["latency_by_class"]["GRE"], rep["latency_by_class"]["TCP"]
+    assert gre["min"] == gre["max"] and tcp["min"] == tcp["max"]
+    assert (gre["max"], tcp["max"]) == (5, 3)

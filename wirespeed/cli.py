@@ -1,0 +1,380 @@
+"""The ``wirespeed`` command line.
+
+``wirespeed run`` with no arguments runs the built-in default scenario (the seed's Table 2)
+through the cycle-accurate Verilator model and prints the seed's tables beside ours.
+``wirespeed run --in IN.pcap --out OUT.pcap`` runs any Ethernet pcap. See docs/config.md.
+
+Exit codes: 0 success; 1 the run is inconsistent (balance) or differs from the golden model;
+2 bad input (config, pcap, arguments); 3 the harness could not be built or failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from wirespeed import __version__, pcap, paths, report, scenario
+from wirespeed.build import BuildError, ensure_harness
+from wirespeed.config import WIDTHS, Config, ConfigError
+from wirespeed.config import load as load_config
+from wirespeed.progress import note
+from wirespeed.sim import SimError, SimOptions
+from wirespeed.sim import run as run_sim
+
+EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_SIM = 0, 1, 2, 3
+
+
+class CliError(Exception):
+    """A failure to report in one message with an exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ---------------------------------------------------------------------------- helpers
+
+def _config(args: argparse.Namespace) -> Config:
+    try:
+        cfg = load_config(args.config) if args.config else Config()
+        over: dict[str, Any] = {}
+        if args.width is not None:
+            over["data_width"] = args.width
+        if args.clock_mhz is not None:
+            over["clock_mhz"] = args.clock_mhz
+        if args.line_rate_gbps is not None:
+            over["line_rate_gbps"] = args.line_rate_gbps
+        return cfg.replace(**over) if over else cfg
+    except ConfigError as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
+
+
+def _harness(width: int, quiet: bool) -> Path:
+    try:
+        return ensure_harness(width, verbose=not quiet)
+    except BuildError as exc:
+        raise CliError(str(exc), EXIT_SIM) from exc
+
+
+def _simulate(cfg: Config, frames: list[bytes], in_path: Path, out_path: Path, work: Path,
+              opts: SimOptions, quiet: bool, latency_csv: Path | None = None
+              ) -> tuple[dict[str, Any], list[bytes]]:
+    """Run the harness on ``in_path`` (holding ``frames``); return its JSON and the output."""
+    binary = _harness(cfg.data_width, quiet)
+    regs = work / "regs.txt"
+    regs.write_text(cfg.register_file_text())
+    json_path = work / "harness.json"
+    note(f"simulating {len(frames)} frames on the {cfg.data_width}-bit pipeline ...", not quiet)
+    try:
+        h = run_sim(binary, in_path, out_path, json_path, regs, opts, latency_csv)
+    except SimError as exc:
+        raise CliError(str(exc), EXIT_SIM) from exc
+    try:
+        out = pcap.read_ethernet(out_path)
+    except pcap.PcapError as exc:
+        raise CliError(f"the harness's output is unusable: {exc}", EXIT_SIM) from exc
+    return h, out
+
+
+def _model_check(cfg: Config, frames: list[bytes], out: list[bytes], rep: dict[str, Any],
+                 quiet: bool) -> tuple[list[str], list[str]]:
+    """Compare with the golden model; return (differences, outcome name of every frame)."""
+    from wirespeed.check import differences, expected
+
+    note(f"checking {len(frames)} frames against the golden model ...", not quiet)
+    exp = expected(frames, cfg.gre_config())
+    errs = differences(out, exp.outputs)
+    for name in report.OUTCOMES:
+        got, want = rep["outcomes"][name]["packets"], exp.outcomes.get(name, 0)
+        if got != want:
+            errs.append(f"{name}: {got} frames, the model expects {want}")
+    rep["model_check"] = {"frames": len(frames), "ok": not errs, "differences": errs}
+    return errs, exp.per_frame
+
+
+def _finish(rep: dict[str, Any], report_path: Path | None, check_errs: list[str]) -> None:
+    if report_path is not None:
+        report_path.parent.mkdir(parents=True, exist_ok=True)
+        report_path.write_text(json.dumps(rep, indent=2) + "\n")
+    errs = report.balance_errors(rep)
+    msgs = []
+    if errs:
+        msgs.append("balance check failed (frames unaccounted for):\n  " + "\n  ".join(errs))
+    if check_errs:
+        msgs.append("the output differs from the golden model:\n  " + "\n  ".join(check_errs))
+    if msgs:
+        where = f" (report: {report_path})" if report_path is not None else ""
+        raise CliError("\n".join(msgs) + where, EXIT_MISMATCH)
+
+
+# ---------------------------------------------------------------------------- commands
+
+def cmd_run(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=cfg.line_rate_gbps,
+                      idle_prob=args.idle_prob, stall_prob=args.stall_prob, seed=args.seed,
+                      progress=not args.quiet)
+    if args.in_path is None:
+        return _run_default(args, cfg, opts)
+    if args.out_path is None:
+        raise CliError("--in needs --out (where to write the output pcap)", EXIT_INPUT)
+    if args.frames is not None:
+        raise CliError("--frames applies to the default scenario only, not to --in", EXIT_INPUT)
+    try:
+        frames = pcap.read_ethernet(args.in_path)
+    except pcap.PcapError as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
+    with tempfile.TemporaryDirectory(prefix="wirespeed-") as tmp:
+        work = Path(tmp)
+        norm = work / "in.pcap"  # one plain little-endian pcap, FCS removed, for the harness
+        pcap.write(norm, frames)
+        args.out_path.parent.mkdir(parents=True, exist_ok=True)
+        lat_csv = work / "latency.csv"
+        h, out = _simulate(cfg, frames, norm, args.out_path, work, opts, args.quiet, lat_csv)
+        rep = report.build(h, cfg, [len(f) for f in frames], [len(f) for f in out])
+        rep["input"], rep["output"] = str(args.in_path), str(args.out_path)
+        check_errs: list[str] = []
+        if args.check:
+            check_errs, per_frame = _model_check(cfg, frames, out, rep, args.quiet)
+            rep["latency_by_outcome"] = report.latency_by(lat_csv, per_frame.__getitem__)
+    if not args.quiet:
+        print(report.summary(rep))
+    _finish(rep, args.report, check_errs)
+    return EXIT_OK
+
+
+def _run_default(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
+    n = scenario.DEFAULT_FRAMES if args.frames is None else args.frames
+    if n < 2:
+        raise CliError("--frames must be at least 2 (one GRE and one TCP frame)", EXIT_INPUT)
+    workdir = args.workdir or paths.BUILD / "run" / "default"
+    workdir.mkdir(parents=True, exist_ok=True)
+    in_path = workdir / "in.pcap"
+    out_path = args.out_path or workdir / "out.pcap"
+    report_path = args.report or workdir / "report.json"
+    if not args.quiet:
+        print(f"default scenario (the seed's Table 2): {n} frames of 92 bytes incl. FCS, "
+              f"GRE-in-IPv4 TCP and plain TCP 1:1, offered at "
+              + (f"{cfg.line_rate_gbps:g} GbE" if cfg.line_rate_gbps else "back-to-back"))
+    frames = scenario.generate(n, show_progress=not args.quiet)
+    pcap.write(in_path, frames, timestamps_ns=scenario.timestamps_ns(frames, cfg.line_rate_gbps))
+    lat_csv = workdir / "latency.csv"
+    h, out = _simulate(cfg, frames, in_path, out_path, workdir, opts, args.quiet, lat_csv)
+    rep = report.build(h, cfg, [len(f) for f in frames], [len(f) for f in out])
+    rep["scenario"] = {"name": "seed-table2", "frames": n, "frame_bytes_with_fcs":
+                       scenario.SEED_FRAME_BYTES, "mix": "GRE:TCP 1:1 (even input index = GRE)"}
+    rep["input"], rep["output"] = str(in_path), str(out_path)
+    # Frame i is GRE when i is even (scenario.generate).
+    rep["latency_by_class"] = report.latency_by(lat_csv, lambda i: "TCP" if i % 2 else "GRE")
+    check_errs = _model_check(cfg, frames, out, rep, args.quiet)[0] if args.check else []
+    if not args.quiet:
+        print()
+        print(report.table2(rep))
+        print()
+        print(report.table1(rep, rep["latency_by_class"]))
+        print()
+        print(report.summary(rep))
+        print(f"\nreport: {report_path}")
+    _finish(rep, report_path, check_errs)
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    n = args.frames
+    cfg = Config(line_rate_gbps=0.0, clock_mhz=args.clock_mhz)
+    frames = scenario.generate(n, show_progress=not args.quiet)
+    lengths = [len(f) for f in frames]
+    load_before = os.getloadavg()[0]
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="wirespeed-bench-") as tmp:
+        workdir = Path(tmp)
+        in_path = workdir / "in.pcap"
+        pcap.write(in_path, frames)
+        for w in args.widths:
+            results[str(w)] = _bench_width(cfg.replace(data_width=w), frames, lengths, in_path,
+                                           workdir, args.quiet)
+    doc = {
+        "what": "Verilator harness speed on the default scenario (seed Table 2 mix, 88-byte "
+                "frames), offered back-to-back; sim_packets_per_second = frames simulated per "
+                "wall-clock second, mpps_at_clock = output frames per simulated us",
+        "clock_mhz": cfg.clock_mhz,
+        "frames": n,
+        "host": {"machine": platform.machine(), "processor": _cpu_name(),
+                 "python": platform.python_version(), "cpus": os.cpu_count(),
+                 "load_average_1min_before": round(load_before, 2)},
+        "date": time.strftime("%Y-%m-%d"),
+        "target_sim_packets_per_second_256": 1_000_000,
+        "widths": results,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(doc, indent=2) + "\n")
+    rows = [[f"{w} bit", f"{r['sim_packets_per_second'] / 1e6:.2f} M/s" if
+             r["sim_packets_per_second"] else "-", f"{r['wall_seconds']:.2f} s"
+             if r["wall_seconds"] is not None else "-", f"{r['mpps_at_clock']:.2f} Mpps",
+             f"{r['offered_gbps_at_clock']:.1f} Gb/s"] for w, r in results.items()]
+    print(f"bench: {n} frames back-to-back, clock {cfg.clock_mhz:g} MHz")
+    print(report.grid(rows, ["width", "sim speed", "wall", "Mpps @ clock", "wire Gb/s @ clock"]))
+    print(f"written: {args.output}")
+    r256 = results.get("256")
+    if r256 and (r256["sim_packets_per_second"] or 0) < 1_000_000:
+        print(f"note: 256-bit simulation speed {r256['sim_packets_per_second']:.0f} packets/s is "
+              "below the 1 M/s target", file=sys.stderr)
+    return EXIT_OK
+
+
+def _bench_width(cfg: Config, frames: list[bytes], lengths: list[int], in_path: Path,
+                 workdir: Path, quiet: bool) -> dict[str, Any]:
+    opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=0.0, progress=not quiet)
+    h, out = _simulate(cfg, frames, in_path, workdir / f"out_w{cfg.data_width}.pcap", workdir,
+                       opts, quiet)
+    rep = report.build(h, cfg, lengths, [len(f) for f in out])
+    errs = report.balance_errors(rep)
+    if errs:
+        raise CliError(f"{cfg.data_width}-bit bench run is unbalanced:\n  " + "\n  ".join(errs),
+                       EXIT_MISMATCH)
+    return {
+        "frames": len(frames),
+        "wall_seconds": h.get("wall_seconds"),
+        "sim_packets_per_second": h.get("sim_packets_per_second"),
+        "cycles": rep["cycles"],
+        "elapsed_cycles": rep["elapsed_cycles"],
+        "mpps_at_clock": rep["mpps"],
+        "offered_gbps_at_clock": rep["offered_gbps"],
+        "latency_cycles": rep["latency_cycles"],
+    }
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    for w in args.widths:
+        print(_harness(w, quiet=False))
+    return EXIT_OK
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    try:
+        cfg = load_config(args.file)
+    except ConfigError as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
+    print(f"# {args.file}: valid; AXI4-Lite writes (address value), CONTROL=0x{cfg.control:x}")
+    sys.stdout.write(cfg.register_file_text())
+    return EXIT_OK
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from wirespeed.lint import main as lint_main
+
+    return lint_main([str(f) for f in args.files])
+
+
+# ---------------------------------------------------------------------------- parser
+
+def _float_in(lo: float, hi: float, lo_open: bool = False, hi_open: bool = False):
+    """An argparse type: a float in [lo, hi] (open ends where asked)."""
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if v != v or v < lo or v > hi or (lo_open and v == lo) or (hi_open and v == hi):
+            raise argparse.ArgumentTypeError(
+                f"{text} is not in {'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}")
+        return v
+    return parse
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="wirespeed",
+        description="wirespeed: GRE decapsulation SmartNIC dataplane, cycle-accurate model",
+        epilog="Run `wirespeed run` for the seed's Table 2 scenario. Docs: docs/config.md.")
+    ap.add_argument("--version", action="version", version=f"wirespeed {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="simulate a pcap (or the default scenario) through the RTL",
+                         description="Without --in: the seed's Table 2 scenario. With --in/--out: "
+                                     "any Ethernet pcap.")
+    run.add_argument("--in", dest="in_path", type=Path, metavar="IN.pcap",
+                     help="input pcap (Ethernet, frames without FCS)")
+    run.add_argument("--out", dest="out_path", type=Path, metavar="OUT.pcap",
+                     help="output pcap (aborted and dropped frames are not written)")
+    run.add_argument("--config", type=Path, metavar="FILE", help="YAML config (docs/config.md)")
+    run.add_argument("--report", type=Path, metavar="REPORT.json", help="write the JSON report")
+    run.add_argument("--width", type=int, choices=WIDTHS, help="data width in bits (overrides "
+                     "the config; default 256)")
+    run.add_argument("--clock-mhz", type=_float_in(0, 5000, lo_open=True), metavar="F", help="clock for ns and Mpps (default 250)")
+    run.add_argument("--line-rate-gbps", type=_float_in(0, 1600), metavar="F",
+                     help="offered line rate, 0 = back-to-back (default 10)")
+    run.add_argument("--frames", type=int, metavar="N", help=f"default scenario size "
+                     f"(default {scenario.DEFAULT_FRAMES})")
+    run.add_argument("--workdir", type=Path, metavar="DIR",
+                     help="default scenario: where in.pcap, out.pcap and report.json go "
+                          "(default build/run/default)")
+    run.add_argument("--check", action="store_true",
+                     help="also compare every output frame with the golden model")
+    run.add_argument("--idle-prob", type=_float_in(0, 1, hi_open=True), default=0.0,
+                     metavar="P", help="probability that the input offers no beat in a cycle (default 0)")
+    run.add_argument("--stall-prob", type=_float_in(0, 1, hi_open=True), default=0.0,
+                     metavar="P", help="probability that the output is not ready in a cycle (default 0)")
+    run.add_argument("--seed", type=int, default=1, help="random seed for idle/stall")
+    run.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    run.set_defaults(func=cmd_run)
+
+    bench = sub.add_parser("bench", help="simulation speed at every width (docs/bench/)")
+    bench.add_argument("--frames", type=int, metavar="N", default=scenario.DEFAULT_FRAMES,
+                       help=f"frames of the default scenario (default {scenario.DEFAULT_FRAMES})")
+    bench.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=list(WIDTHS),
+                       metavar="W", help="data widths to measure (default: 64 128 256 512)")
+    bench.add_argument("--clock-mhz", type=_float_in(0, 5000, lo_open=True), default=250.0,
+                       metavar="F", help="clock for Mpps (default 250)")
+    bench.add_argument("--output", type=Path, metavar="FILE",
+                       default=paths.ROOT / "docs" / "bench" / "sim_speed.json",
+                       help="JSON results (default docs/bench/sim_speed.json)")
+    bench.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    bench.set_defaults(func=cmd_bench)
+
+    build = sub.add_parser("build", help="build (or reuse) the Verilator harness")
+    build.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=[256],
+                       metavar="W", help="data widths (default 256)")
+    build.set_defaults(func=cmd_build)
+
+    cfg = sub.add_parser("config", help="validate a config and print its register writes")
+    cfg.add_argument("file", type=Path, help="YAML config file")
+    cfg.set_defaults(func=cmd_config)
+
+    lint = sub.add_parser("lint", help="Verilator -Wall lint of every RTL file")
+    lint.add_argument("files", nargs="*", type=Path, help="RTL files (default: all of rtl/)")
+    lint.set_defaults(func=cmd_lint)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except CliError as exc:
+        print(f"wirespeed: error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("wirespeed: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
