@@ -1,6 +1,7 @@
 # wirespeed — top-level entry points. Everything installs itself into .venv on first use.
 #   make run    the seed's Table 2 scenario through the cycle-accurate RTL model
 #   make test   every test (unit, cocotb, end-to-end), 2 workers
+#   make test-full  the same with every parameter set of the control blocks
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json
 #   make clean  remove build/ (harness binaries, cocotb builds, run outputs)
@@ -17,7 +18,7 @@ export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
 RTL := $(shell find rtl -name '*.sv' | sort)
 JOBS ?= 2
 
-.PHONY: venv run test lint bench clean
+.PHONY: venv run test test-full lint bench synth report clean
 
 venv: $(STAMP)
 $(STAMP): requirements.txt scripts/setup.sh pyproject.toml
@@ -29,6 +30,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VPY) -m pytest -n $(JOBS) tb
+
+# Every parameter set of the control blocks too (more Verilator builds than CI's budget wants).
+test-full: $(STAMP)
+	WIRESPEED_FULL=1 $(VPY) -m pytest -n $(JOBS) tb
 
 lint: $(STAMP)
 	bash scripts/lint.sh
