@@ -33,6 +33,9 @@ if ! grep -q '^# wirespeed: configured' "$mk"; then
 fi
 need=()
 command -v tshark >/dev/null 2>&1 || need+=(tshark)
+# Real peers for the Linux interop tests (they fall back to Python without them).
+command -v iperf >/dev/null 2>&1 || need+=(iperf)
+command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)
 command -v perl >/dev/null 2>&1 || need+=(perl)

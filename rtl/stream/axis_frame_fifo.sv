@@ -10,8 +10,9 @@
 //   s_axis ──► beat RAM (DEPTH beats) ──► output register ──► m_axis  (+ m_len, m_bad)
 //                 └─ on tlast: {length, bad} ──► length queue ──┘
 //
-// A frame longer than the RAM is cut where the RAM is full: what was stored leaves marked bad
-// (m_oversize), the rest of it is discarded as it arrives, and the FIFO never stalls on it.
+// A frame longer than the RAM is cut where the RAM is full: the rest of it is discarded as it
+// arrives (the FIFO never stalls on it), and at its last beat the stored part is released
+// marked bad (m_oversize), with the frame's real length.
 // Output: one beat per cycle while frames are complete (registered RAM read with a one-beat
 // prefetch).
 
@@ -92,8 +93,8 @@ module axis_frame_fifo #(
 
     wire          store    = s_hs && !dropping && !ram_full;
     wire [23:0]   len_next = wr_len + 24'(live_len);
-    // The frame alone fills the RAM on this beat and is still open: commit what is stored
-    // (marked oversize) and discard the rest. A RAM full of other frames only stalls.
+    // The frame alone fills the RAM on this beat and is still open: discard the rest of it.
+    // A RAM full of other frames only stalls.
     wire          overflow = store && !s_axis_tlast && (wr_ptr + 1'b1 - wr_start) == (AW+1)'(DEPTH);
 
     // ------------------------------------------------------------------ read side
@@ -113,12 +114,14 @@ module axis_frame_fifo #(
             if (store) wr_ptr <= wr_ptr + 1'b1;
             if (s_axis_tlast) dropping <= 1'b0;
             if (overflow) dropping <= 1'b1;
-            if ((store && s_axis_tlast) || overflow) begin
+            // A frame is committed at its last beat, an oversize one too: its stored part waits
+            // (alone in the RAM) so that it is counted with its real length.
+            if (s_axis_tlast && (store || dropping)) begin
                 lq_len[lq_wr[FW-1:0]]  <= (len_next > 24'hFFFF) ? 16'hFFFF : len_next[15:0];
-                lq_bad[lq_wr[FW-1:0]]  <= s_axis_tuser || overflow;
-                lq_over[lq_wr[FW-1:0]] <= overflow;
+                lq_bad[lq_wr[FW-1:0]]  <= s_axis_tuser || dropping;
+                lq_over[lq_wr[FW-1:0]] <= dropping;
                 lq_wr <= lq_wr + 1'b1;
-                wr_start <= wr_ptr + 1'b1;
+                wr_start <= store ? wr_ptr + 1'b1 : wr_ptr;
             end
         end
 

@@ -1,0 +1,638 @@
+"""Golden model of the VXLAN VTEP (`vxlan_decap`, `vxlan_encap`, `vtep_top`), written step by
+step from docs/vxlan.md.
+
+Pure Python on bytes/ints (no scapy): it runs on millions of frames. The step numbers in the
+comments are the contract's.
+
+Decap (network -> host): `decap(frame, cfg, bad=False, keep_w=None)` -> `DecapResult`
+
+- `outcome`: the counter index (exactly one per input frame).
+- `output`:  the bytes transmitted whole, or None (dropped or aborted).
+- `emit`:    the block puts the frame on `m_axis` at all, aborted frames included.
+- `aborted`: emitted with `tuser`=1 on the last beat (late drop).
+- `vni`:     the VNI of a frame that reached step 5 (None before); `m_axis_tvni` of DECAP frames.
+- `need`:    bytes the decision needed ("have >= need"), or the frame length when it ended first.
+
+Early or late, as in docs/gre_decap.md: the block decides at the input beat holding byte
+`need-1` (or the last beat when the frame ends first). DROP_TRUNCATED from step 8 and DROP_RX_ERROR
+are early (nothing emitted) when the frame's last beat is at or before that beat, else late
+(emitted, aborted). DROP_UDP_CHECKSUM is always late. `keep_w` (bytes per beat) gives the RTL's
+exact `emit`/`aborted`; the default (None) means 1 byte per beat. `outcome`, `output` and `vni`
+never depend on it.
+
+Encap (host -> network): `encap(frame, cfg, bad=False)` -> `EncapResult`. The block stores the
+frame whole first, so nothing is ever aborted: an RX-error frame, or one longer than the FIFO
+(DROP_OVERSIZE), is dropped without output.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+__all__ = [
+    "DecapOutcome",
+    "EncapOutcome",
+    "DecapConfig",
+    "DecapResult",
+    "Tunnel",
+    "EncapConfig",
+    "EncapResult",
+    "decap",
+    "encap",
+    "encap_key",
+    "flow_hash",
+    "flow_tuple",
+    "udp_checksum_ok",
+    "crc32c",
+    "tally_decap",
+    "tally_encap",
+    "VXLAN_PORT",
+    "LINUX_VXLAN_PORT",
+    "ENCAP_OVERHEAD",
+]
+
+VXLAN_PORT = 4789
+LINUX_VXLAN_PORT = 8472
+ENCAP_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
+
+
+class DecapOutcome(IntEnum):
+    PASS = 0
+    DECAP = 1
+    DROP_TRUNCATED = 2
+    DROP_IP_HEADER = 3
+    DROP_IP_CHECKSUM = 4
+    DROP_FRAGMENT = 5
+    DROP_VXLAN_FLAGS = 6
+    DROP_VXLAN_RESERVED = 7
+    DROP_UNKNOWN_VNI = 8
+    DROP_ECN = 9
+    DROP_UDP_CHECKSUM = 10
+    DROP_RX_ERROR = 11
+    DROP_POLICY = 12
+
+
+class EncapOutcome(IntEnum):
+    ENCAP = 0
+    PASS_MISS = 1
+    PASS_NOT_IPV4 = 2
+    DROP_MISS = 3
+    DROP_RX_ERROR = 4
+    DROP_OVERSIZE = 5
+
+
+NUM_DECAP_OUTCOMES = len(DecapOutcome)
+NUM_ENCAP_OUTCOMES = len(EncapOutcome)
+
+ET_IPV4 = 0x0800
+ET_IPV6 = 0x86DD
+ET_VLAN = 0x8100
+TPIDS = (0x8100, 0x88A8)
+IPPROTO_TCP = 6
+IPPROTO_UDP = 17
+
+NOT_ECT, ECT1, ECT0, CE = 0b00, 0b01, 0b10, 0b11
+
+
+# ----------------------------------------------------------------------------------------------
+# CRC-32C (flow_hash, and h0 of the hash table). wirespeed/table.py owns the table's CRCs; use its
+# crc32c when it is there, so both sides agree by construction, else our own.
+# ----------------------------------------------------------------------------------------------
+
+
+def _make_crc_table(poly_reflected: int) -> tuple[int, ...]:
+    t = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ (poly_reflected if c & 1 else 0)
+        t.append(c)
+    return tuple(t)
+
+
+_CRC32C_TABLE = _make_crc_table(0x82F63B78)  # Castagnoli, reflected
+
+
+def _crc32c(data: bytes, crc: int = 0) -> int:
+    """CRC-32C (iSCSI): reflected, init 0xFFFFFFFF, final xor 0xFFFFFFFF. `crc32c(b"123456789")`
+    is 0xE3069283."""
+    c = crc ^ 0xFFFFFFFF
+    t = _CRC32C_TABLE
+    for b in data:
+        c = t[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+try:  # pragma: no cover - depends on the table engineer's progress
+    from wirespeed.table import crc32c as _table_crc32c  # type: ignore
+
+    if _table_crc32c(b"123456789") != 0xE3069283:  # not the contract's CRC: do not trust it
+        raise ImportError
+    crc32c = _table_crc32c
+except Exception:  # ImportError, or a partially written module
+    crc32c = _crc32c
+
+
+# ----------------------------------------------------------------------------------------------
+# One's-complement helpers (same arithmetic as wirespeed/model/gre.py, kept local so the two
+# models do not depend on each other's internals)
+# ----------------------------------------------------------------------------------------------
+
+
+def _ones_sum(data: bytes) -> int:
+    """16-bit one's-complement sum of big-endian words (odd length padded with 0); 0xFFFF for a
+    valid checksummed block, 0 only for all-zero data."""
+    if len(data) & 1:
+        data = bytes(data) + b"\x00"
+    v = int.from_bytes(data, "big")
+    if v == 0:
+        return 0
+    r = v % 0xFFFF
+    return r if r else 0xFFFF
+
+
+def _ones_add(*words: int) -> int:
+    s = 0
+    for w in words:
+        s += w & 0xFFFF
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+
+def _ipv4_checksum(header: bytes) -> int:
+    h = bytes(header[:10]) + b"\x00\x00" + bytes(header[12:])
+    return ~_ones_sum(h) & 0xFFFF
+
+
+def _rfc6040_decap(outer: int, inner: int) -> int | None:
+    if outer == CE:
+        return None if inner == NOT_ECT else CE
+    if outer == ECT1 and inner == ECT0:
+        return ECT1
+    return inner
+
+
+def _ip(a) -> int:
+    if isinstance(a, int):
+        return a & 0xFFFFFFFF
+    if isinstance(a, (bytes, bytearray)):
+        return int.from_bytes(a, "big")
+    return int(ipaddress.IPv4Address(a))
+
+
+def _mac(m) -> bytes:
+    if isinstance(m, (bytes, bytearray)):
+        if len(m) != 6:
+            raise ValueError(f"MAC address of {len(m)} bytes")
+        return bytes(m)
+    if isinstance(m, int):
+        return m.to_bytes(6, "big")
+    return bytes(int(x, 16) for x in str(m).split(":"))
+
+
+# ----------------------------------------------------------------------------------------------
+# Decap
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DecapConfig:
+    """Decap control state: CONTROL (0x0008), PORT (0x0010), PORT2 (0x0014), the VNI table."""
+
+    port: int = VXLAN_PORT
+    port2: int | None = None  # None: PORT2 disabled (CONTROL bit 2 = 0)
+    strict: bool = False  # CONTROL bit 1: reserved bits -> DROP_VXLAN_RESERVED
+    vni_table: dict[int, tuple[int, bool]] | None = None  # None: table disabled; VNI -> (vlan_id, push)
+    drop_pass: bool = False  # CONTROL bit 3
+
+    @property
+    def control(self) -> int:
+        """The decap CONTROL register value."""
+        return (
+            int(self.vni_table is not None)
+            | int(bool(self.strict)) << 1
+            | int(self.port2 is not None) << 2
+            | int(bool(self.drop_pass)) << 3
+        )
+
+
+_DEFAULT_DECAP = DecapConfig()
+
+
+@dataclass
+class DecapResult:
+    outcome: DecapOutcome
+    output: bytes | None
+    emit: bool = False
+    aborted: bool = False
+    vni: int | None = None
+    need: int = 0
+    in_len: int = 0
+
+    @property
+    def out_len(self) -> int:
+        return 0 if self.output is None else len(self.output)
+
+    @property
+    def tvni_valid(self) -> bool:
+        """`m_axis_tvni_valid` on the emitted frame: 1 for frames on the decapsulation path (a
+        late-aborted one included), 0 for PASS frames."""
+        return self.emit and self.decapsulated
+
+    decapsulated: bool = False  # steps 1..7 said DECAP (the output is the inner frame)
+
+
+class _D:
+    """What steps 1..7 decided, and what steps 8/9 need."""
+
+    __slots__ = ("outcome", "need", "vni", "v6", "L2", "U", "K", "ip_end", "ecn_new", "ecn_v6", "push")
+
+    def __init__(self, outcome, need, vni=None):
+        self.outcome = outcome
+        self.need = need
+        self.vni = vni
+        self.ecn_new = None
+        self.ecn_v6 = False
+        self.push = None
+
+
+def _classify(f: bytes, cfg: DecapConfig) -> _D:
+    n = len(f)
+    O = DecapOutcome
+
+    # 1. L2 -------------------------------------------------------------------------------------
+    if n < 14:
+        return _D(O.PASS, n)
+    need = 14
+    et = f[12] << 8 | f[13]
+    L2 = 14
+    tags = 0
+    while et in TPIDS and tags < 2:
+        tags += 1
+        L2 += 4
+        if n < L2:
+            return _D(O.PASS, n)
+        need = L2
+        et = f[L2 - 2] << 8 | f[L2 - 1]
+    # a third TPID is "other et": PASS below
+
+    # 2. Outer IP, only far enough to find the UDP port ---------------------------------------------
+    if et == ET_IPV4:
+        if n < L2 + 20:
+            return _D(O.PASS, n)
+        need = L2 + 20
+        ver, ihl = f[L2] >> 4, f[L2] & 0xF
+        frag_off = (f[L2 + 6] << 8 | f[L2 + 7]) & 0x1FFF
+        if ver != 4 or ihl < 5 or f[L2 + 9] != IPPROTO_UDP or frag_off != 0:
+            return _D(O.PASS, need)
+        v6 = False
+        U = L2 + ihl * 4
+    elif et == ET_IPV6:
+        if n < L2 + 40:
+            return _D(O.PASS, n)
+        need = L2 + 40
+        if f[L2] >> 4 != 6 or f[L2 + 6] != IPPROTO_UDP:
+            return _D(O.PASS, need)
+        v6 = True
+        U = L2 + 40
+    else:
+        return _D(O.PASS, need)
+
+    # 3. UDP port ---------------------------------------------------------------------------------
+    if n < U + 4:
+        return _D(O.PASS, n)
+    need = U + 4
+    dport = f[U + 2] << 8 | f[U + 3]
+    if dport != cfg.port and (cfg.port2 is None or dport != cfg.port2):
+        return _D(O.PASS, need)
+    # From here on the frame is VXLAN: ending before a step's bytes is DROP_TRUNCATED.
+
+    # 4. Outer checks -----------------------------------------------------------------------------
+    if not v6:
+        hl = ihl * 4
+        if _ones_sum(f[L2 : L2 + hl]) != 0xFFFF:
+            return _D(O.DROP_IP_CHECKSUM, need)
+        if f[L2 + 6] & 0x20:  # MF
+            return _D(O.DROP_FRAGMENT, need)
+        tlen = f[L2 + 2] << 8 | f[L2 + 3]
+        if tlen < hl + 16:
+            return _D(O.DROP_IP_HEADER, need)
+        ip_end = L2 + tlen
+        oecn = f[L2 + 1] & 3
+    else:
+        plen = f[L2 + 4] << 8 | f[L2 + 5]
+        if plen < 16:
+            return _D(O.DROP_IP_HEADER, need)
+        ip_end = L2 + 40 + plen
+        oecn = (f[L2 + 1] >> 4) & 3
+    if n < U + 8:
+        return _D(O.DROP_TRUNCATED, n)
+    need = U + 8
+    ulen = f[U + 4] << 8 | f[U + 5]
+    if ulen != ip_end - U:
+        return _D(O.DROP_IP_HEADER, need)
+
+    # 5. VXLAN header -------------------------------------------------------------------------------
+    if n < U + 16:
+        return _D(O.DROP_TRUNCATED, n)
+    need = U + 16
+    flags = f[U + 8]
+    if not flags & 0x08:
+        return _D(O.DROP_VXLAN_FLAGS, need)
+    vni = f[U + 12] << 16 | f[U + 13] << 8 | f[U + 14]
+    if cfg.strict and (flags & ~0x08 & 0xFF or f[U + 9] or f[U + 10] or f[U + 11] or f[U + 15]):
+        return _D(O.DROP_VXLAN_RESERVED, need, vni)
+    K = U + 16
+
+    # 6. VNI table ----------------------------------------------------------------------------------
+    push = None
+    if cfg.vni_table is not None:
+        entry = cfg.vni_table.get(vni)
+        if entry is None:
+            return _D(O.DROP_UNKNOWN_VNI, need, vni)
+        vlan_id, do_push = entry
+        if do_push:
+            push = vlan_id & 0xFFF
+
+    # 7. Inner frame --------------------------------------------------------------------------------
+    if ip_end < K + 14:
+        return _D(O.DROP_TRUNCATED, need, vni)
+    if n < K + 14:
+        return _D(O.DROP_TRUNCATED, n, vni)
+    need = K + 14
+    iet = f[K + 12] << 8 | f[K + 13]
+    ecn_new = None
+    ecn_v6 = False
+    if iet in (ET_IPV4, ET_IPV6) and oecn in (ECT1, CE):
+        req = K + 14 + (12 if iet == ET_IPV4 else 2)
+        if ip_end < req:
+            return _D(O.DROP_TRUNCATED, need, vni)
+        if n < req:
+            return _D(O.DROP_TRUNCATED, n, vni)
+        need = req
+        if iet == ET_IPV4:
+            iecn = f[K + 15] & 3
+        else:
+            iecn = (f[K + 15] >> 4) & 3
+            ecn_v6 = True
+        new = _rfc6040_decap(oecn, iecn)
+        if new is None:
+            return _D(O.DROP_ECN, need, vni)
+        if new != iecn:
+            ecn_new = new
+
+    d = _D(O.DECAP, need, vni)
+    d.v6, d.L2, d.U, d.K, d.ip_end = v6, L2, U, K, ip_end
+    d.ecn_new, d.ecn_v6, d.push = ecn_new, ecn_v6, push
+    return d
+
+
+def udp_checksum_ok(f: bytes, L2: int, U: int, ip_end: int, v6: bool) -> bool:
+    """Late check: UDP checksum 0 (not computed), or pseudo-header + [U, ip_end) sums to 0xFFFF."""
+    if f[U + 6] == 0 and f[U + 7] == 0:
+        return True
+    ulen = ip_end - U
+    if v6:
+        pseudo = f[L2 + 8 : L2 + 40] + ulen.to_bytes(4, "big") + b"\x00\x00\x00\x11"
+    else:
+        pseudo = f[L2 + 12 : L2 + 20] + b"\x00\x11" + ulen.to_bytes(2, "big")
+    return _ones_sum(pseudo + f[U:ip_end]) == 0xFFFF
+
+
+def _decap_output(f: bytes, d: _D) -> bytes:
+    """Step 9 (the frame is whole: len(f) >= ip_end)."""
+    K = d.K
+    inner = f[K : d.ip_end]
+    if d.ecn_new is not None:
+        b = bytearray(inner)
+        if d.ecn_v6:
+            b[15] = (b[15] & 0xCF) | (d.ecn_new << 4)
+        else:
+            m = b[14] << 8 | b[15]
+            b[15] = (b[15] & 0xFC) | d.ecn_new
+            m2 = b[14] << 8 | b[15]
+            hc = b[24] << 8 | b[25]
+            hc2 = ~_ones_add(~hc & 0xFFFF, ~m & 0xFFFF, m2) & 0xFFFF  # RFC 1624 eqn. 3
+            b[24], b[25] = hc2 >> 8, hc2 & 0xFF
+        inner = bytes(b)
+    if d.push is not None:
+        inner = inner[:12] + bytes((0x81, 0x00, d.push >> 8, d.push & 0xFF)) + inner[12:]
+    return inner
+
+
+def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_w: int | None = None) -> DecapResult:
+    """Run one frame through `vxlan_decap`. `bad` = tuser=1 on the input's last beat."""
+    f = bytes(frame)
+    n = len(f)
+    if n == 0:
+        raise ValueError("an AXI4-Stream frame has at least one byte")
+    cfg = _DEFAULT_DECAP if cfg is None else cfg
+    d = _classify(f, cfg)
+    O = DecapOutcome
+    need = d.need
+    w = keep_w or 1
+    known_end = (n - 1) // w <= (need - 1) // w  # the whole frame is in at decision time
+    decapsulating = d.outcome == O.DECAP
+
+    def res(outcome, output, emit, aborted=False):
+        return DecapResult(O(outcome), output, emit, aborted, d.vni, need, n, decapsulating)
+
+    oc = d.outcome
+    if oc == O.PASS:
+        if cfg.drop_pass:
+            return res(O.DROP_RX_ERROR if bad else O.DROP_POLICY, None, False)
+        if bad:
+            return res(O.DROP_RX_ERROR, None, not known_end, not known_end)
+        return res(O.PASS, f, True)
+    if oc == O.DECAP:
+        if bad:
+            return res(O.DROP_RX_ERROR, None, not known_end, not known_end)
+        if n < d.ip_end:  # 8. early when known at decision time, else late
+            return res(O.DROP_TRUNCATED, None, not known_end, not known_end)
+        if not udp_checksum_ok(f, d.L2, d.U, d.ip_end, d.v6):  # always late
+            return res(O.DROP_UDP_CHECKSUM, None, True, True)
+        return res(O.DECAP, _decap_output(f, d), True)
+    # early drops
+    return res(O.DROP_RX_ERROR if bad else oc, None, False)
+
+
+def tally_decap(results) -> tuple[list[int], list[int], int, int]:
+    """(pkts[13], bytes[13] (input bytes), tx_pkts, tx_bytes) the decap counters should show."""
+    pkts = [0] * NUM_DECAP_OUTCOMES
+    byts = [0] * NUM_DECAP_OUTCOMES
+    tx_p = tx_b = 0
+    for r in results:
+        pkts[r.outcome] += 1
+        byts[r.outcome] += r.in_len
+        if r.output is not None:
+            tx_p += 1
+            tx_b += len(r.output)
+    return pkts, byts, tx_p, tx_b
+
+
+# ----------------------------------------------------------------------------------------------
+# Encap
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tunnel:
+    vni: int
+    dst_mac: bytes
+    src_mac: bytes
+    src_ip: int
+    dst_ip: int
+    udp_port: int = VXLAN_PORT
+    ttl: int = 64
+    dscp: int = 0
+
+    def __post_init__(self):
+        self.dst_mac = _mac(self.dst_mac)
+        self.src_mac = _mac(self.src_mac)
+        self.src_ip = _ip(self.src_ip)
+        self.dst_ip = _ip(self.dst_ip)
+
+
+@dataclass
+class EncapConfig:
+    """Tunnel table keyed by (vid or None, inner destination IPv4 as int); CONTROL bit 0;
+    `fifo_bytes`: the store-and-forward FIFO (vxlan_encap FIFO_BYTES): longer frames are
+    DROP_OVERSIZE."""
+
+    tunnels: dict[tuple[int | None, int], Tunnel] = field(default_factory=dict)
+    drop_miss: bool = False
+    fifo_bytes: int = 32768
+
+    def __post_init__(self):
+        self.tunnels = {(k[0], _ip(k[1])): t for k, t in self.tunnels.items()}
+
+    @property
+    def control(self) -> int:
+        return int(bool(self.drop_miss))
+
+
+@dataclass
+class EncapResult:
+    outcome: EncapOutcome
+    output: bytes | None
+    emit: bool = False
+    aborted: bool = False
+    in_len: int = 0
+    tunnel: Tunnel | None = None
+
+    @property
+    def out_len(self) -> int:
+        return 0 if self.output is None else len(self.output)
+
+
+def _inner_l3(f: bytes) -> tuple[int, bool, int] | None:
+    """Step 1: (E = offset of the IPv4 header, vlan_valid, vid), or None when not looked up."""
+    n = len(f)
+    if n < 14:
+        return None
+    et = f[12] << 8 | f[13]
+    vlan = False
+    vid = 0
+    E = 14
+    if et == ET_VLAN:
+        if n < 18:
+            return None
+        vlan = True
+        vid = (f[14] << 8 | f[15]) & 0xFFF
+        et = f[16] << 8 | f[17]
+        E = 18
+    if et != ET_IPV4 or n < E + 20:
+        return None
+    if f[E] >> 4 != 4 or f[E] & 0xF < 5:
+        return None
+    return E, vlan, vid
+
+
+def encap_key(frame: bytes) -> tuple[int | None, int] | None:
+    """The tunnel-table key of a host frame as (vid or None, inner dst IPv4), None = not looked up.
+    The hardware key is `{vlan_valid, vid, dst}` (45 bits)."""
+    x = _inner_l3(bytes(frame))
+    if x is None:
+        return None
+    E, vlan, vid = x
+    return (vid if vlan else None), int.from_bytes(frame[E + 16 : E + 20], "big")
+
+
+def flow_tuple(frame: bytes) -> bytes:
+    """The 13 bytes src(4) dst(4) proto(1) sport(2) dport(2) that flow_hash covers."""
+    f = bytes(frame)
+    x = _inner_l3(f)
+    if x is None:
+        raise ValueError("flow_hash: not an IPv4 frame with a complete header")
+    E = x[0]
+    proto = f[E + 9]
+    ports = b"\x00\x00\x00\x00"
+    ihl = (f[E] & 0xF) * 4
+    frag = (f[E + 6] << 8 | f[E + 7]) & 0x3FFF  # MF and fragment offset
+    if proto in (IPPROTO_TCP, IPPROTO_UDP) and frag == 0 and len(f) >= E + ihl + 4:
+        ports = f[E + ihl : E + ihl + 4]
+    return f[E + 12 : E + 20] + bytes((proto,)) + ports
+
+
+def flow_hash(frame: bytes) -> int:
+    """Encap step 4: CRC-32C of the inner 5-tuple (ports 0 unless TCP/UDP, unfragmented, present)."""
+    return crc32c(flow_tuple(frame))
+
+
+def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
+    """Run one host frame through `vxlan_encap` (store-and-forward)."""
+    f = bytes(frame)
+    n = len(f)
+    if n == 0:
+        raise ValueError("an AXI4-Stream frame has at least one byte")
+    O = EncapOutcome
+    if n > cfg.fifo_bytes:  # cut where the FIFO is full and dropped (before the RX error check)
+        return EncapResult(O.DROP_OVERSIZE, None, False, False, n)
+    if bad:
+        return EncapResult(O.DROP_RX_ERROR, None, False, False, n)
+    # 1. key
+    x = _inner_l3(f)
+    if x is None:
+        return EncapResult(O.PASS_NOT_IPV4, f, True, False, n)
+    E, vlan, vid = x
+    dst = int.from_bytes(f[E + 16 : E + 20], "big")
+    # 2. lookup
+    t = cfg.tunnels.get(((vid if vlan else None), dst))
+    if t is None:
+        if cfg.drop_miss:
+            return EncapResult(O.DROP_MISS, None, False, False, n)
+        return EncapResult(O.PASS_MISS, f, True, False, n)
+    # 3. output
+    inner = f[:12] + f[16:] if vlan else f
+    ilen = len(inner)
+    ecn = f[E + 1] & 3
+    iph = bytearray(20)
+    iph[0] = 0x45
+    iph[1] = ((t.dscp & 0x3F) << 2) | ecn
+    iph[2:4] = (36 + ilen).to_bytes(2, "big")
+    iph[8] = t.ttl & 0xFF
+    iph[9] = IPPROTO_UDP
+    iph[12:16] = t.src_ip.to_bytes(4, "big")
+    iph[16:20] = t.dst_ip.to_bytes(4, "big")
+    iph[10:12] = _ipv4_checksum(bytes(iph)).to_bytes(2, "big")
+    sport = 0xC000 | (flow_hash(f) & 0x3FFF)
+    udp = sport.to_bytes(2, "big") + (t.udp_port & 0xFFFF).to_bytes(2, "big") + (16 + ilen).to_bytes(2, "big") + b"\x00\x00"
+    vx = b"\x08\x00\x00\x00" + (t.vni & 0xFFFFFF).to_bytes(3, "big") + b"\x00"
+    out = t.dst_mac + t.src_mac + b"\x08\x00" + bytes(iph) + udp + vx + inner
+    return EncapResult(O.ENCAP, out, True, False, n, t)
+
+
+def tally_encap(results) -> tuple[list[int], list[int], int, int]:
+    """(pkts[6], bytes[6] (input bytes), tx_pkts, tx_bytes) the encap counters should show."""
+    pkts = [0] * NUM_ENCAP_OUTCOMES
+    byts = [0] * NUM_ENCAP_OUTCOMES
+    tx_p = tx_b = 0
+    for r in results:
+        pkts[r.outcome] += 1
+        byts[r.outcome] += r.in_len
+        if r.output is not None:
+            tx_p += 1
+            tx_b += len(r.output)
+    return pkts, byts, tx_p, tx_b
