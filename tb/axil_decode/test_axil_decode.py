@@ -8,7 +8,7 @@ import pytest
 from tb.common.runner import run_cocotb
 from wirespeed.paths import RTL
 
-from conftest import full_sweep
+from tb.common.sweep import full_sweep
 
 HERE = Path(__file__).resolve().parent
 
