@@ -3,7 +3,8 @@
 #   make test   every test (unit, cocotb, end-to-end), 2 workers
 #   make test-full  the same with every parameter set of the control blocks
 #   make lint   Verilator -Wall on every RTL file alone
-#   make bench  simulation speed at every width -> docs/bench/sim_speed.json
+#   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
+#               VTEP's line-rate fractions and lookup rate -> docs/bench/vtep_linerate.json
 #   make clean  remove build/ (harness binaries, cocotb builds, run outputs)
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -40,6 +41,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/wirespeed bench $(ARGS)
+	$(VENV)/bin/wirespeed bench --block vtep $(VTEP_ARGS)
 
 clean:
 	rm -rf build

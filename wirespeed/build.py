@@ -1,4 +1,7 @@
-"""Build the Verilator harness (``sim/build.sh W`` → ``build/sim/wW/ws_sim``), with caching.
+"""Build the Verilator harnesses, with caching: ``sim/build.sh W`` → ``build/sim/wW/ws_sim``
+(gre_decap) and ``sim/build.sh W vtep`` → ``build/sim/vtep_wW/ws_vtep`` (vtep_top; a tunnel
+table other than the default 32768 slots builds into ``build/sim/vtep_wW_tSLOTS/`` with
+``WS_SIM_VFLAGS=-GTUNNEL_SLOTS=SLOTS``).
 
 The cache key is a SHA-256 over the contents of every file under ``rtl/`` and ``sim/`` plus
 the Verilator version, stored next to the binary. A rebuild happens only when that key
@@ -20,14 +23,23 @@ from wirespeed import paths
 from wirespeed.progress import note
 
 WIDTHS = (64, 128, 256, 512)
+BLOCKS = ("gre", "vtep")
+DEFAULT_TUNNEL_SLOTS = 32768
 
 
 class BuildError(RuntimeError):
     """The harness could not be built; the message points at the log."""
 
 
-def harness_path(width: int) -> Path:
-    return paths.BUILD / "sim" / f"w{width}" / "ws_sim"
+def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS
+                 ) -> Path:
+    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size) lives."""
+    if block == "gre":
+        return paths.BUILD / "sim" / f"w{width}" / "ws_sim"
+    if block != "vtep":
+        raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
+    sub = f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
+    return paths.BUILD / "sim" / sub / "ws_vtep"
 
 
 # Files whose content can change the harness (outputs written under sim/ never count).
@@ -60,37 +72,52 @@ def source_hash() -> str:
     return h.hexdigest()
 
 
-def ensure_harness(width: int, verbose: bool = True) -> Path:
-    """Return the harness binary for ``width``, building it first when it is out of date."""
+def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
+                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS) -> Path:
+    """Return the harness binary for ``width`` (``block`` "gre": ws_sim, "vtep": ws_vtep with
+    a ``tunnel_slots``-slot tunnel table), building it first when it is out of date."""
     if width not in WIDTHS:
         raise BuildError(f"data width {width} is not one of {WIDTHS}")
+    if block not in BLOCKS:
+        raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     script = paths.SIM / "build.sh"
     if not script.is_file():
         raise BuildError(f"{script} is missing: the Verilator harness sources are not in this tree")
-    binary = harness_path(width)
+    binary = harness_path(width, block, tunnel_slots)
     outdir = binary.parent
     outdir.mkdir(parents=True, exist_ok=True)
     stamp = outdir / ".sources.sha256"
-    lock_path = outdir.parent / f".lock-w{width}"
+    tag = f"w{width}" if block == "gre" else outdir.name
+    lock_path = outdir.parent / f".lock-{tag}"
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         key = source_hash()
         if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
             return binary
-        log = outdir.parent / f"build-w{width}.log"
-        note(f"building the Verilator harness for {width}-bit data "
-             f"(once per source change; about a minute) ... log: {log}", verbose)
+        log = outdir.parent / f"build-{tag}.log"
+        what = (f"{width}-bit data" if block == "gre" else
+                f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
+        note(f"building the Verilator harness for {what} "
+             f"(once per source change; a minute or more) ... log: {log}", verbose)
         t0 = time.monotonic()
         env = paths.verilator_env()
-        if outdir.resolve() != (paths.ROOT / "build" / "sim" / f"w{width}").resolve():
+        default_dir = paths.ROOT / "build" / "sim" / (f"w{width}" if block == "gre"
+                                                      else f"vtep_w{width}")
+        if outdir.resolve() != default_dir.resolve():
             env["WS_SIM_MDIR"] = str(outdir)  # build.sh's output-directory override
+        cmd = ["bash", str(script), str(width)]
+        if block == "vtep":
+            cmd.append("vtep")
+            if tunnel_slots != DEFAULT_TUNNEL_SLOTS:
+                env["WS_SIM_VFLAGS"] = (env.get("WS_SIM_VFLAGS", "") +
+                                        f" -GTUNNEL_SLOTS={tunnel_slots}").strip()
         with open(log, "w") as out:
-            rc = subprocess.run(["bash", str(script), str(width)], cwd=paths.ROOT, env=env,
+            rc = subprocess.run(cmd, cwd=paths.ROOT, env=env,
                                 stdout=out, stderr=subprocess.STDOUT).returncode
         if rc != 0 or not binary.is_file():
             tail = "".join(log.read_text(errors="replace").splitlines(keepends=True)[-25:])
             raise BuildError(
-                f"building the {width}-bit harness failed (sim/build.sh exit {rc}); "
+                f"building the {what} harness failed (sim/build.sh exit {rc}); "
                 f"last lines of {log}:\n{tail}"
             )
         stamp.write_text(key + "\n")

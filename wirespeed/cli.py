@@ -3,6 +3,9 @@
 ``wirespeed run`` with no arguments runs the built-in default scenario (the seed's Table 2)
 through the cycle-accurate Verilator model and prints the seed's tables beside ours.
 ``wirespeed run --in IN.pcap --out OUT.pcap`` runs any Ethernet pcap. See docs/config.md.
+``wirespeed run --block vtep --net-in/--host-in ...`` runs the VXLAN VTEP (``vtep_top``) on
+either direction or both; ``wirespeed run --scenario vxlan-seed`` runs the Lanner/Ethernity
+VXLAN offload test (wirespeed.vtep).
 
 Exit codes: 0 success; 1 the run is inconsistent (balance) or differs from the golden model;
 2 bad input (config, pcap, arguments); 3 the harness could not be built or failed.
@@ -116,11 +119,49 @@ def _finish(rep: dict[str, Any], report_path: Path | None, check_errs: list[str]
 
 # ---------------------------------------------------------------------------- commands
 
+def _block(args: argparse.Namespace) -> str:
+    """The block a `run` drives: --block, else vtep when a VTEP option or scenario is given."""
+    vtep_opts = [f"--{n.replace('_', '-')}" for n in ("net_in", "net_out", "host_in", "host_out")
+                 if getattr(args, n) is not None]
+    scen = getattr(args, "scenario", None)
+    block = args.block
+    if block is None:
+        block = "vtep" if (vtep_opts or scen == "vxlan-seed") else "gre"
+    if block == "gre":
+        if vtep_opts:
+            raise CliError(f"{', '.join(vtep_opts)} belong to --block vtep (the GRE block "
+                           "takes --in/--out)", EXIT_INPUT)
+        if scen == "vxlan-seed":
+            raise CliError("--scenario vxlan-seed runs the VXLAN VTEP, not --block gre",
+                           EXIT_INPUT)
+        if args.host_rate is not None:
+            raise CliError("--host-rate applies to --scenario vxlan-seed only", EXIT_INPUT)
+    else:
+        if args.in_path is not None or args.out_path is not None:
+            raise CliError("--block vtep has two ports: use --net-in/--net-out (decap) and "
+                           "--host-in/--host-out (encap) instead of --in/--out", EXIT_INPUT)
+        if scen == "gre-seed":
+            raise CliError("--scenario gre-seed runs the GRE block, not --block vtep",
+                           EXIT_INPUT)
+        if scen is None and args.host_rate is not None:
+            raise CliError("--host-rate applies to --scenario vxlan-seed only", EXIT_INPUT)
+    if scen is not None and args.in_path is not None:
+        raise CliError(f"--scenario {scen} generates its own input: leave out --in",
+                       EXIT_INPUT)
+    if scen == "vxlan-seed" and (args.net_in is not None or args.host_in is not None):
+        raise CliError("--scenario vxlan-seed generates its own input: leave out --net-in and "
+                       "--host-in", EXIT_INPUT)
+    return block
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    block = _block(args)
     cfg = _config(args)
     opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=cfg.line_rate_gbps,
                       idle_prob=args.idle_prob, stall_prob=args.stall_prob, seed=args.seed,
                       progress=not args.quiet)
+    if block == "vtep":
+        return _run_vtep(args, cfg, opts)
     if args.in_path is None:
         return _run_default(args, cfg, opts)
     if args.out_path is None:
@@ -186,8 +227,203 @@ def _run_default(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------------- the VTEP
+
+def _vtep_harness(cfg: Config, quiet: bool) -> Path:
+    try:
+        return ensure_harness(cfg.data_width, verbose=not quiet, block="vtep",
+                              tunnel_slots=cfg.vtep.tunnel_slots)
+    except BuildError as exc:
+        raise CliError(str(exc), EXIT_SIM) from exc
+
+
+def _vtep_simulate(cfg: Config, work: Path, opts: SimOptions, quiet: bool,
+                   ports: dict[str, Any], host_line_rate_gbps: float | None = None
+                   ) -> tuple[dict[str, Any], Any]:
+    from wirespeed import vtep
+
+    binary = _vtep_harness(cfg, quiet)
+    what = " and ".join(f"{len(p.frames)} {d}" for d, p in ports.items())
+    note(f"simulating {what} frames on the {cfg.data_width}-bit vtep_top "
+         f"({len(cfg.vtep_register_writes())} register writes first) ...", not quiet)
+    try:
+        out = vtep.simulate(binary, cfg, work, opts, decap=ports.get("decap"),
+                            encap=ports.get("encap"), host_line_rate_gbps=host_line_rate_gbps,
+                            quiet=quiet)
+    except vtep.VtepError as exc:
+        raise CliError(str(exc), exc.code) from exc
+    return vtep.build_report(out, cfg, ports), out
+
+
+def _vtep_finish(rep: dict[str, Any], report_path: Path | None, check_errs: list[str]) -> None:
+    if report_path is not None:
+        report_path.parent.mkdir(parents=True, exist_ok=True)
+        report_path.write_text(json.dumps(rep, indent=2) + "\n")
+    msgs = []
+    if rep["balance_errors"]:
+        msgs.append("balance check failed (frames unaccounted for):\n  "
+                    + "\n  ".join(rep["balance_errors"]))
+    if check_errs:
+        msgs.append("the output differs from the golden model:\n  " + "\n  ".join(check_errs))
+    if msgs:
+        where = f" (report: {report_path})" if report_path is not None else ""
+        raise CliError("\n".join(msgs) + where, EXIT_MISMATCH)
+
+
+def _run_vtep(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
+    from wirespeed import vtep
+
+    if args.scenario == "vxlan-seed":
+        return _run_vxlan_seed(args, cfg, opts)
+    pairs = {"decap": (args.net_in, args.host_out, "--net-in", "--host-out"),
+             "encap": (args.host_in, args.net_out, "--host-in", "--net-out")}
+    for d, (i, o, fi, fo) in pairs.items():
+        if i is not None and o is None:
+            raise CliError(f"{fi} needs {fo} (where to write the {d} output pcap)", EXIT_INPUT)
+        if o is not None and i is None:
+            raise CliError(f"{fo} is the output of {fi}, which is missing", EXIT_INPUT)
+    if all(i is None for i, *_ in pairs.values()):
+        raise CliError("--block vtep needs --net-in NET.pcap --host-out OUT.pcap (decap), "
+                       "--host-in HOST.pcap --net-out OUT.pcap (encap), or both; or "
+                       "--scenario vxlan-seed", EXIT_INPUT)
+    if args.frames is not None:
+        raise CliError("--frames applies to scenarios only, not to pcap inputs", EXIT_INPUT)
+    frames: dict[str, list[bytes]] = {}
+    for d, (i, *_rest) in pairs.items():
+        if i is not None:
+            try:
+                frames[d] = pcap.read_ethernet(i)
+            except pcap.PcapError as exc:
+                raise CliError(str(exc), EXIT_INPUT) from exc
+    with tempfile.TemporaryDirectory(prefix="wirespeed-vtep-") as tmp:
+        work = Path(tmp)
+        ports = {}
+        for d, f in frames.items():
+            norm = work / f"{d}_in.pcap"  # one plain pcap, FCS removed, for the harness
+            pcap.write(norm, f)
+            out_path = pairs[d][1]
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            ports[d] = vtep.Port(f, norm, out_path)
+        rep, out = _vtep_simulate(cfg, work, opts, args.quiet, ports)
+        for d in ports:
+            rep[d]["input"] = str(pairs[d][0])
+        check_errs = vtep.model_check(cfg, ports, out, rep, args.quiet) if args.check else []
+    if not args.quiet:
+        print(vtep.summary(rep))
+    _vtep_finish(rep, args.report, check_errs)
+    return EXIT_OK
+
+
+def _run_vxlan_seed(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
+    from wirespeed import vtep
+
+    n = vtep.SEED_FRAMES if args.frames is None else args.frames
+    if n < 1:
+        raise CliError("--frames must be at least 1", EXIT_INPUT)
+    if args.config is not None and (cfg.vtep.tunnels or cfg.vtep.vni_entries):
+        raise CliError("--scenario vxlan-seed brings its own tables (16K tunnels, 4K VNIs); "
+                       "leave vtep.tunnels and vtep.vni_table out of --config", EXIT_INPUT)
+    workdir = args.workdir or paths.BUILD / "run" / "vxlan-seed"
+    workdir.mkdir(parents=True, exist_ok=True)
+    report_path = args.report or workdir / "report.json"
+    host_rate = args.host_rate or "loopback"
+    rate = cfg.line_rate_gbps
+    # The seed's host traffic is the decapsulated traffic looped back: the host port offers
+    # as many frames per second as the network port. Its 754-byte frames at that frame rate
+    # are (754 + 20) / (804 + 20) of the network port's bit rate.
+    host_gbps = (rate * (vtep.SEED_INNER_WIRE_BYTES + 20) / (vtep.SEED_WIRE_BYTES + 20)
+                 if host_rate == "loopback" and rate else None)
+    if not args.quiet:
+        print(f"VXLAN seed scenario (Lanner/Ethernity ACE-NIC): {n} frames per direction; "
+              f"network frames {vtep.SEED_WIRE_BYTES} bytes incl. FCS both ways "
+              f"({vtep.SEED_BUS_BYTES} on the bus), host frames "
+              f"{vtep.SEED_INNER_WIRE_BYTES} ({vtep.SEED_INNER_BUS_BYTES}); "
+              f"{vtep.SEED_TUNNELS} tunnels, {vtep.SEED_VNIS} VNIs per direction")
+        if rate == 0:
+            print("inputs offered back-to-back")
+        elif host_gbps is not None:
+            print(f"network input paced at {rate:g} Gb/s; host input at the same frame rate "
+                  f"({host_gbps:.4f} Gb/s of 754-byte frames: the seed's loop-back), so the "
+                  f"encapsulated output fills the network port's {rate:g} Gb/s")
+        else:
+            print(f"both inputs paced at {rate:g} Gb/s of their own frames (--host-rate line)")
+    seed_cfg = vtep.seed_config(cfg, tunnel_slots=cfg.vtep.tunnel_slots)
+    seed_cfg = seed_cfg.replace(vtep=_seed_vtep_with_user_bits(seed_cfg, cfg))
+    try:
+        seed_cfg.vtep_register_writes()
+    except ConfigError as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
+    net, host = vtep.seed_frames(n, show_progress=not args.quiet)
+    net_in, host_in = workdir / "net_in.pcap", workdir / "host_in.pcap"
+    pcap.write(net_in, net, timestamps_ns=scenario.timestamps_ns(net, rate))
+    pcap.write(host_in, host, timestamps_ns=scenario.timestamps_ns(host, host_gbps or rate))
+    (workdir / "regs.txt").write_text(seed_cfg.vtep_register_file_text())
+    ports = {"decap": vtep.Port(net, net_in, args.host_out or workdir / "host_out.pcap"),
+             "encap": vtep.Port(host, host_in, args.net_out or workdir / "net_out.pcap")}
+    rep, out = _vtep_simulate(seed_cfg, workdir, opts, args.quiet, ports, host_gbps)
+    rep["scenario"] = {
+        "name": "vxlan-seed", "frames_per_direction": n,
+        "network_frame_bytes_with_fcs": vtep.SEED_WIRE_BYTES,
+        "host_frame_bytes_with_fcs": vtep.SEED_INNER_WIRE_BYTES,
+        "tunnels": vtep.SEED_TUNNELS, "vnis_per_direction": vtep.SEED_VNIS,
+        "host_rate": host_rate, "network_line_rate_gbps": rate,
+        "host_line_rate_gbps": host_gbps if host_gbps is not None else rate,
+        "ports": vtep.SEED_PORTS,
+        "two_ports": {"l2_tx_gbps": vtep.SEED_PORTS * rep["decap"]["tx_gbps"],
+                      "l2_rx_gbps": vtep.SEED_PORTS * rep["encap"]["rx_gbps"],
+                      "loss": vtep.SEED_PORTS * (rep["decap"]["loss"] + rep["encap"]["loss"])},
+        "seed": {"l2_tx_gbps": vtep.SEED_L2_GBPS, "l2_rx_gbps": vtep.SEED_L2_GBPS, "loss": 0},
+    }
+    check_errs = vtep.model_check(seed_cfg, ports, out, rep, args.quiet) if args.check else []
+    if not args.quiet:
+        print()
+        print(vtep.summary(rep))
+        print()
+        print(vtep.seed_table(rep))
+        if args.check:
+            print(f"\ngolden model: {'every output frame matches' if not check_errs else 'DIFFERS'}"
+                  f" ({len(out.frames['decap'])} decap + {len(out.frames['encap'])} encap "
+                  f"frames compared byte for byte)")
+        print(f"\nreport: {report_path}")
+    _vtep_finish(rep, report_path, check_errs)
+    return EXIT_OK
+
+
+def _seed_vtep_with_user_bits(seed_cfg: Config, user: Config) -> Any:
+    """The seed's tables with the user's port/strict/miss/drop_pass settings (--config)."""
+    import dataclasses
+
+    u = user.vtep
+    return dataclasses.replace(seed_cfg.vtep, port=u.port, port2=u.port2, strict=u.strict,
+                               miss=u.miss, drop_pass=u.drop_pass)
+
+
+def _cmd_bench_vtep(args: argparse.Namespace) -> int:
+    from wirespeed import vtep
+
+    per_size = 40 if args.frames is None else args.frames
+    if per_size < 8:
+        raise CliError("--frames (per size and direction) must be at least 8", EXIT_INPUT)
+    output = args.output or paths.ROOT / "docs" / "bench" / "vtep_linerate.json"
+    try:
+        doc = vtep.bench(args.widths, args.clock_mhz, per_size, output,
+                         large=not args.no_large_table, quiet=args.quiet)
+    except vtep.VtepError as exc:
+        raise CliError(str(exc), exc.code) from exc
+    except BuildError as exc:
+        raise CliError(str(exc), EXIT_SIM) from exc
+    print(vtep.bench_tables(doc))
+    print(f"written: {output}")
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
-    n = args.frames
+    if args.block == "vtep":
+        return _cmd_bench_vtep(args)
+    if args.no_large_table:
+        raise CliError("--no-large-table applies to --block vtep", EXIT_INPUT)
+    n = scenario.DEFAULT_FRAMES if args.frames is None else args.frames
+    args.output = args.output or paths.ROOT / "docs" / "bench" / "sim_speed.json"
     cfg = Config(line_rate_gbps=0.0, clock_mhz=args.clock_mhz)
     frames = scenario.generate(n, show_progress=not args.quiet)
     lengths = [len(f) for f in frames]
@@ -272,6 +508,13 @@ def cmd_config(args: argparse.Namespace) -> int:
         cfg = load_config(args.file)
     except ConfigError as exc:
         raise CliError(str(exc), EXIT_INPUT) from exc
+    if args.block == "vtep":
+        v = cfg.vtep
+        print(f"# {args.file}: valid; vtep_top AXI4-Lite writes (address value): decap "
+              f"CONTROL=0x{v.decap_control:x}, encap CONTROL=0x{v.encap_control:x}, "
+              f"{len(v.vni_entries)} VNI table entries, {len(v.tunnels)} tunnels")
+        sys.stdout.write(cfg.vtep_register_file_text())
+        return EXIT_OK
     print(f"# {args.file}: valid; AXI4-Lite writes (address value), CONTROL=0x{cfg.control:x}")
     sys.stdout.write(cfg.register_file_text())
     return EXIT_OK
@@ -302,7 +545,8 @@ def _float_in(lo: float, hi: float, lo_open: bool = False, hi_open: bool = False
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="wirespeed",
-        description="wirespeed: GRE decapsulation SmartNIC dataplane, cycle-accurate model",
+        description="wirespeed: GRE decapsulation and VXLAN VTEP SmartNIC dataplane, "
+                    "cycle-accurate model",
         epilog="Run `wirespeed run` for the seed's Table 2 scenario. Docs: docs/config.md.")
     ap.add_argument("--version", action="version", version=f"wirespeed {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -322,10 +566,11 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--line-rate-gbps", type=_float_in(0, 1600), metavar="F",
                      help="offered line rate, 0 = back-to-back (default 10)")
     run.add_argument("--frames", type=int, metavar="N", help=f"default scenario size "
-                     f"(default {scenario.DEFAULT_FRAMES})")
+                     f"(default {scenario.DEFAULT_FRAMES}); vxlan-seed: frames per direction "
+                     f"(default 20000)")
     run.add_argument("--workdir", type=Path, metavar="DIR",
                      help="default scenario: where in.pcap, out.pcap and report.json go "
-                          "(default build/run/default)")
+                          "(default build/run/default; vxlan-seed: build/run/vxlan-seed)")
     run.add_argument("--check", action="store_true",
                      help="also compare every output frame with the golden model")
     run.add_argument("--idle-prob", type=_float_in(0, 1, hi_open=True), default=0.0,
@@ -334,18 +579,48 @@ def parser() -> argparse.ArgumentParser:
                      metavar="P", help="probability that the output is not ready in a cycle (default 0)")
     run.add_argument("--seed", type=int, default=1, help="random seed for idle/stall")
     run.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    vt = run.add_argument_group("VXLAN VTEP (--block vtep; docs/config.md)")
+    vt.add_argument("--block", choices=("gre", "vtep"), help="the block to simulate: gre "
+                    "(gre_decap, the default) or vtep (vtep_top: VXLAN decap and encap)")
+    vt.add_argument("--net-in", type=Path, metavar="NET.pcap",
+                    help="network-port input: decapsulated to --host-out")
+    vt.add_argument("--host-out", type=Path, metavar="OUT.pcap",
+                    help="host-port output of the decap direction")
+    vt.add_argument("--host-in", type=Path, metavar="HOST.pcap",
+                    help="host-port input: encapsulated to --net-out")
+    vt.add_argument("--net-out", type=Path, metavar="OUT.pcap",
+                    help="network-port output of the encap direction")
+    vt.add_argument("--scenario", choices=("gre-seed", "vxlan-seed"),
+                    help="gre-seed: the default GRE scenario (the seed's Table 2); vxlan-seed: "
+                         "the Lanner/Ethernity VXLAN offload test (16K tunnels, 4K VNIs per "
+                         "direction, 804-byte frames, both directions)")
+    vt.add_argument("--host-rate", choices=("loopback", "line"),
+                    help="vxlan-seed: the host input's pacing: loopback (default) = the network "
+                         "port's frame rate, as the seed's looped-back traffic; line = "
+                         "--line-rate-gbps of its own frames")
     run.set_defaults(func=cmd_run)
 
-    bench = sub.add_parser("bench", help="simulation speed at every width (docs/bench/)")
-    bench.add_argument("--frames", type=int, metavar="N", default=scenario.DEFAULT_FRAMES,
-                       help=f"frames of the default scenario (default {scenario.DEFAULT_FRAMES})")
+    bench = sub.add_parser("bench", help="simulation speed at every width (docs/bench/); "
+                           "--block vtep: VXLAN line-rate fractions and lookup rate")
+    bench.add_argument("--block", choices=("gre", "vtep"), default="gre",
+                       help="gre (default): simulation speed on the default scenario -> "
+                            "docs/bench/sim_speed.json; vtep: line-rate fraction of decap and "
+                            "encap per frame size and width, table lookup rate -> "
+                            "docs/bench/vtep_linerate.json")
+    bench.add_argument("--frames", type=int, metavar="N",
+                       help=f"gre: frames of the default scenario (default "
+                            f"{scenario.DEFAULT_FRAMES}); vtep: frames per size and direction "
+                            f"(default 40)")
+    bench.add_argument("--no-large-table", action="store_true",
+                       help="vtep: skip the lookup-rate run with a 524288-slot tunnel table "
+                            "(256K tunnels; its own Verilator build)")
     bench.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=list(WIDTHS),
                        metavar="W", help="data widths to measure (default: 64 128 256 512)")
     bench.add_argument("--clock-mhz", type=_float_in(0, 5000, lo_open=True), default=250.0,
                        metavar="F", help="clock for Mpps (default 250)")
     bench.add_argument("--output", type=Path, metavar="FILE",
-                       default=paths.ROOT / "docs" / "bench" / "sim_speed.json",
-                       help="JSON results (default docs/bench/sim_speed.json)")
+                       help="JSON results (default docs/bench/sim_speed.json, with --block "
+                            "vtep docs/bench/vtep_linerate.json)")
     bench.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     bench.set_defaults(func=cmd_bench)
 
@@ -356,6 +631,9 @@ def parser() -> argparse.ArgumentParser:
 
     cfg = sub.add_parser("config", help="validate a config and print its register writes")
     cfg.add_argument("file", type=Path, help="YAML config file")
+    cfg.add_argument("--block", choices=("gre", "vtep"), default="gre",
+                     help="whose writes to print: gre_decap's (default) or vtep_top's "
+                          "(the vtep: section)")
     cfg.set_defaults(func=cmd_config)
 
     lint = sub.add_parser("lint", help="Verilator -Wall lint of every RTL file")

@@ -7,6 +7,12 @@ Every key is optional; see docs/config.md for the reference. A wrong key or valu
 A :class:`Config` converts itself to the register writes the Verilator harness applies over
 AXI4-Lite before traffic (:meth:`Config.register_writes`) and to the golden model's
 ``GreConfig`` (:meth:`Config.gre_config`), so the RTL and the model always see the same setup.
+
+The ``vtep:`` section (:class:`VtepConfig`, the VXLAN VTEP of docs/vxlan.md) does the same for
+``vtep_top``: :meth:`VtepConfig.register_writes` (decap and encap CONTROL, the UDP ports, the
+VNI table and the tunnel table placed by :class:`wirespeed.table.HashTable`) and the golden
+model's ``DecapConfig`` / ``EncapConfig`` (:meth:`VtepConfig.decap_config`,
+:meth:`VtepConfig.encap_config`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import yaml
 
 if TYPE_CHECKING:  # the model is imported lazily: the CLI works without it for --help
     from wirespeed.model.gre import GreConfig
+    from wirespeed.model.vxlan import DecapConfig, EncapConfig
 
 WIDTHS = (64, 128, 256, 512)
 MAX_ALLOW_ENTRIES = 64
@@ -35,6 +42,8 @@ CONTROL_DROP_PUNT = 1 << 2
 CONTROL_FORWARD_MALFORMED = 1 << 3
 
 _TOP_KEYS = ("data_width", "clock_mhz", "line_rate_gbps", "allow_list", "policy")
+# The VXLAN VTEP's section; listed apart in messages ("... policy) or vtep ...").
+_VTEP_KEY = "vtep"
 _ALLOW_KEYS = ("enabled", "entries")
 _ENTRY_KEYS = ("src", "dst")
 _POLICY_CHOICES = {"pass": ("forward", "drop"), "punt": ("forward", "drop"),
@@ -58,6 +67,7 @@ class Config:
     policy_punt: str = "forward"
     policy_malformed: str = "drop"
     source: str = "<defaults>"
+    vtep: "VtepConfig" = dataclasses.field(default_factory=lambda: VtepConfig())
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed (CLI overrides), validated again."""
@@ -109,6 +119,17 @@ class Config:
         )
 
 
+    # -- the VXLAN VTEP (vtep_top) ------------------------------------------------------------
+
+    def vtep_register_writes(self) -> list[tuple[int, int]]:
+        """``vtep_top``'s AXI4-Lite writes for the ``vtep:`` section (see :class:`VtepConfig`)."""
+        return self.vtep.register_writes()
+
+    def vtep_register_file_text(self) -> str:
+        """The ``ws_vtep --regs`` file of the ``vtep:`` section."""
+        return self.vtep.register_file_text()
+
+
 def load(path: str | Path) -> Config:
     """Read and validate a YAML config file."""
     name = str(path)
@@ -136,7 +157,10 @@ def from_mapping(data: Any, source: str = "<config>") -> Config:
         data = {}
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping of keys, not {_kind(data)}")
-    _known(data, _TOP_KEYS, "", source)
+    for k in data:
+        if k not in _TOP_KEYS and k != _VTEP_KEY:
+            raise ConfigError(f"{source}: {k}: unknown key (known: {', '.join(_TOP_KEYS)}) "
+                              f"or {_VTEP_KEY} (the VXLAN VTEP's section)")
     d = Config()
     width = data.get("data_width", d.data_width)
     if isinstance(width, bool) or not isinstance(width, int) or width not in WIDTHS:
@@ -195,6 +219,7 @@ def from_mapping(data: Any, source: str = "<config>") -> Config:
         policy_punt=chosen["punt"],
         policy_malformed=chosen["malformed"],
         source=source,
+        vtep=vtep_from_mapping(data.get(_VTEP_KEY), source),
     )
     _check_numbers(cfg, source)
     return cfg
@@ -234,3 +259,308 @@ def _ipv4(v: Any, key: str, source: str) -> str:
 
 def _kind(v: Any) -> str:
     return {list: "a list", dict: "a mapping", str: "a string"}.get(type(v), type(v).__name__)
+
+
+# ================================================================================ VXLAN VTEP
+
+# vtep_top register map (docs/vxlan.md, "vtep_top register map").
+VTEP_DECAP_CONTROL = 0x0008
+VTEP_DECAP_PORT = 0x0010
+VTEP_DECAP_PORT2 = 0x0014
+VTEP_ENCAP_CONTROL = 0x1008
+VTEP_VNI_TABLE = 0x2000
+VTEP_TUNNEL_TABLE = 0x3000
+DECAP_VNI_ENABLE = 1 << 0
+DECAP_STRICT = 1 << 1
+DECAP_PORT2_ENABLE = 1 << 2
+DECAP_DROP_PASS = 1 << 3
+ENCAP_DROP_MISS = 1 << 0
+
+VXLAN_PORT = 4789
+VNI_SLOTS = 8192            # vtep_top's VNI_SLOTS (not a build option of the CLI)
+TUNNEL_SLOTS = 32768        # vtep_top's TUNNEL_SLOTS default: 16K tunnels at 50 % load
+MAX_TUNNEL_SLOTS = 524288   # the contract's largest table: 256K tunnels
+MIN_TUNNEL_SLOTS = 16
+
+_VTEP_KEYS = ("port", "port2", "strict", "vni_table", "tunnels", "tunnel_slots", "miss",
+              "drop_pass")
+_VNI_TABLE_KEYS = ("enabled", "entries")
+_VNI_ENTRY_KEYS = ("vni", "vlan")
+_TUNNEL_KEYS = ("inner_dst", "vlan", "vni", "outer_dst_mac", "outer_src_mac", "outer_src",
+                "outer_dst", "udp_port", "ttl", "dscp")
+_TUNNEL_REQUIRED = ("inner_dst", "vni", "outer_dst_mac", "outer_src_mac", "outer_src",
+                    "outer_dst")
+_MISS_CHOICES = ("forward", "drop")
+
+
+@dataclass(frozen=True)
+class TunnelSpec:
+    """One tunnel-table entry: the key (inner destination IPv4, optional 802.1Q VLAN ID) and
+    the outer headers of the encapsulation. Addresses are normalised strings
+    (``"10.0.0.1"``, ``"02:00:00:00:00:01"``)."""
+
+    inner_dst: str
+    vni: int
+    outer_dst_mac: str
+    outer_src_mac: str
+    outer_src: str
+    outer_dst: str
+    vlan: int | None = None
+    udp_port: int = VXLAN_PORT
+    ttl: int = 64
+    dscp: int = 0
+
+    def key(self) -> int:
+        """The 45-bit tunnel-table key ``{vlan_valid, vid, inner dst}``."""
+        from wirespeed.table import tunnel_key
+
+        return tunnel_key(self.inner_dst, self.vlan)
+
+    def value(self) -> int:
+        """The 214-bit tunnel-table value."""
+        from wirespeed.table import pack_tunnel
+
+        return pack_tunnel(self.vni, self.outer_dst_mac, self.outer_src_mac, self.outer_src,
+                           self.outer_dst, self.udp_port, self.ttl, self.dscp)
+
+
+@dataclass(frozen=True)
+class VtepConfig:
+    """The ``vtep:`` section: ``vtep_top``'s decap and encap setup and its two tables.
+
+    ``vni_entries``: ``(vni, vlan or None)``; a VLAN ID means "push an 802.1Q tag with it".
+    The register writes (and the table placement behind them) are computed once and cached.
+    """
+
+    port: int = VXLAN_PORT
+    port2: int | None = None
+    strict: bool = False
+    vni_enabled: bool = False
+    vni_entries: tuple[tuple[int, int | None], ...] = ()
+    tunnels: tuple[TunnelSpec, ...] = ()
+    tunnel_slots: int = TUNNEL_SLOTS
+    miss: str = "forward"
+    drop_pass: bool = False
+    source: str = "<defaults>"
+
+    # -- registers ------------------------------------------------------------------------
+
+    @property
+    def decap_control(self) -> int:
+        """Decap CONTROL (0x0008): VNI table enable, strict, PORT2 enable, drop PASS."""
+        return ((DECAP_VNI_ENABLE if self.vni_enabled else 0)
+                | (DECAP_STRICT if self.strict else 0)
+                | (DECAP_PORT2_ENABLE if self.port2 is not None else 0)
+                | (DECAP_DROP_PASS if self.drop_pass else 0))
+
+    @property
+    def encap_control(self) -> int:
+        """Encap CONTROL (0x1008): bit 0 drop on a tunnel-table miss."""
+        return ENCAP_DROP_MISS if self.miss == "drop" else 0
+
+    def table_writes(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """(VNI-table writes, tunnel-table writes), window offsets added, in the order
+        :meth:`wirespeed.table.HashTable.insert` returns them. Raises :class:`ConfigError`
+        (naming the entry) when a table cannot place an entry."""
+        cached = self.__dict__.get("_table_writes")
+        if cached is not None:
+            return cached
+        from wirespeed.table import (TUNNEL_KEY_W, TUNNEL_VALUE_W, VNI_KEY_W, VNI_VALUE_W,
+                                     HashTable, TableFullError, pack_vni)
+
+        vni_ops: list[tuple[int, int]] = []
+        vt = HashTable(VNI_KEY_W, VNI_VALUE_W, VNI_SLOTS)
+        for i, (vni, vlan) in enumerate(self.vni_entries):
+            try:
+                ops = vt.insert(vni, pack_vni(vlan or 0, vlan is not None))
+            except TableFullError as exc:
+                raise ConfigError(f"{self.source}: vtep.vni_table.entries[{i}]: {exc}") from None
+            vni_ops += [(VTEP_VNI_TABLE + a, v) for a, v in ops]
+        tun_ops: list[tuple[int, int]] = []
+        tt = HashTable(TUNNEL_KEY_W, TUNNEL_VALUE_W, self.tunnel_slots)
+        base = VTEP_TUNNEL_TABLE
+        for i, t in enumerate(self.tunnels):
+            try:
+                ops = tt.insert(t.key(), t.value())
+            except TableFullError as exc:
+                raise ConfigError(f"{self.source}: vtep.tunnels[{i}]: {exc} (tunnel_slots "
+                                  f"{self.tunnel_slots})") from None
+            tun_ops += [(base + a, v) for a, v in ops]
+        result = (vni_ops, tun_ops)
+        object.__setattr__(self, "_table_writes", result)  # frozen: cache by hand
+        return result
+
+    def register_writes(self) -> list[tuple[int, int]]:
+        """(address, value) AXI4-Lite writes for ``vtep_top``, in order: decap PORT (and PORT2
+        when enabled), the VNI table, the tunnel table, then decap CONTROL and encap CONTROL
+        (the tables are complete before the VNI table is switched on)."""
+        writes = [(VTEP_DECAP_PORT, self.port)]
+        if self.port2 is not None:
+            writes.append((VTEP_DECAP_PORT2, self.port2))
+        vni_ops, tun_ops = self.table_writes()
+        writes += vni_ops
+        writes += tun_ops
+        writes += [(VTEP_DECAP_CONTROL, self.decap_control),
+                   (VTEP_ENCAP_CONTROL, self.encap_control)]
+        return writes
+
+    def register_file_text(self) -> str:
+        """The harness's ``--regs`` file: one ``0xADDR 0xVALUE`` line per write."""
+        return "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in self.register_writes())
+
+    # -- the golden model -----------------------------------------------------------------
+
+    def decap_config(self) -> "DecapConfig":
+        """The golden model's decap configuration for the same setup."""
+        from wirespeed.model.vxlan import DecapConfig
+
+        table = None
+        if self.vni_enabled:
+            table = {vni: ((vlan or 0), vlan is not None) for vni, vlan in self.vni_entries}
+        return DecapConfig(port=self.port, port2=self.port2, strict=self.strict,
+                           vni_table=table, drop_pass=self.drop_pass)
+
+    def encap_config(self) -> "EncapConfig":
+        """The golden model's encap configuration for the same setup."""
+        from wirespeed.model.vxlan import EncapConfig, Tunnel
+
+        tunnels = {}
+        for t in self.tunnels:
+            tunnels[(t.vlan, int(ipaddress.IPv4Address(t.inner_dst)))] = Tunnel(
+                vni=t.vni, dst_mac=t.outer_dst_mac, src_mac=t.outer_src_mac,
+                src_ip=t.outer_src, dst_ip=t.outer_dst, udp_port=t.udp_port, ttl=t.ttl,
+                dscp=t.dscp)
+        return EncapConfig(tunnels=tunnels, drop_miss=self.miss == "drop")
+
+    def summary(self) -> dict[str, Any]:
+        """The report's description of the section."""
+        return {"port": self.port, "port2": self.port2, "strict": self.strict,
+                "vni_table_enabled": self.vni_enabled, "vni_entries": len(self.vni_entries),
+                "tunnels": len(self.tunnels), "tunnel_slots": self.tunnel_slots,
+                "miss": self.miss, "drop_pass": self.drop_pass,
+                "decap_control": self.decap_control, "encap_control": self.encap_control}
+
+
+def vtep_from_mapping(data: Any, source: str = "<config>") -> VtepConfig:
+    """Validate the ``vtep:`` section (``None`` = defaults); table placement included."""
+    if data is None:
+        return VtepConfig(source=source)
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{source}: vtep: must be a mapping, not {_kind(data)}")
+    _known(data, _VTEP_KEYS, "vtep.", source)
+    port = _int_in(data.get("port", VXLAN_PORT), "vtep.port", source, 1, 65535)
+    port2 = data.get("port2")
+    if port2 is not None:
+        port2 = _int_in(port2, "vtep.port2", source, 1, 65535)
+    strict = _bool(data.get("strict", False), "vtep.strict", source)
+    drop_pass = _bool(data.get("drop_pass", False), "vtep.drop_pass", source)
+    miss = data.get("miss", "forward")
+    if miss not in _MISS_CHOICES:
+        raise ConfigError(f"{source}: vtep.miss: {miss!r} is not one of "
+                          f"{', '.join(_MISS_CHOICES)}")
+    slots = data.get("tunnel_slots", TUNNEL_SLOTS)
+    if (isinstance(slots, bool) or not isinstance(slots, int) or slots < MIN_TUNNEL_SLOTS
+            or slots > MAX_TUNNEL_SLOTS or slots & (slots - 1)):
+        raise ConfigError(f"{source}: vtep.tunnel_slots: {slots!r} is not a power of two from "
+                          f"{MIN_TUNNEL_SLOTS} to {MAX_TUNNEL_SLOTS}")
+
+    vt = data.get("vni_table", {}) or {}
+    if not isinstance(vt, Mapping):
+        raise ConfigError(f"{source}: vtep.vni_table: must be a mapping with enabled and "
+                          f"entries, not {_kind(vt)}")
+    _known(vt, _VNI_TABLE_KEYS, "vtep.vni_table.", source)
+    vni_enabled = _bool(vt.get("enabled", False), "vtep.vni_table.enabled", source)
+    raw = vt.get("entries", []) or []
+    if not isinstance(raw, list):
+        raise ConfigError(f"{source}: vtep.vni_table.entries: must be a list, not {_kind(raw)}")
+    vni_entries: list[tuple[int, int | None]] = []
+    seen_vni: dict[int, int] = {}
+    for i, e in enumerate(raw):
+        where = f"vtep.vni_table.entries[{i}]"
+        if not isinstance(e, Mapping):
+            raise ConfigError(f"{source}: {where}: must be a mapping with vni (and vlan), "
+                              f"not {_kind(e)}")
+        _known(e, _VNI_ENTRY_KEYS, where + ".", source)
+        if "vni" not in e:
+            raise ConfigError(f"{source}: {where}.vni: missing (a VNI, 0 to 16777215)")
+        vni = _int_in(e["vni"], f"{where}.vni", source, 0, (1 << 24) - 1)
+        if vni in seen_vni:
+            raise ConfigError(f"{source}: {where}.vni: {vni} is already in "
+                              f"vtep.vni_table.entries[{seen_vni[vni]}]")
+        seen_vni[vni] = i
+        vlan = e.get("vlan")
+        if vlan is not None:
+            vlan = _int_in(vlan, f"{where}.vlan", source, 0, 4095)
+        vni_entries.append((vni, vlan))
+    if len(vni_entries) > VNI_SLOTS:
+        raise ConfigError(f"{source}: vtep.vni_table.entries: {len(vni_entries)} entries, the "
+                          f"table has {VNI_SLOTS} slots")
+
+    raw_t = data.get("tunnels", []) or []
+    if not isinstance(raw_t, list):
+        raise ConfigError(f"{source}: vtep.tunnels: must be a list, not {_kind(raw_t)}")
+    if len(raw_t) > slots:
+        raise ConfigError(f"{source}: vtep.tunnels: {len(raw_t)} tunnels do not fit "
+                          f"tunnel_slots {slots}")
+    tunnels: list[TunnelSpec] = []
+    seen_key: dict[tuple[int | None, str], int] = {}
+    for i, e in enumerate(raw_t):
+        where = f"vtep.tunnels[{i}]"
+        if not isinstance(e, Mapping):
+            raise ConfigError(f"{source}: {where}: must be a mapping with "
+                              f"{', '.join(_TUNNEL_REQUIRED)}, not {_kind(e)}")
+        _known(e, _TUNNEL_KEYS, where + ".", source)
+        for k in _TUNNEL_REQUIRED:
+            if k not in e:
+                raise ConfigError(f"{source}: {where}.{k}: missing")
+        vlan = e.get("vlan")
+        if vlan is not None:
+            vlan = _int_in(vlan, f"{where}.vlan", source, 0, 4095)
+        t = TunnelSpec(
+            inner_dst=_ipv4(e["inner_dst"], f"{where}.inner_dst", source),
+            vni=_int_in(e["vni"], f"{where}.vni", source, 0, (1 << 24) - 1),
+            outer_dst_mac=_mac(e["outer_dst_mac"], f"{where}.outer_dst_mac", source),
+            outer_src_mac=_mac(e["outer_src_mac"], f"{where}.outer_src_mac", source),
+            outer_src=_ipv4(e["outer_src"], f"{where}.outer_src", source),
+            outer_dst=_ipv4(e["outer_dst"], f"{where}.outer_dst", source),
+            vlan=vlan,
+            udp_port=_int_in(e.get("udp_port", VXLAN_PORT), f"{where}.udp_port", source, 0,
+                             65535),
+            ttl=_int_in(e.get("ttl", 64), f"{where}.ttl", source, 0, 255),
+            dscp=_int_in(e.get("dscp", 0), f"{where}.dscp", source, 0, 63),
+        )
+        key = (t.vlan, t.inner_dst)
+        if key in seen_key:
+            what = t.inner_dst + (f" on VLAN {t.vlan}" if t.vlan is not None else " untagged")
+            raise ConfigError(f"{source}: {where}: the key ({what}) is already "
+                              f"vtep.tunnels[{seen_key[key]}]'s")
+        seen_key[key] = i
+        tunnels.append(t)
+    cfg = VtepConfig(port=port, port2=port2, strict=strict, vni_enabled=vni_enabled,
+                     vni_entries=tuple(vni_entries), tunnels=tuple(tunnels), tunnel_slots=slots,
+                     miss=miss, drop_pass=drop_pass, source=source)
+    cfg.table_writes()  # place every entry now: a full table is a config error
+    return cfg
+
+
+def _int_in(v: Any, key: str, source: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ConfigError(f"{source}: {key}: {v!r} is not an integer")
+    if not lo <= v <= hi:
+        raise ConfigError(f"{source}: {key}: {v} is not in {lo}..{hi}")
+    return v
+
+
+def _bool(v: Any, key: str, source: str) -> bool:
+    if not isinstance(v, bool):
+        raise ConfigError(f"{source}: {key}: {v!r} is not true or false")
+    return v
+
+
+def _mac(v: Any, key: str, source: str) -> str:
+    parts = v.replace("-", ":").split(":") if isinstance(v, str) else []
+    if (len(parts) != 6 or not all(len(p) == 2 and all(c in "0123456789abcdefABCDEF" for c in p)
+                                   for p in parts)):
+        raise ConfigError(f"{source}: {key}: {v!r} is not a MAC address "
+                          f"(six hex octets, e.g. \"02:00:00:00:00:01\")")
+    return ":".join(p.lower() for p in parts)

@@ -9,7 +9,7 @@
 //   16*i + 0x8   VALID[i]   RW   bit 0: entry i valid (bits 31:1 read 0)
 //   16*i + 0xC   -               unmapped
 //
-// AXI4-Lite behaviour
+// AXI4-Lite behaviour (the slave front end is axil_reg_if)
 //   * ADDR_W-bit byte address, 32-bit data. Address bits [1:0] are ignored (word access only);
 //     all other address bits are decoded (an entry index >= ENTRIES is unmapped).
 //   * One write and one read may be in flight at the same time (the two channels are
@@ -80,18 +80,9 @@ module allow_list #(
     // ------------------------------------------------------------------------------------
     // Constants
     // ------------------------------------------------------------------------------------
-    localparam logic [1:0] RESP_OKAY   = 2'b00;
-    localparam logic [1:0] RESP_SLVERR = 2'b10;
-
     localparam int WA_W = ADDR_W - 2;                              // word address width
     localparam int IDX_W = (ENTRIES > 1) ? $clog2(ENTRIES) : 1;    // entry index width
     localparam int ENT_PAD = 2 ** IDX_W;                           // padded read array size
-
-    // ------------------------------------------------------------------------------------
-    // Unused inputs (lint waiver by name)
-    // ------------------------------------------------------------------------------------
-    logic unused_axil;
-    assign unused_axil = ^{s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0]};
 
     // A mapped word address: entry index (word address [WA_W-1:2]) < ENTRIES, field != 3
     function automatic logic is_entry_addr(input logic [WA_W-1:0] a);
@@ -99,70 +90,32 @@ module allow_list #(
     endfunction
 
     // ------------------------------------------------------------------------------------
-    // Write channel
+    // AXI4-Lite front end: a write is performed in the cycle its wr_req is raised and
+    // answered at once (B in the next cycle); a read is answered in its rd_req cycle
     // ------------------------------------------------------------------------------------
-    logic            aw_full_q;   // AW accepted, waiting for W
-    logic            w_full_q;    // W accepted, waiting for AW
-    logic            bvalid_q;
-    logic [1:0]      bresp_q;
-    logic [WA_W-1:0] aw_addr_q;
-    logic [31:0]     w_data_q;
-    logic [3:0]      w_strb_q;
-
-    logic aw_hs;
-    logic w_hs;
-    logic have_aw;
-    logic have_w;
-    logic do_write;
-
+    logic            wr_req;
     logic [WA_W-1:0] wr_addr; // word address
     logic [31:0]     wr_data;
     logic [3:0]      wr_strb;
+    logic            wr_ok;
+    logic            rd_req;
+    logic [WA_W-1:0] rd_addr; // word address
+    logic [31:0]     rd_data;
+    logic            rd_ok;
 
-    assign s_axil_awready = !aw_full_q && !bvalid_q;
-    assign s_axil_wready  = !w_full_q && !bvalid_q;
-    assign s_axil_bvalid  = bvalid_q;
-    assign s_axil_bresp   = bresp_q;
+    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*)
+    axil_reg_if #(
+        .ADDR_W (ADDR_W)
+    ) u_axil (
+        .*,
+        .wr_ready (1'b1),
+        .wr_ack   (wr_req),
+        .wr_err   (!wr_ok),
+        .rd_ack   (rd_req),
+        .rd_err   (!rd_ok)
+    );
 
-    assign aw_hs    = s_axil_awvalid && s_axil_awready;
-    assign w_hs     = s_axil_wvalid && s_axil_wready;
-    assign have_aw  = aw_full_q || aw_hs;
-    assign have_w   = w_full_q || w_hs;
-    assign do_write = have_aw && have_w; // implies !bvalid_q
-
-    assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr[ADDR_W-1:2];
-    assign wr_data = w_full_q ? w_data_q : s_axil_wdata;
-    assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
-
-    logic wr_ok;
     assign wr_ok = is_entry_addr(wr_addr);
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            aw_full_q <= 1'b0;
-            w_full_q  <= 1'b0;
-            bvalid_q  <= 1'b0;
-        end else begin
-            if (do_write) begin
-                aw_full_q <= 1'b0;
-                w_full_q  <= 1'b0;
-                bvalid_q  <= 1'b1;
-            end else begin
-                if (aw_hs) aw_full_q <= 1'b1;
-                if (w_hs)  w_full_q  <= 1'b1;
-                if (s_axil_bready) bvalid_q <= 1'b0;
-            end
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (aw_hs) aw_addr_q <= s_axil_awaddr[ADDR_W-1:2];
-        if (w_hs) begin
-            w_data_q <= s_axil_wdata;
-            w_strb_q <= s_axil_wstrb;
-        end
-        if (do_write) bresp_q <= wr_ok ? RESP_OKAY : RESP_SLVERR;
-    end
 
     // ------------------------------------------------------------------------------------
     // Entries
@@ -192,7 +145,7 @@ module allow_list #(
             logic        valid_q; // control: reset to 0
             logic        sel;
 
-            assign sel = do_write && wr_ok && wr_idx == IDX_W'(i);
+            assign sel = wr_req && wr_ok && wr_idx == IDX_W'(i);
 
             always_ff @(posedge clk) begin
                 if (sel && wr_addr[1:0] == 2'd0) src_q <= apply_strb(src_q, wr_data, wr_strb);
@@ -221,27 +174,12 @@ module allow_list #(
     assign lookup_hit = |entry_hit;
 
     // ------------------------------------------------------------------------------------
-    // Read channel
+    // Read data (unmapped: 0, SLVERR)
     // ------------------------------------------------------------------------------------
-    logic        rvalid_q;
-    logic [31:0] rdata_q;
-    logic [1:0]  rresp_q;
-    logic        ar_hs;
-
-    assign s_axil_arready = !rvalid_q;
-    assign s_axil_rvalid  = rvalid_q;
-    assign s_axil_rdata   = rdata_q;
-    assign s_axil_rresp   = rresp_q;
-    assign ar_hs          = s_axil_arvalid && s_axil_arready;
-
-    logic [WA_W-1:0]  rd_addr; // word address
     logic [IDX_W-1:0] rd_idx;
-    logic             rd_ok;
-    logic [31:0]      rd_data;
 
-    assign rd_addr = s_axil_araddr[ADDR_W-1:2];
-    assign rd_idx  = rd_addr[2 +: IDX_W];
-    assign rd_ok   = is_entry_addr(rd_addr);
+    assign rd_idx = rd_addr[2 +: IDX_W];
+    assign rd_ok  = is_entry_addr(rd_addr);
 
     always_comb begin
         rd_data = 32'd0;
@@ -251,23 +189,6 @@ module allow_list #(
                 2'd1:    rd_data = dst_rd[rd_idx];
                 default: rd_data = {31'd0, valid_rd[rd_idx]};
             endcase
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            rvalid_q <= 1'b0;
-        end else if (ar_hs) begin
-            rvalid_q <= 1'b1;
-        end else if (s_axil_rready) begin
-            rvalid_q <= 1'b0;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (ar_hs) begin
-            rdata_q <= rd_data;
-            rresp_q <= rd_ok ? RESP_OKAY : RESP_SLVERR;
         end
     end
 

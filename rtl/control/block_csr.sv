@@ -13,7 +13,7 @@
 //   0x100 + 16*n     outcome n        RO   +0 PKTS_LO, +4 PKTS_HI, +8 BYTES_LO, +C BYTES_HI
 //   0x200            TX               RO   +0 PKTS_LO, +4 PKTS_HI, +8 BYTES_LO, +C BYTES_HI
 //
-// AXI4-Lite behaviour
+// AXI4-Lite behaviour (the slave front end is axil_reg_if)
 //   * ADDR_W-bit byte address, 32-bit data. Address bits [1:0] are ignored (word access only);
 //     all other address bits are decoded (an address with bits set above 0x3FF is unmapped).
 //   * One write and one read may be in flight at the same time (the two channels are
@@ -116,9 +116,6 @@ module block_csr #(
     // ------------------------------------------------------------------------------------
     // Constants
     // ------------------------------------------------------------------------------------
-    localparam logic [1:0] RESP_OKAY   = 2'b00;
-    localparam logic [1:0] RESP_SLVERR = 2'b10;
-
     // Counter slots: slot k at 0x100 + 16*k. Slots 0..NUM_OUTCOMES-1 are the outcomes,
     // slot 16 (0x200) is TX. The read arrays are padded to 32 slots (5-bit index).
     localparam int NUM_SLOTS = 32;
@@ -138,51 +135,34 @@ module block_csr #(
     endfunction
 
     // ------------------------------------------------------------------------------------
-    // Unused inputs (lint waiver by name)
+    // AXI4-Lite front end: a write is performed in the cycle its wr_req is raised and
+    // answered at once (B in the next cycle); a read is answered in its rd_req cycle
     // ------------------------------------------------------------------------------------
-    logic unused_axil;
-    assign unused_axil = ^{s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0]};
-
-    // ------------------------------------------------------------------------------------
-    // Write channel
-    // ------------------------------------------------------------------------------------
-    logic            aw_full_q;   // AW accepted, waiting for W
-    logic            w_full_q;    // W accepted, waiting for AW
-    logic            bvalid_q;
-    logic [1:0]      bresp_q;
-    logic [WA_W-1:0] aw_addr_q;
-    logic [31:0]     w_data_q;
-    logic [3:0]      w_strb_q;
-
-    logic aw_hs;
-    logic w_hs;
-    logic have_aw;
-    logic have_w;
-    logic do_write;
-
+    logic            wr_req;
     logic [WA_W-1:0] wr_addr; // word address
     logic [31:0]     wr_data;
     logic [3:0]      wr_strb;
+    logic            wr_ok;
+    logic            rd_req;
+    logic [WA_W-1:0] rd_addr; // word address
+    logic [31:0]     rd_data;
+    logic            rd_ok;
 
-    assign s_axil_awready = !aw_full_q && !bvalid_q;
-    assign s_axil_wready  = !w_full_q && !bvalid_q;
-    assign s_axil_bvalid  = bvalid_q;
-    assign s_axil_bresp   = bresp_q;
-
-    assign aw_hs    = s_axil_awvalid && s_axil_awready;
-    assign w_hs     = s_axil_wvalid && s_axil_wready;
-    assign have_aw  = aw_full_q || aw_hs;
-    assign have_w   = w_full_q || w_hs;
-    assign do_write = have_aw && have_w; // implies !bvalid_q
-
-    assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr[ADDR_W-1:2];
-    assign wr_data = w_full_q ? w_data_q : s_axil_wdata;
-    assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
+    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*)
+    axil_reg_if #(
+        .ADDR_W (ADDR_W)
+    ) u_axil (
+        .*,
+        .wr_ready (1'b1),
+        .wr_ack   (wr_req),
+        .wr_err   (!wr_ok),
+        .rd_ack   (rd_req),
+        .rd_err   (!rd_ok)
+    );
 
     // Write decode
     logic [NUM_REGS-1:0] wr_reg; // one-hot: the config register addressed
     logic                wr_clear;
-    logic                wr_ok;
 
     for (genvar i = 0; i < NUM_REGS; i++) begin : g_wr_reg
         assign wr_reg[i] = wr_addr == reg_wa(i);
@@ -191,34 +171,7 @@ module block_csr #(
     assign wr_ok    = |wr_reg || wr_clear;
 
     logic counter_clear;
-    assign counter_clear = do_write && wr_clear && wr_strb[0] && wr_data[0];
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            aw_full_q <= 1'b0;
-            w_full_q  <= 1'b0;
-            bvalid_q  <= 1'b0;
-        end else begin
-            if (do_write) begin
-                aw_full_q <= 1'b0;
-                w_full_q  <= 1'b0;
-                bvalid_q  <= 1'b1;
-            end else begin
-                if (aw_hs) aw_full_q <= 1'b1;
-                if (w_hs)  w_full_q  <= 1'b1;
-                if (s_axil_bready) bvalid_q <= 1'b0;
-            end
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (aw_hs) aw_addr_q <= s_axil_awaddr[ADDR_W-1:2];
-        if (w_hs) begin
-            w_data_q <= s_axil_wdata;
-            w_strb_q <= s_axil_wstrb;
-        end
-        if (do_write) bresp_q <= wr_ok ? RESP_OKAY : RESP_SLVERR;
-    end
+    assign counter_clear = wr_req && wr_clear && wr_strb[0] && wr_data[0];
 
     // ------------------------------------------------------------------------------------
     // Config registers
@@ -239,7 +192,7 @@ module block_csr #(
 
         logic [31:0] q;
         logic [31:0] wen; // bits written this cycle
-        assign wen = (do_write && wr_reg[i]) ? (wr_lanes & WMASK) : 32'd0;
+        assign wen = (wr_req && wr_reg[i]) ? (wr_lanes & WMASK) : 32'd0;
 
         always_ff @(posedge clk) begin
             if (rst) begin
@@ -254,25 +207,12 @@ module block_csr #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Read channel: address handshake, decode
+    // Read decode
     // ------------------------------------------------------------------------------------
-    logic        rvalid_q;
-    logic [31:0] rdata_q;
-    logic [1:0]  rresp_q;
-    logic        ar_hs;
-
-    assign s_axil_arready = !rvalid_q;
-    assign s_axil_rvalid  = rvalid_q;
-    assign s_axil_rdata   = rdata_q;
-    assign s_axil_rresp   = rresp_q;
-    assign ar_hs          = s_axil_arvalid && s_axil_arready;
-
-    logic [WA_W-1:0]   rd_addr; // word address
     logic [ADDR_W-5:0] rd_gran; // 16-byte granule: byte address [ADDR_W-1:4]
     logic [4:0]        rd_slot; // counter slot of a counter address
     logic              rd_cnt;  // an implemented counter: 0x100 + 16*n (n < NUM_OUTCOMES), 0x200
-    assign rd_addr = s_axil_araddr[ADDR_W-1:2];
-    assign rd_gran = s_axil_araddr[ADDR_W-1:4];
+    assign rd_gran = rd_addr[WA_W-1:2];
     assign rd_slot = rd_gran[4] ? {1'b0, rd_gran[3:0]} : 5'(TX_SLOT);
     assign rd_cnt  = (rd_gran[ADDR_W-5:4] == (ADDR_W-8)'(1) && 32'(rd_gran[3:0]) < 32'(NUM_OUTCOMES))
                   || rd_gran == (ADDR_W-4)'(12'h020);
@@ -280,8 +220,8 @@ module block_csr #(
     // Latch strobes: a _LO read of slot rd_slot
     logic latch_pkts;
     logic latch_bytes;
-    assign latch_pkts  = ar_hs && rd_cnt && rd_addr[1:0] == 2'd0;
-    assign latch_bytes = ar_hs && rd_cnt && rd_addr[1:0] == 2'd2;
+    assign latch_pkts  = rd_req && rd_cnt && rd_addr[1:0] == 2'd0;
+    assign latch_bytes = rd_req && rd_cnt && rd_addr[1:0] == 2'd2;
 
     // ------------------------------------------------------------------------------------
     // Counters
@@ -365,11 +305,8 @@ module block_csr #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Read data mux and R channel
+    // Read data mux
     // ------------------------------------------------------------------------------------
-    logic [31:0] rd_data;
-    logic        rd_ok;
-
     always_comb begin
         rd_data = 32'd0;
         rd_ok   = 1'b1;
@@ -395,23 +332,6 @@ module block_csr #(
                     rd_ok   = 1'b1;
                 end
             end
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            rvalid_q <= 1'b0;
-        end else if (ar_hs) begin
-            rvalid_q <= 1'b1;
-        end else if (s_axil_rready) begin
-            rvalid_q <= 1'b0;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (ar_hs) begin
-            rdata_q <= rd_data;
-            rresp_q <= rd_ok ? RESP_OKAY : RESP_SLVERR;
         end
     end
 

@@ -32,7 +32,7 @@
 //   * Memories are not reset. After rst the control side clears every slot (one bucket of all
 //     8 memories per cycle, BUCKETS cycles, TBL_STATUS.busy = 1); lookups miss until then.
 //
-// Control: AXI4-Lite slave, ADDR_W-bit byte addresses, 32-bit data (register map of
+// Control: AXI4-Lite slave (front end: axil_reg_if), ADDR_W-bit byte addresses, 32-bit data (register map of
 // docs/vxlan.md). Address bits [1:0] are ignored, AWPROT/ARPROT too.
 //   0x000 TBL_INFO     RO  [7:0] log2(SLOTS), [15:8] 4, [31:16] KEY_W
 //   0x004 TBL_VALUE_W  RO  VALUE_W
@@ -145,8 +145,6 @@ module hash_table #(
     localparam logic [31:0] CRC32_POLY  = 32'hEDB8_8320;   // reflected IEEE 802.3 (zlib)
 
     localparam logic [31:0] INFO_VALUE = {16'(KEY_W), 8'(WAYS), 8'(LOG2_SLOTS)};
-    localparam logic [1:0]  RESP_OKAY   = 2'b00;
-    localparam logic [1:0]  RESP_SLVERR = 2'b10;
 
     // Word addresses (byte address / 4)
     localparam int WA_INFO    = 'h000 / 4;
@@ -162,12 +160,6 @@ module hash_table #(
     localparam logic [1:0] OP_WRITE  = 2'd1;
     localparam logic [1:0] OP_DELETE = 2'd2;
     localparam logic [1:0] OP_READ   = 2'd3;
-
-    // ------------------------------------------------------------------------------------
-    // Unused inputs (lint waiver by name)
-    // ------------------------------------------------------------------------------------
-    logic unused_axil;
-    assign unused_axil = ^{s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0]};
 
     // ------------------------------------------------------------------------------------
     // Hash functions
@@ -341,42 +333,34 @@ module hash_table #(
     assign rs_value = rs_value_q;
 
     // ------------------------------------------------------------------------------------
-    // AXI4-Lite write channel
+    // AXI4-Lite front end. A write is taken (wr_req) only while the command engine is idle,
+    // and performed in that cycle; a register write is answered at once (B in the next
+    // cycle), a command when its slot is written (S_EX, B in the cycle after). A read is
+    // answered in its rd_req cycle.
     // ------------------------------------------------------------------------------------
-    logic            aw_full_q;  // AW accepted, waiting for W (or for the table)
-    logic            w_full_q;   // W accepted, waiting for AW (or for the table)
-    logic            bvalid_q;
-    logic            bwait_q;    // a command runs; its B follows when it is done
-    logic [1:0]      bresp_q;
-    logic [WA_W-1:0] aw_addr_q;
-    logic [31:0]     w_data_q;
-    logic [3:0]      w_strb_q;
-
-    logic aw_hs;
-    logic w_hs;
-    logic have_aw;
-    logic have_w;
-    logic do_write;
-    logic idle;      // command engine idle (set below)
-
-    assign s_axil_awready = !aw_full_q && !bvalid_q && !bwait_q;
-    assign s_axil_wready  = !w_full_q && !bvalid_q && !bwait_q;
-    assign s_axil_bvalid  = bvalid_q;
-    assign s_axil_bresp   = bresp_q;
-
-    assign aw_hs    = s_axil_awvalid && s_axil_awready;
-    assign w_hs     = s_axil_wvalid && s_axil_wready;
-    assign have_aw  = aw_full_q || aw_hs;
-    assign have_w   = w_full_q || w_hs;
-    assign do_write = have_aw && have_w && !bvalid_q && !bwait_q && idle;
-
-    logic [WA_W-1:0] wr_addr; // word address
+    logic            idle;     // command engine idle (set below)
+    logic            wr_req;
+    logic [WA_W-1:0] wr_addr;  // word address
     logic [31:0]     wr_data;
     logic [3:0]      wr_strb;
+    logic            wr_ack;
+    logic            wr_err;
+    logic            rd_req;
+    logic [WA_W-1:0] rd_addr;  // word address
+    logic [31:0]     rd_data;
+    logic            rd_ok;
 
-    assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr[ADDR_W-1:2];
-    assign wr_data = w_full_q ? w_data_q : s_axil_wdata;
-    assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
+    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*)
+    axil_reg_if #(
+        .ADDR_W (ADDR_W)
+    ) u_axil (
+        .*,
+        .wr_ready (idle),
+        .wr_ack   (wr_ack),
+        .wr_err   (wr_err),
+        .rd_ack   (rd_req),
+        .rd_err   (!rd_ok)
+    );
 
     // Register index helpers (word address -> KEY/VALUE word, or "not one")
     function automatic logic is_key_addr(input logic [WA_W-1:0] a);
@@ -406,7 +390,7 @@ module hash_table #(
     assign wr_value  = is_value_addr(wr_addr);
     assign wr_kidx   = wr_addr[2:0];
     assign wr_vidx   = wr_addr[2:0];
-    assign cmd_start = do_write && wr_cmd && wr_strb[0] && wr_data[1:0] != OP_NONE && slot_in_range;
+    assign cmd_start = wr_req && wr_cmd && wr_strb[0] && wr_data[1:0] != OP_NONE && slot_in_range;
     assign wr_ok     = wr_slot || wr_key || wr_value
                        || (wr_cmd && !(wr_strb[0] && wr_data[1:0] != OP_NONE && !slot_in_range));
 
@@ -483,42 +467,9 @@ module hash_table #(
         if (cmd_start) op_q <= wr_data[1:0];
     end
 
-    // ------------------------------------------------------------------------------------
-    // Write channel state
-    // ------------------------------------------------------------------------------------
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            aw_full_q <= 1'b0;
-            w_full_q  <= 1'b0;
-            bvalid_q  <= 1'b0;
-            bwait_q   <= 1'b0;
-        end else begin
-            if (do_write) begin
-                aw_full_q <= 1'b0;
-                w_full_q  <= 1'b0;
-                if (cmd_start) bwait_q  <= 1'b1;
-                else           bvalid_q <= 1'b1;
-            end else begin
-                if (aw_hs) aw_full_q <= 1'b1;
-                if (w_hs)  w_full_q  <= 1'b1;
-                if (s_axil_bready) bvalid_q <= 1'b0;
-            end
-            if (state_q == S_EX) begin
-                bwait_q  <= 1'b0;
-                bvalid_q <= 1'b1;
-            end
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (aw_hs) aw_addr_q <= s_axil_awaddr[ADDR_W-1:2];
-        if (w_hs) begin
-            w_data_q <= s_axil_wdata;
-            w_strb_q <= s_axil_wstrb;
-        end
-        if (do_write)        bresp_q <= wr_ok ? RESP_OKAY : RESP_SLVERR;
-        if (state_q == S_EX) bresp_q <= RESP_OKAY;
-    end
+    // Write answer: a register write (or a refused command) at once, a command in S_EX
+    assign wr_ack = (wr_req && !cmd_start) || state_q == S_EX;
+    assign wr_err = wr_req && !wr_ok;
 
     // ------------------------------------------------------------------------------------
     // TBL_SLOT, TBL_KEY, TBL_VALUE
@@ -526,7 +477,7 @@ module hash_table #(
     always_ff @(posedge clk) begin
         if (rst) begin
             slot_q <= '0;
-        end else if (do_write && wr_slot) begin
+        end else if (wr_req && wr_slot) begin
             for (int b = 0; b < 4; b++) begin
                 if (wr_strb[b]) slot_q[8*b +: 8] <= wr_data[8*b +: 8];
             end
@@ -537,7 +488,7 @@ module hash_table #(
         if (state_q == S_EX && op_q == OP_READ) begin
             key_q   <= sel_rd[VALUE_W +: KEY_W];
             value_q <= sel_rd[VALUE_W-1:0];
-        end else if (do_write) begin
+        end else if (wr_req) begin
             for (int b = 0; b < KEY_W; b++) begin
                 if (wr_key && wr_kidx == 3'(b / 32) && wr_strb[(b % 32) / 8]) begin
                     key_q[b] <= wr_data[b % 32];
@@ -552,26 +503,11 @@ module hash_table #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Read channel
+    // Read data (unmapped: 0, SLVERR)
     // ------------------------------------------------------------------------------------
-    logic        rvalid_q;
-    logic [31:0] rdata_q;
-    logic [1:0]  rresp_q;
-    logic        ar_hs;
-
-    assign s_axil_arready = !rvalid_q;
-    assign s_axil_rvalid  = rvalid_q;
-    assign s_axil_rdata   = rdata_q;
-    assign s_axil_rresp   = rresp_q;
-    assign ar_hs          = s_axil_arvalid && s_axil_arready;
-
-    logic [WA_W-1:0]      rd_addr; // word address
     logic [KEY_PAD-1:0]   key_pad;
     logic [VALUE_PAD-1:0] value_pad;
-    logic [31:0]          rd_data;
-    logic                 rd_ok;
 
-    assign rd_addr   = s_axil_araddr[ADDR_W-1:2];
     assign key_pad   = KEY_PAD'(key_q);
     assign value_pad = VALUE_PAD'(value_q);
 
@@ -600,23 +536,6 @@ module hash_table #(
             end
         end else begin
             rd_ok = 1'b0;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            rvalid_q <= 1'b0;
-        end else if (ar_hs) begin
-            rvalid_q <= 1'b1;
-        end else if (s_axil_rready) begin
-            rvalid_q <= 1'b0;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (ar_hs) begin
-            rdata_q <= rd_data;
-            rresp_q <= rd_ok ? RESP_OKAY : RESP_SLVERR;
         end
     end
 

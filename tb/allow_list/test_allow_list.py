@@ -9,7 +9,7 @@ import pytest
 from tb.common.runner import run_cocotb
 from wirespeed.paths import RTL
 
-from conftest import full_sweep
+from tb.common.sweep import full_sweep
 
 HERE = Path(__file__).resolve().parent
 
@@ -24,6 +24,6 @@ def test_allow_list(entries: int, addr_w: int) -> None:
         test_module="allow_list_tb",
         test_dir=HERE,
         parameters={"ENTRIES": entries, "ADDR_W": addr_w},
-        sources=[RTL / "control" / "allow_list.sv"],
+        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "control" / "allow_list.sv"],
         extra_env={"WS_ENTRIES": str(entries), "WS_ADDR_W": str(addr_w)},
     )

@@ -9,7 +9,7 @@ import pytest
 from tb.common.runner import run_cocotb
 from wirespeed.paths import RTL
 
-from conftest import full_sweep
+from tb.common.sweep import full_sweep
 
 HERE = Path(__file__).resolve().parent
 
@@ -48,7 +48,7 @@ def test_block_csr(name: str) -> None:
         test_module="block_csr_tb",
         test_dir=HERE,
         parameters=parameters,
-        sources=[RTL / "control" / "block_csr.sv"],
+        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "control" / "block_csr.sv"],
         extra_env={
             "WS_ID": hex(ident),
             "WS_PARAMS": hex(params),

@@ -18,7 +18,7 @@ from wirespeed.paths import RTL
 
 HERE = Path(__file__).resolve().parent
 
-from conftest import full_sweep
+from tb.common.sweep import full_sweep
 
 ALL = None
 BIG = ["registers", "commands", "full_load"]
@@ -39,7 +39,7 @@ def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: i
         test_module="hash_table_tb",
         test_dir=HERE,
         parameters={"SLOTS": slots, "KEY_W": key_w, "VALUE_W": value_w, "ADDR_W": addr_w},
-        sources=[RTL / "control" / "hash_table.sv"],
+        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "control" / "hash_table.sv"],
         extra_env={"WS_SLOTS": str(slots), "WS_KEY_W": str(key_w), "WS_VALUE_W": str(value_w),
                    "WS_ADDR_W": str(addr_w), "WS_FULL_N": str(full_n)},
         testcase=tests,

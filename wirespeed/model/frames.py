@@ -22,7 +22,7 @@ from scapy.layers.inet6 import IPv6  # noqa: E402
 from scapy.layers.l2 import ARP, GRE, Dot1AD, Dot1Q, Ether  # noqa: E402
 from scapy.packet import Raw  # noqa: E402
 
-from .gre import ipv4_checksum, ones_sum  # noqa: E402
+from .common import ipv4_checksum  # noqa: E402
 
 __all__ = [
     "Case",
@@ -143,6 +143,44 @@ def _l2(tags=(), dst=MAC_B, src=MAC_A):
     return p
 
 
+def _outer_ip(src: str, dst: str, *, v6: bool, tos: int, proto: int, ihl: int = 5, ttl: int = 64,
+              ip_id: int = 0x1234, ip_flags: int = 0, frag: int = 0, tlen: int | None = None):
+    """The outer IPv4 (with NOP options up to `ihl`) or IPv6 header of a tunnel frame; for an IPv6
+    outer, addresses without a ':' become 2001:db8::1 / ::2. `tlen` overrides the IPv4 total
+    length (IPv6 payload length)."""
+    if v6:
+        ip = IPv6(src=src if ":" in src else "2001:db8::1", dst=dst if ":" in dst else "2001:db8::2",
+                  tc=tos, nh=proto, hlim=ttl)
+        if tlen is not None:
+            ip.plen = tlen
+    else:
+        ip = IP(src=src, dst=dst, tos=tos, ttl=ttl, id=ip_id, flags=ip_flags, frag=frag, proto=proto,
+                options=[IPOption_NOP()] * (4 * (ihl - 5)) if ihl > 5 else [])
+        if tlen is not None:
+            ip.len = tlen
+    return ip
+
+
+def _outer_ip_end(b: bytearray, L2: int, v6: bool, ip_csum: int | None) -> int:
+    """Set the outer IPv4 header checksum of the built frame `b` (valid for the final header, or
+    `ip_csum` as given; IPv6 has none) and return ip_end, where the outer IP packet ends."""
+    if v6:
+        return L2 + 40 + (b[L2 + 4] << 8 | b[L2 + 5])
+    if ip_csum is None:
+        b[:] = fix_ipv4_checksum(b, L2)
+    else:
+        b[L2 + 10], b[L2 + 11] = ip_csum >> 8, ip_csum & 0xFF
+    return L2 + (b[L2 + 2] << 8 | b[L2 + 3])
+
+
+def _padded(b: bytearray, pad: bytes, pad_to_min: bool) -> bytes:
+    """`b` + `pad`, then zero padding up to the 60-byte minimum when `pad_to_min`."""
+    b += pad
+    if pad_to_min and len(b) < 60:
+        b += bytes(60 - len(b))
+    return bytes(b)
+
+
 def _inner_ipv4(rng, paylen: int, ecn: int = 0, l4: str | None = None):
     l4 = l4 or rng.choice(("tcp", "udp", "icmp"))
     ip = IP(src=_ip4(rng), dst=_ip4(rng), tos=(rng.getrandbits(6) << 2) | ecn, id=rng.getrandbits(16),
@@ -201,16 +239,7 @@ def gre_frame(
     into the GRE flags word (reserved bits, version) after scapy built it.
     """
     tos = (outer_tos if outer_tos is not None else 0) & 0xFC | outer_ecn
-    if v6:
-        ip = IPv6(src="2001:db8::1" if ":" not in src else src, dst="2001:db8::2" if ":" not in dst else dst,
-                  tc=tos, nh=47, hlim=64)
-        if tlen is not None:
-            ip.plen = tlen
-    else:
-        ip = IP(src=src, dst=dst, tos=tos, ttl=64, id=0x1234, flags=ip_flags, frag=frag, proto=47,
-                options=[IPOption_NOP()] * (4 * (ihl - 5)) if ihl > 5 else [])
-        if tlen is not None:
-            ip.len = tlen
+    ip = _outer_ip(src, dst, v6=v6, tos=tos, proto=47, ihl=ihl, ip_flags=ip_flags, frag=frag, tlen=tlen)
     g = GRE(chksum_present=int(c), key_present=int(k), seqnum_present=int(s), proto=proto)
     if k:
         g.key = key
@@ -225,19 +254,9 @@ def gre_frame(
     if gre_extra_flags:
         b[G] |= gre_extra_flags >> 8
         b[G + 1] |= gre_extra_flags & 0xFF
-    if not v6:
-        if ip_csum is None:
-            b = bytearray(fix_ipv4_checksum(b, L2))
-        else:
-            b[L2 + 10], b[L2 + 11] = ip_csum >> 8, ip_csum & 0xFF
-        ip_end = L2 + (b[L2 + 2] << 8 | b[L2 + 3])
-    else:
-        ip_end = G + (b[L2 + 4] << 8 | b[L2 + 5])
+    ip_end = _outer_ip_end(b, L2, v6, ip_csum)
     gre_len = 4 + 4 * (int(c) + int(k) + int(s))
-    b += pad
-    if pad_to_min and len(b) < 60:
-        b += bytes(60 - len(b))
-    return GreFrame(bytes(b), L2, G, G + gre_len, ip_end, v6)
+    return GreFrame(_padded(b, pad, pad_to_min), L2, G, G + gre_len, ip_end, v6)
 
 
 def plain_frame(rng: random.Random, length: int, tags=(), kind: str | None = None) -> bytes:
@@ -401,8 +420,7 @@ def _random_gre(rng: random.Random, total: int, mutation: str | None = None) -> 
         b[L2] = (rng.choice([x for x in range(16) if x != 6]) << 4) | (b[L2] & 0xF)
     if fix:
         # a checksum over a 20-byte header, so only the version decides
-        h = bytes(b[L2 : L2 + 10]) + b"\0\0" + bytes(b[L2 + 12 : L2 + 20])
-        cs = ~ones_sum(h) & 0xFFFF
+        cs = ipv4_checksum(bytes(b[L2 : L2 + 20]))
         b[L2 + 10], b[L2 + 11] = cs >> 8, cs & 0xFF
     if "ip_csum" in muts and not v6:
         b[L2 + 10] ^= 1 << rng.randint(0, 7)

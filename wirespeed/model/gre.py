@@ -29,9 +29,33 @@ RTL's exact `emit`/`aborted`; the default (`keep_w=None`) assumes 1 byte per bea
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 from enum import IntEnum
+
+# ones_sum, ones_add, ipv4_checksum, rfc6040_decap and the constants stay importable from here.
+from .common import (  # noqa: F401
+    CE,
+    ECN_DROP,
+    ECN_TRUNCATED,
+    ECT0,
+    ECT1,
+    ET_IPV4,
+    ET_IPV6,
+    NOT_ECT,
+    TPIDS,
+    ecn_step,
+    frame_bytes,
+    ip_ecn,
+    ipv4_checksum,
+    ipv4_int,
+    known_end,
+    l2_header,
+    ones_add,
+    ones_sum,
+    rfc6040_decap,
+    set_ecn,
+    tally_counts,
+)
 
 __all__ = [
     "Outcome",
@@ -75,25 +99,12 @@ MALFORMED_OUTCOMES = frozenset(
     {Outcome.DROP_IP_HEADER, Outcome.DROP_IP_CHECKSUM, Outcome.DROP_FRAGMENT, Outcome.DROP_GRE_HEADER}
 )
 
-# EtherTypes and numbers the contract names.
-ET_IPV4 = 0x0800
-ET_IPV6 = 0x86DD
+# EtherTypes and numbers the contract names (ET_IPV4, ET_IPV6, TPIDS and the ECN code points
+# NOT_ECT, ECT1, ECT0, CE come from common.py).
 ET_TEB = 0x6558
-TPIDS = (0x8100, 0x88A8)
 IPPROTO_GRE = 47
 DECAP_PROTOS = (ET_IPV4, ET_IPV6, ET_TEB)
 GRE_ALLOWED_FLAGS = 0xB000  # C (bit 15), K (bit 13), S (bit 12); everything else must be 0
-
-# ECN code points
-NOT_ECT, ECT1, ECT0, CE = 0b00, 0b01, 0b10, 0b11
-
-
-def _addr(a) -> int:
-    if isinstance(a, int):
-        return a & 0xFFFFFFFF
-    if isinstance(a, (bytes, bytearray)):
-        return int.from_bytes(a, "big")
-    return int(ipaddress.IPv4Address(a))
 
 
 @dataclass
@@ -107,7 +118,7 @@ class GreConfig:
     forward_malformed: bool = False
 
     def __post_init__(self):
-        self.allow = frozenset((_addr(s), _addr(d)) for s, d in self.allow)
+        self.allow = frozenset((ipv4_int(s), ipv4_int(d)) for s, d in self.allow)
 
     @property
     def control(self) -> int:
@@ -147,51 +158,6 @@ class Result:
 
 
 # ----------------------------------------------------------------------------------------------
-# One's-complement helpers
-# ----------------------------------------------------------------------------------------------
-
-
-def ones_sum(data: bytes) -> int:
-    """16-bit one's-complement (end-around carry) sum of big-endian words; odd length is padded
-    with a zero byte. Returns 0 only for all-zero data, 0xFFFF for a valid checksummed block.
-
-    Uses the identity 2**16 == 1 (mod 0xFFFF): the folded sum is the number mod 0xFFFF, with
-    0 represented as 0xFFFF unless every word is zero.
-    """
-    if len(data) & 1:
-        data = bytes(data) + b"\x00"
-    v = int.from_bytes(data, "big")
-    if v == 0:
-        return 0
-    r = v % 0xFFFF
-    return r if r else 0xFFFF
-
-
-def ones_add(*words: int) -> int:
-    """End-around-carry addition of 16-bit words, exactly as an adder chain with carry wrap."""
-    s = 0
-    for w in words:
-        s += w & 0xFFFF
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
-
-
-def ipv4_checksum(header: bytes) -> int:
-    """The header checksum field value for an IPv4 header (its bytes 10-11 are ignored)."""
-    h = bytes(header[:10]) + b"\x00\x00" + bytes(header[12:])
-    return ~ones_sum(h) & 0xFFFF
-
-
-def rfc6040_decap(outer: int, inner: int) -> int | None:
-    """RFC 6040 decapsulation as the contract restricts it: new inner ECN, or None = drop."""
-    if outer == CE:
-        return None if inner == NOT_ECT else CE
-    if outer == ECT1 and inner == ECT0:
-        return ECT1
-    return inner
-
-
-# ----------------------------------------------------------------------------------------------
 # The decision procedure
 # ----------------------------------------------------------------------------------------------
 
@@ -211,21 +177,12 @@ def _classify(f: bytes, cfg: GreConfig) -> _Decision:
     n = len(f)
     O = Outcome
 
-    # 1. L2 ---------------------------------------------------------------------------------
-    if n < 14:
+    # 1. L2 (a third TPID falls through to "any other et: PASS") -----------------------------
+    l2 = l2_header(f)
+    if l2 is None:
         return _Decision(O.PASS, n)
-    need = 14
-    et = f[12] << 8 | f[13]
-    L2 = 14
-    tags = 0
-    while et in TPIDS and tags < 2:
-        tags += 1
-        L2 += 4
-        if n < L2:
-            return _Decision(O.PASS, n)
-        need = L2
-        et = f[L2 - 2] << 8 | f[L2 - 1]
-    # (a third TPID falls through to "any other et: PASS")
+    L2, et = l2
+    need = L2
 
     # 2. Tunnel candidate ---------------------------------------------------------------------
     if et == ET_IPV4:
@@ -268,7 +225,6 @@ def _classify(f: bytes, cfg: GreConfig) -> _Decision:
             return _Decision(O.DROP_IP_HEADER, need)
         G = L2 + hl
         ip_end = L2 + tlen
-        oecn = f[L2 + 1] & 3
     else:
         if n < L2 + 40:
             return _Decision(O.DROP_TRUNCATED, n)
@@ -280,7 +236,7 @@ def _classify(f: bytes, cfg: GreConfig) -> _Decision:
             return _Decision(O.DROP_IP_HEADER, need)
         G = L2 + 40
         ip_end = G + plen
-        oecn = (f[L2 + 1] >> 4) & 3
+    oecn = ip_ecn(f, L2, v6)
 
     # 4. GRE ----------------------------------------------------------------------------------
     if n < G + 4:
@@ -314,24 +270,13 @@ def _classify(f: bytes, cfg: GreConfig) -> _Decision:
 
     # 7. ECN (RFC 6040), L3 payloads only -------------------------------------------------------
     ecn_new = None
-    ecn_v6 = False
+    ecn_v6 = proto == ET_IPV6
     if proto != ET_TEB and oecn in (ECT1, CE):
-        req = K + 12 if proto == ET_IPV4 else K + 2
-        if ip_end < req:
+        verdict, need, ecn_new = ecn_step(f, K, ecn_v6, oecn, ip_end, need)
+        if verdict == ECN_TRUNCATED:
             return _Decision(O.DROP_TRUNCATED, need)
-        if n < req:
-            return _Decision(O.DROP_TRUNCATED, n)
-        need = req
-        if proto == ET_IPV4:
-            iecn = f[K + 1] & 3
-        else:
-            iecn = (f[K + 1] >> 4) & 3
-            ecn_v6 = True
-        new = rfc6040_decap(oecn, iecn)
-        if new is None:
+        if verdict == ECN_DROP:
             return _Decision(O.DROP_ECN, need)
-        if new != iecn:
-            ecn_new = new
 
     # 7b. An Ethernet payload must hold at least an Ethernet header -------------------------
     if proto == ET_TEB and ip_end < K + 14:
@@ -350,16 +295,7 @@ def _decap_output(f: bytes, d: _Decision) -> bytes:
     inner = f[K : d.ip_end]
     if d.ecn_new is not None:
         b = bytearray(inner)
-        if d.ecn_v6:
-            b[1] = (b[1] & 0xCF) | (d.ecn_new << 4)
-        else:
-            m = b[0] << 8 | b[1]
-            b[1] = (b[1] & 0xFC) | d.ecn_new
-            m2 = b[0] << 8 | b[1]
-            hc = b[10] << 8 | b[11]
-            # RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m')
-            hc2 = ~ones_add(~hc & 0xFFFF, ~m & 0xFFFF, m2) & 0xFFFF
-            b[10], b[11] = hc2 >> 8, hc2 & 0xFF
+        set_ecn(b, 0, d.ecn_new, d.ecn_v6)  # RFC 1624 checksum update for IPv4
         inner = bytes(b)
     if d.outcome == Outcome.DECAP_TEB:
         return inner
@@ -371,17 +307,13 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
 
     `keep_w` (bytes per beat) only refines `emit`/`aborted` for late drops; see the module doc.
     """
-    f = bytes(frame)
+    f = frame_bytes(frame)
     n = len(f)
-    if n == 0:
-        raise ValueError("an AXI4-Stream frame has at least one byte")
     cfg = _DEFAULT_CFG if cfg is None else cfg
     d = _classify(f, cfg)
     O = Outcome
     need = d.need
-    w = keep_w or 1
-    # Is the whole frame in by the beat the decision is made at?
-    known_end = (n - 1) // w <= (need - 1) // w
+    whole = known_end(n, need, keep_w)  # the whole frame is in at decision time
 
     if d.outcome in (O.DECAP_L3, O.DECAP_TEB):
         kept, skip_to = (d.L2 if d.outcome == O.DECAP_L3 else 0), d.K
@@ -395,7 +327,7 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
         # A frame that would go out: MAC RX error turns it into an abort (or no output when the
         # whole frame was already in at decision time).
         if bad:
-            return res(O.DROP_RX_ERROR, None, not known_end, not known_end)
+            return res(O.DROP_RX_ERROR, None, not whole, not whole)
         return res(outcome, data, True)
 
     oc = d.outcome
@@ -407,7 +339,7 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
         if bad:
             return forward(oc, None)
         if n < d.ip_end:  # 8. (early when known at decision time, else late)
-            return res(O.DROP_TRUNCATED, None, not known_end, not known_end)
+            return res(O.DROP_TRUNCATED, None, not whole, not whole)
         if d.csum and ones_sum(f[d.G : d.ip_end]) != 0xFFFF:  # always late
             return res(O.DROP_GRE_CHECKSUM, None, True, True)
         return res(oc, _decap_output(f, d), True)
@@ -421,13 +353,4 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
 
 def tally(results, n_outcomes: int = NUM_OUTCOMES):
     """Counters the block should show after `results`: (pkts[14], bytes[14], tx_pkts, tx_bytes)."""
-    pkts = [0] * n_outcomes
-    byts = [0] * n_outcomes
-    tx_pkts = tx_bytes = 0
-    for r in results:
-        pkts[r.outcome] += 1
-        byts[r.outcome] += r.in_len
-        if r.output is not None:
-            tx_pkts += 1
-            tx_bytes += len(r.output)
-    return pkts, byts, tx_pkts, tx_bytes
+    return tally_counts(results, n_outcomes)

@@ -27,9 +27,31 @@ frame whole first, so nothing is ever aborted: an RX-error frame, or one longer 
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 from enum import IntEnum
+
+from .common import (  # noqa: F401  (constants stay importable from here)
+    CE,
+    ECN_DROP,
+    ECN_TRUNCATED,
+    ECT0,
+    ECT1,
+    ET_IPV4,
+    ET_IPV6,
+    NOT_ECT,
+    TPIDS,
+    ecn_step,
+    frame_bytes,
+    ip_ecn,
+    ipv4_checksum,
+    ipv4_int,
+    known_end,
+    l2_header,
+    ones_sum,
+    set_ecn,
+    tally_counts,
+    udp_pseudo_header,
+)
 
 __all__ = [
     "DecapOutcome",
@@ -86,14 +108,9 @@ class EncapOutcome(IntEnum):
 NUM_DECAP_OUTCOMES = len(DecapOutcome)
 NUM_ENCAP_OUTCOMES = len(EncapOutcome)
 
-ET_IPV4 = 0x0800
-ET_IPV6 = 0x86DD
 ET_VLAN = 0x8100
-TPIDS = (0x8100, 0x88A8)
 IPPROTO_TCP = 6
 IPPROTO_UDP = 17
-
-NOT_ECT, ECT1, ECT0, CE = 0b00, 0b01, 0b10, 0b11
 
 
 # ----------------------------------------------------------------------------------------------
@@ -136,50 +153,8 @@ except Exception:  # ImportError, or a partially written module
 
 
 # ----------------------------------------------------------------------------------------------
-# One's-complement helpers (same arithmetic as wirespeed/model/gre.py, kept local so the two
-# models do not depend on each other's internals)
+# Addresses
 # ----------------------------------------------------------------------------------------------
-
-
-def _ones_sum(data: bytes) -> int:
-    """16-bit one's-complement sum of big-endian words (odd length padded with 0); 0xFFFF for a
-    valid checksummed block, 0 only for all-zero data."""
-    if len(data) & 1:
-        data = bytes(data) + b"\x00"
-    v = int.from_bytes(data, "big")
-    if v == 0:
-        return 0
-    r = v % 0xFFFF
-    return r if r else 0xFFFF
-
-
-def _ones_add(*words: int) -> int:
-    s = 0
-    for w in words:
-        s += w & 0xFFFF
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
-
-
-def _ipv4_checksum(header: bytes) -> int:
-    h = bytes(header[:10]) + b"\x00\x00" + bytes(header[12:])
-    return ~_ones_sum(h) & 0xFFFF
-
-
-def _rfc6040_decap(outer: int, inner: int) -> int | None:
-    if outer == CE:
-        return None if inner == NOT_ECT else CE
-    if outer == ECT1 and inner == ECT0:
-        return ECT1
-    return inner
-
-
-def _ip(a) -> int:
-    if isinstance(a, int):
-        return a & 0xFFFFFFFF
-    if isinstance(a, (bytes, bytearray)):
-        return int.from_bytes(a, "big")
-    return int(ipaddress.IPv4Address(a))
 
 
 def _mac(m) -> bytes:
@@ -262,21 +237,12 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
     n = len(f)
     O = DecapOutcome
 
-    # 1. L2 -------------------------------------------------------------------------------------
-    if n < 14:
+    # 1. L2 (a third TPID is "other et": PASS below) ----------------------------------------------
+    l2 = l2_header(f)
+    if l2 is None:
         return _D(O.PASS, n)
-    need = 14
-    et = f[12] << 8 | f[13]
-    L2 = 14
-    tags = 0
-    while et in TPIDS and tags < 2:
-        tags += 1
-        L2 += 4
-        if n < L2:
-            return _D(O.PASS, n)
-        need = L2
-        et = f[L2 - 2] << 8 | f[L2 - 1]
-    # a third TPID is "other et": PASS below
+    L2, et = l2
+    need = L2
 
     # 2. Outer IP, only far enough to find the UDP port ---------------------------------------------
     if et == ET_IPV4:
@@ -312,7 +278,7 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
     # 4. Outer checks -----------------------------------------------------------------------------
     if not v6:
         hl = ihl * 4
-        if _ones_sum(f[L2 : L2 + hl]) != 0xFFFF:
+        if ones_sum(f[L2 : L2 + hl]) != 0xFFFF:
             return _D(O.DROP_IP_CHECKSUM, need)
         if f[L2 + 6] & 0x20:  # MF
             return _D(O.DROP_FRAGMENT, need)
@@ -320,13 +286,12 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
         if tlen < hl + 16:
             return _D(O.DROP_IP_HEADER, need)
         ip_end = L2 + tlen
-        oecn = f[L2 + 1] & 3
     else:
         plen = f[L2 + 4] << 8 | f[L2 + 5]
         if plen < 16:
             return _D(O.DROP_IP_HEADER, need)
         ip_end = L2 + 40 + plen
-        oecn = (f[L2 + 1] >> 4) & 3
+    oecn = ip_ecn(f, L2, v6)
     if n < U + 8:
         return _D(O.DROP_TRUNCATED, n)
     need = U + 8
@@ -364,24 +329,13 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
     need = K + 14
     iet = f[K + 12] << 8 | f[K + 13]
     ecn_new = None
-    ecn_v6 = False
+    ecn_v6 = iet == ET_IPV6
     if iet in (ET_IPV4, ET_IPV6) and oecn in (ECT1, CE):
-        req = K + 14 + (12 if iet == ET_IPV4 else 2)
-        if ip_end < req:
+        verdict, need, ecn_new = ecn_step(f, K + 14, ecn_v6, oecn, ip_end, need)
+        if verdict == ECN_TRUNCATED:
             return _D(O.DROP_TRUNCATED, need, vni)
-        if n < req:
-            return _D(O.DROP_TRUNCATED, n, vni)
-        need = req
-        if iet == ET_IPV4:
-            iecn = f[K + 15] & 3
-        else:
-            iecn = (f[K + 15] >> 4) & 3
-            ecn_v6 = True
-        new = _rfc6040_decap(oecn, iecn)
-        if new is None:
+        if verdict == ECN_DROP:
             return _D(O.DROP_ECN, need, vni)
-        if new != iecn:
-            ecn_new = new
 
     d = _D(O.DECAP, need, vni)
     d.v6, d.L2, d.U, d.K, d.ip_end = v6, L2, U, K, ip_end
@@ -393,12 +347,7 @@ def udp_checksum_ok(f: bytes, L2: int, U: int, ip_end: int, v6: bool) -> bool:
     """Late check: UDP checksum 0 (not computed), or pseudo-header + [U, ip_end) sums to 0xFFFF."""
     if f[U + 6] == 0 and f[U + 7] == 0:
         return True
-    ulen = ip_end - U
-    if v6:
-        pseudo = f[L2 + 8 : L2 + 40] + ulen.to_bytes(4, "big") + b"\x00\x00\x00\x11"
-    else:
-        pseudo = f[L2 + 12 : L2 + 20] + b"\x00\x11" + ulen.to_bytes(2, "big")
-    return _ones_sum(pseudo + f[U:ip_end]) == 0xFFFF
+    return ones_sum(udp_pseudo_header(f, L2, ip_end - U, v6) + f[U:ip_end]) == 0xFFFF
 
 
 def _decap_output(f: bytes, d: _D) -> bytes:
@@ -407,15 +356,7 @@ def _decap_output(f: bytes, d: _D) -> bytes:
     inner = f[K : d.ip_end]
     if d.ecn_new is not None:
         b = bytearray(inner)
-        if d.ecn_v6:
-            b[15] = (b[15] & 0xCF) | (d.ecn_new << 4)
-        else:
-            m = b[14] << 8 | b[15]
-            b[15] = (b[15] & 0xFC) | d.ecn_new
-            m2 = b[14] << 8 | b[15]
-            hc = b[24] << 8 | b[25]
-            hc2 = ~_ones_add(~hc & 0xFFFF, ~m & 0xFFFF, m2) & 0xFFFF  # RFC 1624 eqn. 3
-            b[24], b[25] = hc2 >> 8, hc2 & 0xFF
+        set_ecn(b, 14, d.ecn_new, d.ecn_v6)  # RFC 1624 checksum update for IPv4
         inner = bytes(b)
     if d.push is not None:
         inner = inner[:12] + bytes((0x81, 0x00, d.push >> 8, d.push & 0xFF)) + inner[12:]
@@ -424,16 +365,13 @@ def _decap_output(f: bytes, d: _D) -> bytes:
 
 def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_w: int | None = None) -> DecapResult:
     """Run one frame through `vxlan_decap`. `bad` = tuser=1 on the input's last beat."""
-    f = bytes(frame)
+    f = frame_bytes(frame)
     n = len(f)
-    if n == 0:
-        raise ValueError("an AXI4-Stream frame has at least one byte")
     cfg = _DEFAULT_DECAP if cfg is None else cfg
     d = _classify(f, cfg)
     O = DecapOutcome
     need = d.need
-    w = keep_w or 1
-    known_end = (n - 1) // w <= (need - 1) // w  # the whole frame is in at decision time
+    whole = known_end(n, need, keep_w)  # the whole frame is in at decision time
     decapsulating = d.outcome == O.DECAP
 
     def res(outcome, output, emit, aborted=False):
@@ -444,13 +382,13 @@ def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_
         if cfg.drop_pass:
             return res(O.DROP_RX_ERROR if bad else O.DROP_POLICY, None, False)
         if bad:
-            return res(O.DROP_RX_ERROR, None, not known_end, not known_end)
+            return res(O.DROP_RX_ERROR, None, not whole, not whole)
         return res(O.PASS, f, True)
     if oc == O.DECAP:
         if bad:
-            return res(O.DROP_RX_ERROR, None, not known_end, not known_end)
+            return res(O.DROP_RX_ERROR, None, not whole, not whole)
         if n < d.ip_end:  # 8. early when known at decision time, else late
-            return res(O.DROP_TRUNCATED, None, not known_end, not known_end)
+            return res(O.DROP_TRUNCATED, None, not whole, not whole)
         if not udp_checksum_ok(f, d.L2, d.U, d.ip_end, d.v6):  # always late
             return res(O.DROP_UDP_CHECKSUM, None, True, True)
         return res(O.DECAP, _decap_output(f, d), True)
@@ -460,16 +398,7 @@ def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_
 
 def tally_decap(results) -> tuple[list[int], list[int], int, int]:
     """(pkts[13], bytes[13] (input bytes), tx_pkts, tx_bytes) the decap counters should show."""
-    pkts = [0] * NUM_DECAP_OUTCOMES
-    byts = [0] * NUM_DECAP_OUTCOMES
-    tx_p = tx_b = 0
-    for r in results:
-        pkts[r.outcome] += 1
-        byts[r.outcome] += r.in_len
-        if r.output is not None:
-            tx_p += 1
-            tx_b += len(r.output)
-    return pkts, byts, tx_p, tx_b
+    return tally_counts(results, NUM_DECAP_OUTCOMES)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -491,8 +420,8 @@ class Tunnel:
     def __post_init__(self):
         self.dst_mac = _mac(self.dst_mac)
         self.src_mac = _mac(self.src_mac)
-        self.src_ip = _ip(self.src_ip)
-        self.dst_ip = _ip(self.dst_ip)
+        self.src_ip = ipv4_int(self.src_ip)
+        self.dst_ip = ipv4_int(self.dst_ip)
 
 
 @dataclass
@@ -506,7 +435,7 @@ class EncapConfig:
     fifo_bytes: int = 32768
 
     def __post_init__(self):
-        self.tunnels = {(k[0], _ip(k[1])): t for k, t in self.tunnels.items()}
+        self.tunnels = {(k[0], ipv4_int(k[1])): t for k, t in self.tunnels.items()}
 
     @property
     def control(self) -> int:
@@ -583,10 +512,8 @@ def flow_hash(frame: bytes) -> int:
 
 def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
     """Run one host frame through `vxlan_encap` (store-and-forward)."""
-    f = bytes(frame)
+    f = frame_bytes(frame)
     n = len(f)
-    if n == 0:
-        raise ValueError("an AXI4-Stream frame has at least one byte")
     O = EncapOutcome
     if n > cfg.fifo_bytes:  # cut where the FIFO is full and dropped (before the RX error check)
         return EncapResult(O.DROP_OVERSIZE, None, False, False, n)
@@ -616,7 +543,7 @@ def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
     iph[9] = IPPROTO_UDP
     iph[12:16] = t.src_ip.to_bytes(4, "big")
     iph[16:20] = t.dst_ip.to_bytes(4, "big")
-    iph[10:12] = _ipv4_checksum(bytes(iph)).to_bytes(2, "big")
+    iph[10:12] = ipv4_checksum(bytes(iph)).to_bytes(2, "big")
     sport = 0xC000 | (flow_hash(f) & 0x3FFF)
     udp = sport.to_bytes(2, "big") + (t.udp_port & 0xFFFF).to_bytes(2, "big") + (16 + ilen).to_bytes(2, "big") + b"\x00\x00"
     vx = b"\x08\x00\x00\x00" + (t.vni & 0xFFFFFF).to_bytes(3, "big") + b"\x00"
@@ -626,13 +553,4 @@ def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
 
 def tally_encap(results) -> tuple[list[int], list[int], int, int]:
     """(pkts[6], bytes[6] (input bytes), tx_pkts, tx_bytes) the encap counters should show."""
-    pkts = [0] * NUM_ENCAP_OUTCOMES
-    byts = [0] * NUM_ENCAP_OUTCOMES
-    tx_p = tx_b = 0
-    for r in results:
-        pkts[r.outcome] += 1
-        byts[r.outcome] += r.in_len
-        if r.output is not None:
-            tx_p += 1
-            tx_b += len(r.output)
-    return pkts, byts, tx_p, tx_b
+    return tally_counts(results, NUM_ENCAP_OUTCOMES)

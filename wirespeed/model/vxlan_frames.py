@@ -28,16 +28,23 @@ from scapy.layers.l2 import ARP, Dot1AD, Dot1Q, Ether  # noqa: E402
 from scapy.layers.vxlan import VXLAN  # noqa: E402
 from scapy.packet import Raw  # noqa: E402
 
-from .frames import Case  # noqa: E402
-from .vxlan import (  # noqa: E402
-    LINUX_VXLAN_PORT,
-    VXLAN_PORT,
-    DecapConfig,
-    EncapConfig,
-    Tunnel,
-    _ipv4_checksum,
-    _ones_sum,
+from .common import ipv4_checksum, ones_sum, udp_pseudo_header  # noqa: E402
+from .frames import (  # noqa: E402  (builders shared with the GRE frames)
+    MAC_A,
+    MAC_B,
+    Case,
+    _ip4,
+    _ip6,
+    _l2,
+    _mac,
+    _outer_ip,
+    _outer_ip_end,
+    _padded,
+    _rand_len,
+    _rand_tags,
+    _rbytes,
 )
+from .vxlan import LINUX_VXLAN_PORT, VXLAN_PORT, DecapConfig, EncapConfig, Tunnel  # noqa: E402
 
 __all__ = [
     "Case",
@@ -55,10 +62,6 @@ __all__ = [
     "udp_checksum",
     "DECAP_MUTATIONS",
 ]
-
-MAC_A = "02:00:00:00:00:01"
-MAC_B = "02:00:00:00:00:02"
-
 
 @dataclass
 class VxlanFrame:
@@ -83,40 +86,12 @@ class VxlanFrame:
 # ----------------------------------------------------------------------------------------------
 
 
-def _mac(rng: random.Random) -> str:
-    v = rng.getrandbits(48) & ~(1 << 40)  # unicast
-    return ":".join(f"{(v >> (8 * k)) & 0xFF:02x}" for k in range(5, -1, -1))
-
-
-def _ip4(rng: random.Random) -> str:
-    return f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
-
-
-def _ip6(rng: random.Random) -> str:
-    return "2001:db8:" + ":".join(f"{rng.getrandbits(16):x}" for _ in range(6))
-
-
-def _rbytes(rng: random.Random, n: int) -> bytes:
-    return rng.getrandbits(8 * n).to_bytes(n, "little") if n > 0 else b""
-
-
-def _l2(tags=(), dst=MAC_B, src=MAC_A):
-    p = Ether(dst=dst, src=src)
-    for kind, vid in tags:
-        p = p / (Dot1AD(vlan=vid) if kind == "ad" else Dot1Q(vlan=vid))
-    return p
-
-
 def udp_checksum(frame: bytes, L2: int, U: int, v6: bool, ulen: int | None = None) -> int:
     """The correct UDP checksum field for the datagram at U (length from its header or `ulen`)."""
     f = bytearray(frame)
     ulen = (f[U + 4] << 8 | f[U + 5]) if ulen is None else ulen
     f[U + 6] = f[U + 7] = 0
-    if v6:
-        pseudo = bytes(f[L2 + 8 : L2 + 40]) + ulen.to_bytes(4, "big") + b"\0\0\0\x11"
-    else:
-        pseudo = bytes(f[L2 + 12 : L2 + 20]) + b"\0\x11" + ulen.to_bytes(2, "big")
-    c = ~_ones_sum(pseudo + bytes(f[U : U + ulen])) & 0xFFFF
+    c = ~ones_sum(udp_pseudo_header(f, L2, ulen, v6) + bytes(f[U : U + ulen])) & 0xFFFF
     return c or 0xFFFF
 
 
@@ -189,16 +164,8 @@ def vxlan_frame(
     keep the IPv4 defaults: 2001:db8::1/2 are used).
     """
     tos = ((outer_tos if outer_tos is not None else 0) & 0xFC) | (outer_ecn & 3)
-    if v6:
-        ip = IPv6(src=outer_src if ":" in outer_src else "2001:db8::1",
-                  dst=outer_dst if ":" in outer_dst else "2001:db8::2", tc=tos, nh=proto, hlim=ttl)
-        if tlen is not None:
-            ip.plen = tlen
-    else:
-        ip = IP(src=outer_src, dst=outer_dst, tos=tos, ttl=ttl, id=ip_id, flags=ip_flags, frag=frag, proto=proto,
-                options=[IPOption_NOP()] * (4 * (ihl - 5)) if ihl > 5 else [])
-        if tlen is not None:
-            ip.len = tlen
+    ip = _outer_ip(outer_src, outer_dst, v6=v6, tos=tos, proto=proto, ihl=ihl, ttl=ttl, ip_id=ip_id,
+                   ip_flags=ip_flags, frag=frag, tlen=tlen)
     u = UDP(sport=sport, dport=dport)
     if ulen is not None:
         u.len = ulen
@@ -215,26 +182,14 @@ def vxlan_frame(
     b = bytearray(bytes(pkt))
     L2 = 14 + 4 * len(tags)
     U = L2 + (40 if v6 else ihl * 4)
-    if not v6:
-        if ip_csum is None:
-            hl = ihl * 4
-            c = _ipv4_checksum(bytes(b[L2 : L2 + hl]))
-            b[L2 + 10], b[L2 + 11] = c >> 8, c & 0xFF
-        else:
-            b[L2 + 10], b[L2 + 11] = ip_csum >> 8, ip_csum & 0xFF
-        ip_end = L2 + (b[L2 + 2] << 8 | b[L2 + 3])
-    else:
-        ip_end = L2 + 40 + (b[L2 + 4] << 8 | b[L2 + 5])
+    ip_end = _outer_ip_end(b, L2, v6, ip_csum)
     if udp_csum == "bad":
         good = udp_checksum(bytes(b), L2, U, v6, len(b) - U)
         wrong = good ^ 0x00FF
         if wrong == 0:
             wrong = good ^ 0x0F0F
         b[U + 6], b[U + 7] = wrong >> 8, wrong & 0xFF
-    b += pad
-    if pad_to_min and len(b) < 60:
-        b += bytes(60 - len(b))
-    return VxlanFrame(bytes(b), L2, U, U + 16, ip_end, v6)
+    return VxlanFrame(_padded(b, pad, pad_to_min), L2, U, U + 16, ip_end, v6)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -279,7 +234,7 @@ def _seed_host_scapy(i: int, size: int = 804) -> bytes:
 
 
 def _csum_at(b: bytearray, at: int, data: bytes) -> None:
-    c = ~_ones_sum(data) & 0xFFFF
+    c = ~ones_sum(data) & 0xFFFF
     b[at], b[at + 1] = c >> 8, c & 0xFF
 
 
@@ -362,28 +317,6 @@ def seed_vxlan_frames(n: int, size: int = 804, vnis: int = 4096, vni_base: int =
 # ----------------------------------------------------------------------------------------------
 # Random decap cases across the contract
 # ----------------------------------------------------------------------------------------------
-
-
-def _rand_len(rng: random.Random, max_len: int, big: float) -> int:
-    r = rng.random()
-    if r < big:
-        n = rng.randint(1600, 9600)
-    elif r < big + 0.15:
-        n = rng.randint(200, 1600)
-    else:
-        n = rng.randint(60, 200)
-    return max(1, min(n, max_len))
-
-
-def _rand_tags(rng: random.Random):
-    r = rng.random()
-    if r < 0.6:
-        return ()
-    if r < 0.8:
-        return (("q", rng.randint(1, 4094)),)
-    if r < 0.9:
-        return (("ad", rng.randint(1, 4094)), ("q", rng.randint(1, 4094)))
-    return (("q", rng.randint(1, 4094)), ("q", rng.randint(1, 4094)))
 
 
 DECAP_MUTATIONS = (
@@ -489,8 +422,7 @@ def _random_vxlan(rng: random.Random, total: int, mutation: str | None = None, v
     if "ip_csum" in muts:
         b[L2 + 10] ^= 1 << rng.randint(0, 7)
     elif not v6 and ("ip_version" in muts or "ihl_small" in muts):
-        h = bytes(b[L2 : L2 + 10]) + b"\0\0" + bytes(b[L2 + 12 : L2 + 20])
-        c = ~_ones_sum(h) & 0xFFFF
+        c = ipv4_checksum(bytes(b[L2 : L2 + 20]))  # over a 20-byte header
         b[L2 + 10], b[L2 + 11] = c >> 8, c & 0xFF
     return VxlanFrame(bytes(b), vf.L2, vf.U, vf.K, vf.ip_end, v6)
 

@@ -1,0 +1,214 @@
+"""Helpers shared by the golden models (`gre.py`, `vxlan.py`): EtherTypes and ECN code points,
+one's-complement arithmetic, the L2 header walk, RFC 6040 decapsulation with its RFC 1624
+checksum update, the UDP pseudo-header, and the counter tally.
+
+Pure Python on bytes/ints (no scapy), like the models. The public names that were defined in
+`gre.py` before (`ones_sum`, `ones_add`, `ipv4_checksum`, `rfc6040_decap`) are still importable
+from there.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+__all__ = [
+    "ET_IPV4",
+    "ET_IPV6",
+    "TPIDS",
+    "NOT_ECT",
+    "ECT1",
+    "ECT0",
+    "CE",
+    "ECN_OK",
+    "ECN_TRUNCATED",
+    "ECN_DROP",
+    "ones_sum",
+    "ones_add",
+    "ipv4_checksum",
+    "ipv4_int",
+    "rfc6040_decap",
+    "l2_header",
+    "ip_ecn",
+    "ecn_step",
+    "set_ecn",
+    "udp_pseudo_header",
+    "frame_bytes",
+    "known_end",
+    "tally_counts",
+]
+
+ET_IPV4 = 0x0800
+ET_IPV6 = 0x86DD
+TPIDS = (0x8100, 0x88A8)  # VLAN tags the L2 walk skips (at most two)
+
+# ECN code points
+NOT_ECT, ECT1, ECT0, CE = 0b00, 0b01, 0b10, 0b11
+
+# ecn_step verdicts
+ECN_OK, ECN_TRUNCATED, ECN_DROP = 0, 1, 2
+
+
+# ----------------------------------------------------------------------------------------------
+# One's-complement arithmetic
+# ----------------------------------------------------------------------------------------------
+
+
+def ones_sum(data: bytes) -> int:
+    """16-bit one's-complement (end-around carry) sum of big-endian words; odd length is padded
+    with a zero byte. Returns 0 only for all-zero data, 0xFFFF for a valid checksummed block.
+
+    Uses the identity 2**16 == 1 (mod 0xFFFF): the folded sum is the number mod 0xFFFF, with
+    0 represented as 0xFFFF unless every word is zero.
+    """
+    if len(data) & 1:
+        data = bytes(data) + b"\x00"
+    v = int.from_bytes(data, "big")
+    if v == 0:
+        return 0
+    r = v % 0xFFFF
+    return r if r else 0xFFFF
+
+
+def ones_add(*words: int) -> int:
+    """End-around-carry addition of 16-bit words, exactly as an adder chain with carry wrap."""
+    s = 0
+    for w in words:
+        s += w & 0xFFFF
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+
+def ipv4_checksum(header: bytes) -> int:
+    """The header checksum field value for an IPv4 header (its bytes 10-11 are ignored)."""
+    h = bytes(header[:10]) + b"\x00\x00" + bytes(header[12:])
+    return ~ones_sum(h) & 0xFFFF
+
+
+def udp_pseudo_header(f: bytes, L2: int, ulen: int, v6: bool) -> bytes:
+    """The UDP checksum pseudo-header of the IP header at `L2` for a datagram of `ulen` bytes."""
+    if v6:
+        return bytes(f[L2 + 8 : L2 + 40]) + ulen.to_bytes(4, "big") + b"\x00\x00\x00\x11"
+    return bytes(f[L2 + 12 : L2 + 20]) + b"\x00\x11" + ulen.to_bytes(2, "big")
+
+
+# ----------------------------------------------------------------------------------------------
+# Addresses and headers
+# ----------------------------------------------------------------------------------------------
+
+
+def ipv4_int(a) -> int:
+    """An IPv4 address given as int, 4 bytes or dotted string, as an int."""
+    if isinstance(a, int):
+        return a & 0xFFFFFFFF
+    if isinstance(a, (bytes, bytearray)):
+        return int.from_bytes(a, "big")
+    return int(ipaddress.IPv4Address(a))
+
+
+def l2_header(f: bytes) -> tuple[int, int] | None:
+    """Step 1 of both decap contracts: `(L2, et)`, the L2 header length after at most two VLAN
+    tags (TPIDS) and the EtherType there, or None when the frame ends inside it. (A third TPID is
+    returned as `et`: "any other EtherType".)"""
+    n = len(f)
+    if n < 14:
+        return None
+    et = f[12] << 8 | f[13]
+    L2 = 14
+    tags = 0
+    while et in TPIDS and tags < 2:
+        tags += 1
+        L2 += 4
+        if n < L2:
+            return None
+        et = f[L2 - 2] << 8 | f[L2 - 1]
+    return L2, et
+
+
+def ip_ecn(f: bytes, ip: int, v6: bool) -> int:
+    """The ECN field of the IPv4 (TOS) or IPv6 (traffic class) header at `ip`."""
+    return (f[ip + 1] >> 4) & 3 if v6 else f[ip + 1] & 3
+
+
+# ----------------------------------------------------------------------------------------------
+# ECN (RFC 6040 decapsulation, RFC 1624 checksum update)
+# ----------------------------------------------------------------------------------------------
+
+
+def rfc6040_decap(outer: int, inner: int) -> int | None:
+    """RFC 6040 decapsulation as the contracts restrict it: new inner ECN, or None = drop."""
+    if outer == CE:
+        return None if inner == NOT_ECT else CE
+    if outer == ECT1 and inner == ECT0:
+        return ECT1
+    return inner
+
+
+def ecn_step(f: bytes, ip: int, v6: bool, oecn: int, ip_end: int, need: int) -> tuple[int, int, int | None]:
+    """The ECN step of both decap contracts, for an inner IP header at `ip` (inside [.., ip_end))
+    and outer ECN `oecn`. Returns `(verdict, need, ecn_new)`:
+
+    - ECN_TRUNCATED: the inner header's ECN byte (and, for IPv4, its checksum) is past ip_end
+      (`need` unchanged) or past the frame's end (`need` = the frame length);
+    - ECN_DROP: RFC 6040 says drop (`need` = the bytes read);
+    - ECN_OK: `ecn_new` is the inner ECN to write, or None when it stays.
+    """
+    req = ip + (2 if v6 else 12)
+    if ip_end < req:
+        return ECN_TRUNCATED, need, None
+    if len(f) < req:
+        return ECN_TRUNCATED, len(f), None
+    iecn = ip_ecn(f, ip, v6)
+    new = rfc6040_decap(oecn, iecn)
+    if new is None:
+        return ECN_DROP, req, None
+    return ECN_OK, req, (new if new != iecn else None)
+
+
+def set_ecn(b: bytearray, ip: int, ecn: int, v6: bool) -> None:
+    """Write `ecn` into the IP header at `b[ip:]`; for IPv4 update its header checksum
+    incrementally (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'))."""
+    if v6:
+        b[ip + 1] = (b[ip + 1] & 0xCF) | (ecn << 4)
+        return
+    m = b[ip] << 8 | b[ip + 1]
+    b[ip + 1] = (b[ip + 1] & 0xFC) | ecn
+    m2 = b[ip] << 8 | b[ip + 1]
+    hc = b[ip + 10] << 8 | b[ip + 11]
+    hc2 = ~ones_add(~hc & 0xFFFF, ~m & 0xFFFF, m2) & 0xFFFF
+    b[ip + 10], b[ip + 11] = hc2 >> 8, hc2 & 0xFF
+
+
+# ----------------------------------------------------------------------------------------------
+# Frames and counters
+# ----------------------------------------------------------------------------------------------
+
+
+def frame_bytes(frame) -> bytes:
+    """`frame` as bytes; ValueError when it is empty (an AXI4-Stream frame has a byte at least)."""
+    f = bytes(frame)
+    if not f:
+        raise ValueError("an AXI4-Stream frame has at least one byte")
+    return f
+
+
+def known_end(n: int, need: int, keep_w: int | None) -> bool:
+    """Early or late (both decap contracts): the whole `n`-byte frame is in by the input beat
+    that holds byte `need-1`, the beat the block decides at, with `keep_w` bytes per beat
+    (None: 1)."""
+    w = keep_w or 1
+    return (n - 1) // w <= (need - 1) // w
+
+
+def tally_counts(results, n_outcomes: int) -> tuple[list[int], list[int], int, int]:
+    """(pkts[n_outcomes], bytes[n_outcomes] (input bytes), tx_pkts, tx_bytes) that a block's
+    counters should show after `results` (anything with `outcome`, `in_len`, `output`)."""
+    pkts = [0] * n_outcomes
+    byts = [0] * n_outcomes
+    tx_pkts = tx_bytes = 0
+    for r in results:
+        pkts[r.outcome] += 1
+        byts[r.outcome] += r.in_len
+        if r.output is not None:
+            tx_pkts += 1
+            tx_bytes += len(r.output)
+    return pkts, byts, tx_pkts, tx_bytes
