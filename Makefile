@@ -42,6 +42,15 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/wirespeed bench $(ARGS)
 	$(VENV)/bin/wirespeed bench --block vtep $(VTEP_ARGS)
+	$(VPY) scripts/report/bench.py $(BENCH_ARGS)
+
+# Synthesis (Yosys + nextpnr-ecp5 from PyPI, out of context) -> docs/bench/synth.json; long.
+synth: $(STAMP)
+	$(VPY) scripts/synth/run.py $(SYNTH_ARGS)
+
+# docs/performance.md and its plots, from docs/bench/*.json only.
+report: $(STAMP)
+	$(VPY) scripts/report/make_report.py
 
 clean:
 	rm -rf build

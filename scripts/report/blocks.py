@@ -1,0 +1,133 @@
+"""The datapath blocks that the synthesis and bench scripts measure, and their RTL files.
+
+Shared by scripts/synth/run.py and scripts/report/bench.py so both use the same parameters
+(e.g. axis_splice standalone is built with the buffer depth gre_decap gives it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RTL = ROOT / "rtl"
+WIDTHS = (64, 128, 256, 512)
+
+# Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
+# source exists (the Avalon-ST shell).
+MODULES = ("axis_skid", "gre_classify", "axis_splice", "gre_decap", "gre_decap_avst")
+
+DESCRIPTIONS = {
+    "axis_skid": "AXI4-Stream register slice",
+    "gre_classify": "header parser / decision (observes the stream)",
+    "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
+    "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
+    "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
+}
+
+HDR_BYTES = 128   # gre_decap's header window (gre_decap.sv)
+
+
+def clog2(x: int) -> int:
+    return math.ceil(math.log2(x)) if x > 1 else 0
+
+
+def splice_buf_beats(width: int) -> int:
+    """BUF_BEATS (= FRAMES) with which gre_decap instantiates axis_splice (gre_decap.sv)."""
+    return 1 << clog2(HDR_BYTES // (width // 8) + 4)
+
+
+def module_params(module: str, width: int) -> dict[str, int]:
+    if module == "axis_splice":
+        b = splice_buf_beats(width)
+        # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
+        return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
+                "LEN_W": 17, "META_W": 1}
+    return {"DATA_W": width}
+
+
+def strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def rtl_index(rtl: Path = RTL) -> tuple[dict[str, Path], dict[str, Path]]:
+    """(module name -> file, package name -> file) over rtl/**/*.sv."""
+    mods: dict[str, Path] = {}
+    pkgs: dict[str, Path] = {}
+    for f in sorted(rtl.rglob("*.sv")):
+        t = strip_comments(f.read_text(errors="replace"))
+        for m in re.finditer(r"^\s*module\s+(\w+)", t, flags=re.M):
+            mods[m.group(1)] = f
+        for m in re.finditer(r"^\s*package\s+(\w+)", t, flags=re.M):
+            pkgs[m.group(1)] = f
+    return mods, pkgs
+
+
+def available(rtl: Path = RTL) -> list[str]:
+    mods, _ = rtl_index(rtl)
+    return [m for m in MODULES if m in mods]
+
+
+def dependencies(top: str, rtl: Path = RTL) -> list[Path]:
+    """Source files of ``top`` and everything it instantiates or imports, packages first."""
+    mods, pkgs = rtl_index(rtl)
+    if top not in mods:
+        raise KeyError(f"module {top} is not declared in any {rtl}/**/*.sv")
+    seen: set[Path] = set()
+    todo = [mods[top]]
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        t = strip_comments(f.read_text(errors="replace"))
+        for name, g in mods.items():
+            if g not in seen and re.search(rf"(?<![\w$.]){re.escape(name)}\s*(#|\w+\s*\()", t):
+                todo.append(g)
+        for name, g in pkgs.items():
+            if g not in seen and re.search(rf"\b{re.escape(name)}\s*::", t):
+                todo.append(g)
+    files = sorted(seen)
+    pk = order_packages([f for f in files if f in pkgs.values()], pkgs)
+    return pk + [f for f in files if f not in pk]
+
+
+def order_packages(files: list[Path], pkgs: dict[str, Path]) -> list[Path]:
+    """Package files so that a package comes after the packages it references (X::)."""
+    uses: dict[Path, set[Path]] = {}
+    for f in files:
+        t = strip_comments(f.read_text(errors="replace"))
+        uses[f] = {g for n, g in pkgs.items()
+                   if g != f and g in files and re.search(rf"\b{re.escape(n)}\s*::", t)}
+    out: list[Path] = []
+    while len(out) < len(files):
+        ready = [f for f in files if f not in out and uses[f] <= set(out)]
+        if not ready:                       # a cycle: keep the remaining order
+            ready = [f for f in files if f not in out]
+        out.append(ready[0])
+    return out
+
+
+def file_dependencies(f: Path, rtl: Path = RTL) -> list[Path]:
+    """The packages ``f`` references (transitively, in order) and then ``f`` itself."""
+    _, pkgs = rtl_index(rtl)
+    need: list[Path] = []
+    todo = [f]
+    while todo:
+        g = todo.pop()
+        t = strip_comments(g.read_text(errors="replace"))
+        for n, p in pkgs.items():
+            if p != g and p not in need and re.search(rf"\b{re.escape(n)}\s*::", t):
+                need.append(p)
+                todo.append(p)
+    return order_packages(need, pkgs) + [f]
+
+
+def files_hash(files: list[Path], root: Path = ROOT) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]

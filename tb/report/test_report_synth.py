@@ -1,0 +1,141 @@
+"""Parsing and wrapper generation of scripts/synth/run.py (no tool is run)."""
+
+import importlib.util
+import json
+import re
+
+import pytest
+
+import blocks
+from conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("synth_run", ROOT / "scripts/synth/run.py")
+run = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run)
+
+PORTLIST = """module axis_skid
+input [0:0] clk
+input [0:0] rst
+input [63:0] s_axis_tdata
+input [7:0] s_axis_tkeep
+output [0:0] s_axis_tready
+output [63:0] m_axis_tdata
+"""
+
+NEXTPNR_LOG = """Info: Max frequency for clock 'clk': 28.76 MHz (FAIL at 250.00 MHz)
+Info: Critical path report for clock 'clk' (posedge -> posedge):
+Info:       type curr  total name
+Info:   clk-to-q  0.40  0.40 Source early_TRELLIS_FF_Q.Q
+Info:      setup  0.00  9.00 Source early_sink_TRELLIS_FF_Q.DI
+Info: 1.00 ns logic, 8.00 ns routing
+Info: Critical path report for clock 'clk' (posedge -> posedge):
+Info:       type curr  total name
+Info:   clk-to-q  0.40  0.40 Source dut.out_idx_TRELLIS_FF_Q_2.Q
+Info:    routing  1.14  1.53 Net eof_bad_LUT4_D_Z[2] (30,18) -> (22,16)
+Info:                          Sink eof_bad_LUT4_D_Z_PFUMX_Z_ALUT_LUT4_Z.C
+Info:                          Defined in:
+Info:                               rtl/stream/axis_splice.sv:111.32
+Info:      logic  0.18  1.71 Source eof_bad_LUT4_D_Z_PFUMX_Z_ALUT_LUT4_Z.F
+Info:    routing  0.32  2.03 Net x (22,16) -> (22,16)
+Info:                          Sink s_axis_tready_TRELLIS_FF_Q_DI_LUT4_Z.D
+Info:                          Defined in:
+Info:                               rtl/stream/axis_splice.sv:358.27-358.52
+Info:                               /share/lattice/arith_map_ccu2c.v:74.7-80.4
+Info:      logic  0.18  2.21 Source s_axis_tready_TRELLIS_FF_Q_DI_LUT4_Z.F
+Info:    routing  0.12  2.33 Net s_axis_tready_TRELLIS_FF_Q_DI (29,21) -> (29,21)
+Info:                          Sink dut.s_axis_tready_TRELLIS_FF_Q.DI
+Info:      setup  0.00  2.33 Source dut.s_axis_tready_TRELLIS_FF_Q.DI
+Info: 0.76 ns logic, 1.57 ns routing
+
+Warning: Max frequency for clock 'clk': 30.26 MHz (FAIL at 250.00 MHz)
+"""
+
+
+def test_parse_portlist():
+    ports = run.parse_portlist(PORTLIST)
+    assert ports[0] == ("input", 1, "clk")
+    assert ("input", 64, "s_axis_tdata") in ports
+    assert ("output", 1, "s_axis_tready") in ports
+    assert len(ports) == 6
+
+
+def test_wrapper_registers_every_port_but_the_clock():
+    ports = run.parse_portlist(PORTLIST)
+    src = run.wrapper_source("axis_skid", {"DATA_W": 64}, ports)
+    assert "module ooc_wrap" in src
+    assert "axis_skid #(.DATA_W(64)) dut" in src
+    assert ".clk(clk)" in src                      # the clock is not registered
+    assert "rst_q <= rst;" in src
+    assert "s_axis_tdata_q <= s_axis_tdata;" in src
+    assert "m_axis_tdata <= m_axis_tdata_d;" in src
+    assert "output reg  [63:0] m_axis_tdata" in src
+    # One flip-flop stage per non-clock port.
+    assert len(re.findall(r"<=", src)) == len(ports) - 1
+
+
+def test_wrapper_needs_a_clock():
+    with pytest.raises(ValueError):
+        run.wrapper_source("x", {}, [("input", 8, "d"), ("output", 8, "q")])
+
+
+def test_critical_path_is_the_last_report():
+    cp = run.parse_critical_path(NEXTPNR_LOG)
+    assert cp["from"] == "dut.out_idx_TRELLIS_FF_Q_2.Q"
+    assert cp["to"] == "dut.s_axis_tready_TRELLIS_FF_Q.DI"
+    assert cp["delay_ns"] == pytest.approx(2.33)
+    assert cp["logic_ns"] == pytest.approx(0.76) and cp["routing_ns"] == pytest.approx(1.57)
+    assert cp["logic_levels"] == 2
+    assert cp["rtl_lines"] == ["rtl/stream/axis_splice.sv:111", "rtl/stream/axis_splice.sv:358"]
+    assert cp["text"].startswith("Critical path report for clock 'clk'")
+    assert run.short_cell(cp["from"]) == "out_idx"
+    assert run.short_cell(cp["to"]) == "s_axis_tready"
+
+
+def test_no_critical_path():
+    assert run.parse_critical_path("Info: nothing here\n") is None
+
+
+def test_stat_json_module_and_summaries():
+    stat = json.dumps({"modules": {
+        "\\ooc_wrap": {"num_cells_by_type": {"TRELLIS_FF": 10}},
+        "\\axis_skid$ooc_wrap.dut": {"num_cells_by_type": {
+            "LUT4": 303, "TRELLIS_FF": 151, "PFUMX": 148, "DP16KD": 2, "CCU2C": 5}}},
+        "design": {"num_cells_by_type": {"LUT4": 303}}})
+    cells = run.parse_stat_json("yosys noise\n" + stat, "axis_skid")
+    s = run.ecp5_summary(cells)
+    assert (s["lut4"], s["ff"], s["dp16kd"], s["ccu2c"]) == (303, 151, 2, 5)
+    assert run.parse_stat_json(stat, "ooc_wrap")["TRELLIS_FF"] == 10
+    x = run.xilinx_summary({"LUT6": 74, "LUT3": 2, "FDRE": 151, "FDSE": 1, "RAMB36E2": 2,
+                            "RAMB18E2": 1, "URAM288": 1, "RAM32M": 4, "SRL16E": 3,
+                            "CARRY8": 7, "BUFG": 1})
+    assert (x["lut"], x["ff"], x["bram36_equiv"], x["uram"], x["lutram"], x["srl"],
+            x["carry8"]) == (76, 152, 2.5, 1, 4, 3, 7)
+
+
+def test_dependencies_follow_instances_and_packages(tmp_path):
+    (tmp_path / "p_pkg.sv").write_text("package p_pkg; endpackage\n")
+    (tmp_path / "leaf.sv").write_text("module leaf(input wire a); endmodule\n")
+    (tmp_path / "mid.sv").write_text(
+        "module mid import p_pkg::*; (input wire a);\n  leaf #(.X(1)) u (.a(a));\nendmodule\n")
+    (tmp_path / "top.sv").write_text("// leaf u2 (.a(a)); in a comment\n"
+                                     "module top(input wire a); mid m (.a(a)); endmodule\n")
+    (tmp_path / "other.sv").write_text("module other; endmodule\n")
+    deps = [p.name for p in blocks.dependencies("top", tmp_path)]
+    assert deps[0] == "p_pkg.sv"
+    assert sorted(deps) == ["leaf.sv", "mid.sv", "p_pkg.sv", "top.sv"]
+    assert [p.name for p in blocks.dependencies("leaf", tmp_path)] == ["leaf.sv"]
+
+
+def test_splice_parameters_match_gre_decap_instance():
+    """axis_splice is synthesised and benched standalone with gre_decap's parameters."""
+    src = blocks.strip_comments((ROOT / "rtl/tunnel/gre_decap.sv").read_text())
+    m = re.search(r"axis_splice\s*#\s*\((.*?)\)\s*splice\s*\(", src, flags=re.S)
+    assert m, "gre_decap no longer instantiates axis_splice as 'splice'"
+    inst = dict(re.findall(r"\.(\w+)\s*\(\s*([^()]*?)\s*\)", m.group(1)))
+    for w in blocks.WIDTHS:
+        p = blocks.module_params("axis_splice", w)
+        assert set(inst) <= set(p), f"new axis_splice parameter(s) {set(inst) - set(p)}"
+        for k, v in inst.items():
+            if re.fullmatch(r"\d+", v):
+                assert p[k] == int(v), f"{k}: gre_decap gives {v}, blocks.py {p[k]}"
+    assert [blocks.splice_buf_beats(w) for w in blocks.WIDTHS] == [32, 16, 8, 8]
