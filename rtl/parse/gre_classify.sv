@@ -140,6 +140,20 @@ module gre_classify
         w16 = {vb(at), vb(at + 7'd1)};
     endfunction
 
+    // Ethernet, VLAN tags and the outer IP header bytes.
+    logic [6:0]  p_l2;
+    logic [15:0] p_et;
+    logic        p_wait, p_tags3;
+    logic [7:0]  iph [60];
+
+    l2_parse #(
+        .HDR_BYTES(HDR_BYTES),
+        .POS_W(POS_W)
+    ) l2p (
+        .view, .have,
+        .l2(p_l2), .et(p_et), .wait_more(p_wait), .too_many_tags(p_tags3), .iph
+    );
+
     // ------------------------------------------------------------------ the decision
     logic             c_done, c_fwd, c_decap, c_csum_check;
     outcome_e         c_outcome;
@@ -148,7 +162,6 @@ module gre_classify
     logic [5:0]       c_pen;
     logic [47:0]      c_ppos, c_pval;
 
-    logic [7:0]       iph [60];      // outer IPv4 header bytes
     logic [31:0]      iph_sum;
 
     always_comb begin : decide
@@ -171,23 +184,12 @@ module gre_classify
         iph_sum = '0; c_gre_at = '0;
         lookup_src = '0; lookup_dst = '0;
 
-        // 1. L2: Ethernet and up to two VLAN tags.
-        if (have < 14) begin
+        // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
+        l2 = p_l2; et = p_et;
+        if (p_wait) begin
             c_done = ended; stop = 1'b1;
-        end else if (is_tpid(et)) begin
-            if (have < 18) begin
-                c_done = ended; stop = 1'b1;
-            end else begin
-                l2 = 7'd18; et = w16(7'd16);
-                if (is_tpid(et)) begin
-                    if (have < 22) begin
-                        c_done = ended; stop = 1'b1;
-                    end else begin
-                        l2 = 7'd22; et = w16(7'd20);
-                        if (is_tpid(et)) begin c_done = 1'b1; stop = 1'b1; end
-                    end
-                end
-            end
+        end else if (p_tags3) begin
+            c_done = 1'b1; stop = 1'b1;
         end
 
         // 2. Is it GRE at all?
@@ -209,9 +211,6 @@ module gre_classify
         if (!stop) c_outcome = OUT_DROP_TRUNCATED;
 
         // 3. Outer IP header.
-        // L2 is one of three lengths: three fixed slices, not a 128-way byte mux per byte.
-        for (int i = 0; i < 60; i++)
-            iph[i] = (l2 == 7'd14) ? view[14 + i] : (l2 == 7'd18) ? view[18 + i] : view[22 + i];
         ihl = iph[0][3:0];
         for (int w = 0; w < 30; w++)
             if (5'(w) < {ihl, 1'b0}) iph_sum = iph_sum + {16'h0, iph[2*w], iph[2*w+1]};

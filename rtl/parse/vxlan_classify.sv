@@ -127,6 +127,20 @@ module vxlan_classify
         w16 = {view[at], view[at + 7'd1]};
     endfunction
 
+    // Ethernet, VLAN tags and the outer IP header bytes.
+    logic [6:0]  p_l2;
+    logic [15:0] p_et;
+    logic        p_wait, p_tags3;
+    logic [7:0]  iph [60];
+
+    l2_parse #(
+        .HDR_BYTES(HDR_BYTES),
+        .POS_W(POS_W)
+    ) l2p (
+        .view, .have,
+        .l2(p_l2), .et(p_et), .wait_more(p_wait), .too_many_tags(p_tags3), .iph
+    );
+
     // ------------------------------------------------------------------ the decision
     logic             c_done, c_decap, c_csum_check;
     logic             c_hdr_ok;        // passed steps 1-5: the VNI table has the next word
@@ -137,7 +151,6 @@ module vxlan_classify
     logic [15:0]      c_pseudo;        // UDP pseudo-header sum
     logic [2:0]       c_pen;
     logic [7:0]       c_tos_val, c_hc_hi, c_hc_lo;
-    logic [7:0]       iph [60];
 
     always_comb begin : decide
         logic             stop, v4, v6, ecn_needed, inner_v4, inner_ip;
@@ -159,28 +172,15 @@ module vxlan_classify
         ecn_o = '0; ecn_i = '0; ecn_n = '0; flags = '0; tos = '0; tos_n = '0; ip_end = '0;
         isum = '0; psum = '0;
 
-        // 1. L2.
-        if (have < 14) begin
+        // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
+        l2 = p_l2; et = p_et;
+        if (p_wait) begin
             c_done = ended; stop = 1'b1;
-        end else if (is_tpid(et)) begin
-            if (have < 18) begin
-                c_done = ended; stop = 1'b1;
-            end else begin
-                l2 = 7'd18; et = w16(7'd16);
-                if (is_tpid(et)) begin
-                    if (have < 22) begin
-                        c_done = ended; stop = 1'b1;
-                    end else begin
-                        l2 = 7'd22; et = w16(7'd20);
-                        if (is_tpid(et)) begin c_done = 1'b1; stop = 1'b1; end
-                    end
-                end
-            end
+        end else if (p_tags3) begin
+            c_done = 1'b1; stop = 1'b1;
         end
 
         // 2. Outer IP, as far as the UDP header.
-        for (int i = 0; i < 60; i++)
-            iph[i] = (l2 == 7'd14) ? view[14 + i] : (l2 == 7'd18) ? view[18 + i] : view[22 + i];
         ihl = iph[0][3:0];
         if (!stop) begin
             if (et == 16'h0800) begin
