@@ -81,8 +81,7 @@ module encap_classify
 
     // ------------------------------------------------------------------ header bytes
     logic [7:0]       view [HDR_BYTES];
-    logic [POS_W-1:0] have, pos_unused;
-    logic             first_unused;
+    logic [POS_W-1:0] have;
     logic [15:0]      sum_unused;
     logic             decided;
     wire              ended = s_tlast;
@@ -95,7 +94,7 @@ module encap_classify
     ) window (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .pos(pos_unused), .have, .first(first_unused),
+        .view, .have,
         .region_known(1'b0), .region_decide(1'b0), .region_start(7'd0), .region_end(17'd0),
         .region_sum(sum_unused)
     );

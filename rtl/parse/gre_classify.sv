@@ -108,8 +108,6 @@ module gre_classify
     // ------------------------------------------------------------------ header bytes
     logic [7:0]             view [HDR_BYTES];
     logic [POS_W-1:0]       have;
-    logic [POS_W-1:0]       pos_unused;      // the GRE parser needs only `have`
-    logic                   first_unused;
     logic                   decided, decide_now;
     logic [LEN_W-1:0]       lim;
     logic [6:0]             c_gre_at, d_gre_at;
@@ -124,7 +122,7 @@ module gre_classify
     ) window (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .pos(pos_unused), .have, .first(first_unused),
+        .view, .have,
         .region_known(decided || decide_now),
         .region_decide(decide_now),
         .region_start(decided ? d_gre_at : c_gre_at),

@@ -40,9 +40,7 @@ module hdr_window
     input  wire logic                   s_tlast,
 
     output      logic [7:0]             view [HDR_BYTES],
-    output      logic [POS_W-1:0]       pos,         // bytes of the frame before this beat
     output      logic [POS_W-1:0]       have,        // bytes of the frame up to this beat's end
-    output      logic                   first,       // this beat starts a frame
 
     input  wire logic                   region_known,     // this cycle or earlier
     input  wire logic                   region_decide,    // region_known rises in this cycle
@@ -63,6 +61,7 @@ module hdr_window
 
     logic [7:0]       hdr [HDR_BYTES];
     logic [POS_W-1:0] in_pos;
+    logic [POS_W-1:0] pos;          // bytes of the frame before this beat
     logic             in_first;
     logic [BYTE_SH:0] live_len;
     logic [15:0]      acc;
@@ -72,7 +71,6 @@ module hdr_window
         for (int b = 0; b < KEEP_W; b++)
             if (s_tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
         if (!s_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
-        first = in_first;
         pos   = in_first ? '0 : in_pos;
         have  = pos + POS_W'(live_len);
         // Beat slot s of the window is the live beat when the frame is at that beat.

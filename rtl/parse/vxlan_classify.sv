@@ -99,8 +99,6 @@ module vxlan_classify
     // ------------------------------------------------------------------ header bytes
     logic [7:0]       view [HDR_BYTES];
     logic [POS_W-1:0] have;
-    logic [POS_W-1:0] pos_unused;
-    logic             first_unused;
     logic             decided, decide_now;
     logic [LEN_W-1:0] lim;
     logic [6:0]       c_udp_at, d_udp_at;
@@ -115,7 +113,7 @@ module vxlan_classify
     ) window (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .pos(pos_unused), .have, .first(first_unused),
+        .view, .have,
         .region_known(decided || decide_now),
         .region_decide(decide_now),
         .region_start(decided ? d_udp_at : c_udp_at),
