@@ -47,7 +47,7 @@ const char* const kOutcomeNames[kNumOutcomes] = {
 // Command line
 
 struct Options : CommonOptions {
-    std::string in, out, latency_csv;
+    std::string in, out, latency_csv, stat_csv;
 };
 
 const char* kUsage =
@@ -59,6 +59,7 @@ const char* kUsage =
     "  --stall-prob P         probability of m_axis_tready=0 in a cycle (default 0)\n"
     "  --seed S               PRNG seed (default 1)\n"
     "  --latency-csv FILE     per emitted frame: index_in,first_in_cycle,first_out_cycle,latency\n"
+    "  --stat-csv FILE        per input frame, from m_stat: index_in,outcome,emit,len\n"
     "  --progress             progress line on stderr about every second\n"
     "  --max-idle-cycles N    stall watchdog (default 100000)\n"
     "  --no-skip-idle         evaluate every idle cycle of a pacing gap (see sim/README.md)\n"
@@ -73,6 +74,7 @@ Options parse_args(int argc, char** argv) {
         if (f == "--in") o.in = a.value();
         else if (f == "--out") o.out = a.value();
         else if (f == "--latency-csv") o.latency_csv = a.value();
+        else if (f == "--stat-csv") o.stat_csv = a.value();
         else if (!o.parse(a)) a.unknown();
     }
     if (o.in.empty()) die(EXIT_INPUT, "missing --in IN.pcap (see --help)");
@@ -177,6 +179,7 @@ int main(int argc, char** argv) {
         Sim sim(o, reader, total);
         sim.dir.sink.open(o.out);
         if (!o.latency_csv.empty()) sim.dir.match.open_csv(o.latency_csv);
+        if (!o.stat_csv.empty()) sim.dir.match.open_stat_csv(o.stat_csv);
         return sim.run(writes);
     } catch (const FileError& e) {
         fprintf(stderr, "%s: error: %s\n", g_prog, e.msg.c_str());

@@ -392,8 +392,16 @@ public:
         csv_.put_str("index_in,first_in_cycle,first_out_cycle,latency\n");
         csv_on_ = true;
     }
+    // Optional per-frame status CSV: index_in,outcome,emit,len for every status pulse, in input
+    // order (the status stream as the DUT reported it, before any check).
+    void open_stat_csv(const std::string& path) {
+        stat_csv_.open(path, 1u << 20);
+        stat_csv_.put_str("index_in,outcome,emit,len\n");
+        stat_csv_on_ = true;
+    }
     void close() {
         if (csv_on_) csv_.close();
+        if (stat_csv_on_) stat_csv_.close();
     }
 
     // A frame's first beat was accepted.
@@ -461,6 +469,16 @@ private:
                 S::name, (unsigned long long)k, (unsigned long long)c,
                 (unsigned long long)frames_started, (unsigned long long)k);
         const InFlight f = inflight_.pop();
+        if (stat_csv_on_) {
+            stat_csv_.put_u64(f.index);
+            stat_csv_.put_char(',');
+            stat_csv_.put_u64(outcome);
+            stat_csv_.put_char(',');
+            stat_csv_.put_u64(emit);
+            stat_csv_.put_char(',');
+            stat_csv_.put_u64(len);
+            stat_csv_.put_char('\n');
+        }
         if (f.index >= in_done)
             die(EXIT_BALANCE,
                 "%s pulse for input frame %llu at cycle %llu came before that frame's last "
@@ -509,8 +527,8 @@ private:
 
     Top* t_;
     const int nout_;
-    BufferedFile csv_;
-    bool csv_on_ = false;
+    BufferedFile csv_, stat_csv_;
+    bool csv_on_ = false, stat_csv_on_ = false;
     Ring<InFlight> inflight_;
     Ring<Waiting> waiting_;
     Ring<uint64_t> unmatched_out_;

@@ -67,7 +67,8 @@ constexpr uint64_t kTableClearLimit = 1u << 22;  // cycles to wait for the post-
 // Command line
 
 struct Options : CommonOptions {
-    std::string net_in, net_out, host_in, host_out, host_vni_csv, decap_latency_csv, encap_latency_csv;
+    std::string net_in, net_out, host_in, host_out, host_vni_csv, decap_latency_csv, encap_latency_csv,
+        decap_stat_csv, encap_stat_csv;
 };
 
 const char* kUsage =
@@ -87,6 +88,8 @@ const char* kUsage =
     "  --seed S               PRNG seed (default 1)\n"
     "  --decap-latency-csv FILE, --encap-latency-csv FILE\n"
     "                         per emitted frame: index_in,first_in_cycle,first_out_cycle,latency\n"
+    "  --decap-stat-csv FILE, --encap-stat-csv FILE\n"
+    "                         per input frame, from m_decap_stat/m_encap_stat: index_in,outcome,emit,len\n"
     "  --progress             progress line on stderr about every second\n"
     "  --max-idle-cycles N    stall watchdog (default 100000)\n"
     "  --no-skip-idle         evaluate every idle cycle of a pacing gap (see sim/README.md)\n"
@@ -105,6 +108,8 @@ Options parse_args(int argc, char** argv) {
         else if (f == "--host-vni-csv") o.host_vni_csv = a.value();
         else if (f == "--decap-latency-csv") o.decap_latency_csv = a.value();
         else if (f == "--encap-latency-csv") o.encap_latency_csv = a.value();
+        else if (f == "--decap-stat-csv") o.decap_stat_csv = a.value();
+        else if (f == "--encap-stat-csv") o.encap_stat_csv = a.value();
         else if (!o.parse(a)) a.unknown();
     }
     o.validate();
@@ -300,6 +305,8 @@ int main(int argc, char** argv) {
         if (!o.host_vni_csv.empty()) sim.open_vni_csv(o.host_vni_csv);
         if (!o.decap_latency_csv.empty()) sim.decap.match.open_csv(o.decap_latency_csv);
         if (!o.encap_latency_csv.empty()) sim.encap.match.open_csv(o.encap_latency_csv);
+        if (!o.decap_stat_csv.empty()) sim.decap.match.open_stat_csv(o.decap_stat_csv);
+        if (!o.encap_stat_csv.empty()) sim.encap.match.open_stat_csv(o.encap_stat_csv);
         return sim.run(writes);
     } catch (const FileError& e) {
         fprintf(stderr, "%s: error: %s\n", g_prog, e.msg.c_str());

@@ -2,14 +2,14 @@
 //
 // vxlan_decap — VXLAN termination, network to host (docs/vxlan.md, "Decap").
 //
-//            +----------------+ descriptor +-------------+
-//   s_axis ─►│ vxlan_classify │───────────►│ axis_splice │─► m_axis (+ m_axis_tvni)
-//      │     +----------------+            +-------------+
-//      │          │ VNI ▲ {push, VLAN ID}         ▲
-//      │     +----▼─────┴---+                     │
-//      │     │ hash_table   │◄── s_axil_vni        │
-//      │     +--------------+                     │
-//      └──────────────── beats ───────────────────┘
+//                               +----------------+ descriptor +-------------+
+//   s_axis ─► axis_keep_check ─►│ vxlan_classify │───────────►│ axis_splice │─► m_axis
+//             (tkeep holes:  │   +----------------+            +-------------+  (+ m_axis_tvni)
+//              bad frame)    │        │ VNI ▲ {push, VLAN ID}         ▲
+//                            │   +----▼─────┴---+                     │
+//                            │   │ hash_table   │◄── s_axil_vni       │
+//                            │   +--------------+                     │
+//                            └─────────────── beats ──────────────────┘
 //   s_axil ─► block_csr: CONTROL, PORT, PORT2, per-outcome and TX counters
 //
 // Cut-through: the frame leaves as soon as its headers are read and the VNI table answered.
@@ -101,7 +101,23 @@ module vxlan_decap #(
         $error("vxlan_decap: DATA_W must be 64, 128, 256 or 512");
     end
 
-    wire s_hs = s_axis_tvalid && s_axis_tready;
+    // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
+    // last beat, counted as DROP_RX_ERROR); the classifier and the splice engine see no hole.
+    logic [DATA_W-1:0] k_tdata;
+    logic [KEEP_W-1:0] k_tkeep;
+    logic              k_tvalid, k_tready, k_tlast, k_tuser;
+
+    axis_keep_check #(
+        .DATA_W(DATA_W)
+    ) keep_check (
+        .clk, .rst,
+        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
+        .s_axis_tlast, .s_axis_tuser,
+        .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
+        .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
+    );
+
+    wire s_hs = k_tvalid && k_tready;
 
     // CONTROL (reg 0): [0] VNI table enable, [1] strict reserved bits, [2] PORT2 enable,
     // [3] drop PASS. PORT (reg 1, 0x010), PORT2 (reg 2, 0x014).
@@ -133,8 +149,8 @@ module vxlan_decap #(
         .LEN_W(LEN_W)
     ) classify (
         .clk, .rst,
-        .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_hs,
-        .s_tlast(s_axis_tlast), .s_tuser(s_axis_tuser),
+        .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs,
+        .s_tlast(k_tlast), .s_tuser(k_tuser),
         .ctrl_vni_enable(ctrl[0]), .ctrl_strict(ctrl[1]), .ctrl_port2_enable(ctrl[2]),
         .ctrl_drop_pass(ctrl[3]), .ctrl_port(port), .ctrl_port2(port2),
         .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
@@ -174,8 +190,8 @@ module vxlan_decap #(
         .META_W(25)
     ) splice (
         .clk, .rst,
-        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
-        .s_axis_tlast, .s_axis_tuser,
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
+        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
         .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
         .desc_patch_val, .desc_meta, .eof_bad,

@@ -2,15 +2,15 @@
 //
 // vxlan_encap — VXLAN tunnel start, host to network (docs/vxlan.md, "Encap").
 //
-//   s_axis ─► axis_frame_fifo ─(frame + its length)─► axis_splice ─► m_axis
-//             (store and forward)        │ beats          ▲ descriptor: outer headers
-//                                  +-----▼----------+     │ (50 bytes) inserted,
-//                                  │ encap_classify │─────┘ inner 802.1Q tag removed
-//                                  +-----┬-----▲----+
-//                     key {tag, inner dst}│     │entry
-//                                  +-----▼-----┴----+
-//                   s_axil_tbl ───►│   hash_table   │ 16K tunnels by default
-//                                  +----------------+
+//   s_axis ─► axis_keep_check ─► axis_frame_fifo ─(frame + its length)─► axis_splice ─► m_axis
+//             (tkeep holes:       (store and forward)     │ beats          ▲ descriptor: outer
+//              bad frame)                          +-----▼----------+     │ headers (50 bytes)
+//                                                  │ encap_classify │─────┘ inserted, inner
+//                                                  +-----┬-----▲----+       802.1Q tag removed
+//                                     key {tag, inner dst}│     │entry
+//                                                  +-----▼-----┴----+
+//                                   s_axil_tbl ───►│   hash_table   │ 16K tunnels by default
+//                                                  +----------------+
 //   s_axil ─► block_csr: CONTROL (bit 0: drop on miss), per-outcome and TX counters
 //
 // The frame is stored whole first because its length goes into the outer IPv4 and UDP
@@ -113,14 +113,30 @@ module vxlan_encap #(
     logic              f_tvalid, f_tready, f_tlast, f_tuser, f_bad, f_oversize;
     logic [15:0]       f_len;
 
+    // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
+    // last beat: DROP_RX_ERROR, never sent); the FIFO and the classifier see no hole.
+    logic [DATA_W-1:0] k_tdata;
+    logic [KEEP_W-1:0] k_tkeep;
+    logic              k_tvalid, k_tready, k_tlast, k_tuser;
+
+    axis_keep_check #(
+        .DATA_W(DATA_W)
+    ) keep_check (
+        .clk, .rst,
+        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
+        .s_axis_tlast, .s_axis_tuser,
+        .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
+        .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
+    );
+
     axis_frame_fifo #(
         .DATA_W(DATA_W),
         .DEPTH(FIFO_BYTES / KEEP_W),
         .FRAMES(32)
     ) fifo (
         .clk, .rst,
-        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
-        .s_axis_tlast, .s_axis_tuser,
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
+        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser),
         .m_len(f_len), .m_bad(f_bad), .m_oversize(f_oversize)

@@ -1,0 +1,22 @@
+"""pytest entry: axis_keep_check (rtl/stream/axis_keep_check.sv) at 8 bits (one tkeep bit) and
+at every datapath width."""
+
+from pathlib import Path
+
+import pytest
+
+from tb.common.runner import run_cocotb
+from wirespeed.paths import RTL
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.mark.parametrize("data_w", [8, 64, 128, 256, 512])
+def test_axis_keep_check(data_w: int) -> None:
+    run_cocotb(
+        toplevel="axis_keep_check",
+        test_module="axis_keep_check_tb",
+        test_dir=HERE,
+        parameters={"DATA_W": data_w},
+        sources=[RTL / "stream" / "axis_keep_check.sv"],
+    )
