@@ -9,6 +9,10 @@
 #   WS_SIM_SOURCES  space-separated .sv files to use instead of rtl/**/*.sv
 #   WS_SIM_MDIR     output directory instead of build/sim/wW (build/sim/vtep_wW)
 #   WS_SIM_VFLAGS   extra Verilator flags
+# AXI4-Stream protocol monitors (rtl/sim/: axis_monitor.sv, bound to every stream by
+# monitors.sv; simulation only) are compiled into every build, WS_SIM_SOURCES builds too; a
+# violation prints "%Error: ... AXIS-<rule>" and the harness exits 1. WS_SIM_MONITORS=0 leaves
+# them out (e.g. to measure the harness speed without them).
 set -euo pipefail
 W=${1:-}
 case "$W" in
@@ -37,6 +41,13 @@ else
   for f in "${ALL[@]}"; do [[ "$f" == *_pkg.sv ]] && SRCS+=("$f"); done
   for f in "${ALL[@]}"; do [[ "$f" == *_pkg.sv ]] || SRCS+=("$f"); done
 fi
+# The monitors: rtl/sim/*.sv last (the binds name their targets by module type).
+SIM_ONLY=()
+mapfile -t SIM_ONLY < <(find rtl/sim -name '*.sv' -type f 2>/dev/null | LC_ALL=C sort)
+NOSIM=()
+for f in "${SRCS[@]}"; do [[ "$f" == rtl/sim/* || "$f" == */rtl/sim/* ]] || NOSIM+=("$f"); done
+SRCS=("${NOSIM[@]}")
+if [ ${#SRCS[@]} -gt 0 ] && [ "${WS_SIM_MONITORS:-1}" != 0 ]; then SRCS+=("${SIM_ONLY[@]}"); fi
 if [ ${#SRCS[@]} -eq 0 ]; then
   echo "sim/build.sh: no RTL sources found under rtl/ (is rtl/tunnel/$TOP.sv there yet?)" >&2
   exit 2

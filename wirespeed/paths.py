@@ -15,7 +15,11 @@ CAPTURES = Path(os.environ.get("WIRESPEED_CAPTURES", ROOT.parent / "shared" / "c
 
 
 def rtl_sources() -> list[Path]:
-    """Every synthesizable source file, in a stable order (packages first)."""
+    """Every source file under rtl/, in a stable order (packages first).
+
+    rtl/sim/ (the AXI4-Stream protocol monitors and their binds) is simulation only: it is
+    included here, so every simulation build gets the monitors, and scripts/synth leaves it out.
+    """
     files = sorted(RTL.rglob("*.sv"))
     pkgs = [f for f in files if f.name.endswith("_pkg.sv")]
     return pkgs + [f for f in files if f not in pkgs]

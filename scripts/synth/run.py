@@ -50,6 +50,9 @@ import deps  # noqa: E402
 # commands, options, wrapper); edits that only change reporting need not.
 FLOW_VERSION = 1
 RTL = ROOT / "rtl"
+# Simulation-only sources (protocol monitors, bound in by rtl/sim/monitors.sv): excluded from
+# every synthesis run and from the frontend check.
+SIM_ONLY = RTL / "sim"
 BUILD = ROOT / "build" / "synth"
 OUT = ROOT / "docs" / "bench" / "synth.json"
 DEVICE = {"family": "ECP5", "part": "LFE5UM-85F", "nextpnr_args": ["--85k", "--package",
@@ -345,7 +348,7 @@ class Job:
     def __init__(self, module: str, width: int, seeds: list[int], args: argparse.Namespace):
         self.module, self.width, self.seeds, self.args = module, width, seeds, args
         self.params = module_params(module, width)
-        self.files = dependencies(module)
+        self.files = [f for f in dependencies(module) if SIM_ONLY not in f.parents]
         self.rtl_hash = files_hash(self.files)
         self.dir = BUILD / f"{module}_w{width}"
         self.key_base = json.dumps({"flow": FLOW_VERSION,
@@ -540,7 +543,8 @@ def frontend_check(timeout: float) -> dict[str, str]:
     out = {}
     d = BUILD / "frontend_check"
     d.mkdir(parents=True, exist_ok=True)
-    for f in sorted(RTL.rglob("*.sv")):
+    # rtl/sim/ holds simulation-only checkers (axis_monitor, its binds): never synthesized.
+    for f in sorted(g for g in RTL.rglob("*.sv") if SIM_ONLY not in g.parents):
         files = file_dependencies(f)
         ys = d / f"{f.stem}.ys"
         ys.write_text("read_verilog -sv " + " ".join(rel(x) for x in files) + "\n")

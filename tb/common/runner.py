@@ -2,6 +2,11 @@
 
 Each (toplevel, parameter set) gets its own build directory under build/cocotb/, so the
 width sweep compiles once per width and re-runs reuse the build.
+
+Every build includes the simulation-only AXI4-Stream protocol monitors (rtl/sim/: axis_monitor.sv
+bound to every stream by monitors.sv), also when a test passes its own source list; a protocol
+violation ends the simulation with "%Error: ... AXIS-<rule>" and the test fails. They are part
+of the source list, hence of the build directory's hash.
 """
 
 from __future__ import annotations
@@ -12,7 +17,22 @@ import os
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from wirespeed.paths import BUILD, ROOT, rtl_sources, verilator_env
+from wirespeed.paths import BUILD, ROOT, RTL, rtl_sources, verilator_env
+
+# Simulation-only sources: the protocol monitors and their binds (never synthesized).
+SIM_ONLY = RTL / "sim"
+
+
+def monitor_sources() -> list[Path]:
+    """rtl/sim/*.sv in a stable order (axis_monitor.sv, then monitors.sv with the binds)."""
+    return sorted(SIM_ONLY.glob("*.sv"))
+
+
+def with_monitors(srcs: Sequence[Path], monitors: bool = True) -> list[Path]:
+    """``srcs`` without any rtl/sim/ file, then (``monitors``) the monitors, last."""
+    sim = {p.resolve() for p in monitor_sources()}
+    out = [Path(s) for s in srcs if Path(s).resolve() not in sim]
+    return out + (monitor_sources() if monitors else [])
 
 
 def run_cocotb(
@@ -23,9 +43,11 @@ def run_cocotb(
     sources: Sequence[Path] | None = None,
     extra_env: Mapping[str, str] | None = None,
     testcase: str | None = None,
+    monitors: bool = True,
 ) -> None:
     """Compile `toplevel` with `parameters` and run the cocotb tests in `test_module`.
 
+    `monitors` (default): add the AXI4-Stream protocol monitors of rtl/sim/ to the sources.
     Raises (so pytest fails) when any cocotb test fails.
     """
     from cocotb_tools.runner import get_runner
@@ -35,7 +57,7 @@ def run_cocotb(
     os.environ["PATH"] = env["PATH"]
     parameters = dict(parameters or {})
     tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
-    srcs = [Path(s) for s in (sources or rtl_sources())]
+    srcs = with_monitors(sources or rtl_sources(), monitors)
     # Test files that build the same toplevel from different source lists get their own build.
     src_tag = hashlib.sha1("\n".join(str(s) for s in srcs).encode()).hexdigest()[:8]
     build_dir = BUILD / "cocotb" / f"{toplevel}_{tag}_{src_tag}"
