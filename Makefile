@@ -5,6 +5,9 @@
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
 #               VTEP's line-rate fractions and lookup rate -> docs/bench/vtep_linerate.json
+#   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
+#               and mutated frames through every block and width, checked against the golden
+#               models; failing frames -> build/fuzz/fail-*/ (docs/fuzzing.md)
 #   make clean  remove build/ (harness binaries, cocotb builds, run outputs)
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -19,7 +22,7 @@ export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
 RTL := $(shell find rtl -name '*.sv' | sort)
 JOBS ?= 2
 
-.PHONY: venv run test test-full lint bench synth report clean
+.PHONY: venv run test test-full lint bench synth report fuzz clean
 
 venv: $(STAMP)
 $(STAMP): requirements.txt scripts/setup.sh pyproject.toml
@@ -51,6 +54,13 @@ synth: $(STAMP)
 # docs/performance.md and its plots, from docs/bench/*.json only.
 report: $(STAMP)
 	$(VPY) scripts/report/make_report.py
+
+# Fuzzing campaign (wirespeed fuzz; docs/fuzzing.md). FUZZ_ARGS adds options, e.g.
+# FUZZ_ARGS="--block gre --widths 64".
+SEED ?= 1
+COUNT ?= 1000000
+fuzz: $(STAMP)
+	$(VENV)/bin/wirespeed fuzz --seed $(SEED) --count $(COUNT) $(FUZZ_ARGS)
 
 clean:
 	rm -rf build

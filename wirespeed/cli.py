@@ -520,6 +520,23 @@ def cmd_config(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from wirespeed import fuzz
+
+    try:
+        camp = fuzz.Campaign(seed=args.seed, count=args.count, blocks=fuzz.blocks_of(args.block),
+                             widths=tuple(args.widths),
+                             out_dir=args.out_dir or paths.BUILD / "fuzz",
+                             chunk=args.chunk, max_idle_cycles=args.max_idle_cycles,
+                             only_chunk=args.only_chunk, quiet=args.quiet)
+        summary = fuzz.run_campaign(camp)
+    except fuzz.FuzzError as exc:
+        raise CliError(str(exc), exc.code) from exc
+    fuzz.print_summary(summary)
+    print(f"summary: {', '.join(summary['files'])}")
+    return EXIT_MISMATCH if summary["failures"] else EXIT_OK
+
+
 def cmd_lint(args: argparse.Namespace) -> int:
     from wirespeed.lint import main as lint_main
 
@@ -538,6 +555,19 @@ def _float_in(lo: float, hi: float, lo_open: bool = False, hi_open: bool = False
         if v != v or v < lo or v > hi or (lo_open and v == lo) or (hi_open and v == hi):
             raise argparse.ArgumentTypeError(
                 f"{text} is not in {'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}")
+        return v
+    return parse
+
+
+def _int_at_least(lo: int):
+    """An argparse type: an integer >= lo."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"{v} is below {lo}")
         return v
     return parse
 
@@ -635,6 +665,37 @@ def parser() -> argparse.ArgumentParser:
                      help="whose writes to print: gre_decap's (default) or vtep_top's "
                           "(the vtep: section)")
     cfg.set_defaults(func=cmd_config)
+
+    fz = sub.add_parser("fuzz", help="fuzzing campaign: random and mutated frames through "
+                        "the RTL, checked against the golden models (docs/fuzzing.md)",
+                        description="Feed --count frames (random bytes, mutated GRE/VXLAN/host "
+                                    "frames, the real captures) through the harnesses in chunks "
+                                    "with random idle and backpressure, and check every frame "
+                                    "against the golden model. Exit 1 when a chunk fails; its "
+                                    "frames, config and replay commands go to --out-dir.")
+    fz.add_argument("--seed", type=int, default=1, help="campaign seed (default 1); every "
+                    "chunk derives its own seed from it")
+    fz.add_argument("--count", type=_int_at_least(1), default=1_000_000, metavar="N",
+                    help="frames to feed, all blocks together (default 1000000)")
+    fz.add_argument("--block", choices=("gre", "vxlan-decap", "vxlan-encap", "all"),
+                    default="all", help="gre (ws_sim), vxlan-decap / vxlan-encap (ws_vtep), or "
+                                        "all (default; the VTEP's two directions run at once)")
+    fz.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=list(WIDTHS),
+                    metavar="W", help="bus widths, taken in turn chunk by chunk (default: "
+                                      "64 128 256 512)")
+    fz.add_argument("--out-dir", type=Path, metavar="DIR",
+                    help="summary.json/.md, harness copies and failing chunks (default "
+                         "build/fuzz)")
+    fz.add_argument("--chunk", type=_int_at_least(1), default=5000, metavar="N",
+                    help="frames per harness run and direction (default 5000)")
+    fz.add_argument("--max-idle-cycles", type=_int_at_least(1), default=10000, metavar="N",
+                    help="stall watchdog: a run in which frames are pending but nothing moves "
+                         "for N cycles fails (default 10000)")
+    fz.add_argument("--only-chunk", type=_int_at_least(0), metavar="K",
+                    help="run chunk K of the campaign alone (what a failure's replay "
+                         "command does)")
+    fz.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    fz.set_defaults(func=cmd_fuzz)
 
     lint = sub.add_parser("lint", help="Verilator -Wall lint of every RTL file")
     lint.add_argument("files", nargs="*", type=Path, help="RTL files (default: all of rtl/)")

@@ -35,16 +35,12 @@ class SimOptions:
     progress: bool = False
 
 
-def run(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
-        regs: Path | None = None, opts: SimOptions = SimOptions(),
-        latency_csv: Path | None = None) -> dict[str, Any]:
-    """Run ``binary`` and return its JSON report; raise :class:`SimError` on failure."""
+def command(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
+            regs: Path | None = None, opts: SimOptions = SimOptions(),
+            latency_csv: Path | None = None) -> list[str]:
+    """The ``ws_sim`` command line (sim/README.md, "Run")."""
     cmd = [str(binary), "--in", str(in_pcap), "--out", str(out_pcap), "--json", str(json_path),
-           "--clock-mhz", repr(float(opts.clock_mhz)),
-           "--line-rate-gbps", repr(float(opts.line_rate_gbps)),
-           "--idle-prob", repr(float(opts.idle_prob)),
-           "--stall-prob", repr(float(opts.stall_prob)),
-           "--seed", str(opts.seed)]
+           *_common_flags(opts)]
     if regs is not None:
         cmd += ["--regs", str(regs)]
     if latency_csv is not None:
@@ -53,6 +49,14 @@ def run(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
         cmd += ["--max-idle-cycles", str(opts.max_idle_cycles)]
     if opts.progress:
         cmd.append("--progress")
+    return cmd
+
+
+def run(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
+        regs: Path | None = None, opts: SimOptions = SimOptions(),
+        latency_csv: Path | None = None) -> dict[str, Any]:
+    """Run ``binary`` and return its JSON report; raise :class:`SimError` on failure."""
+    cmd = command(binary, in_pcap, out_pcap, json_path, regs, opts, latency_csv)
     return _execute(binary, cmd, json_path, opts.progress)
 
 

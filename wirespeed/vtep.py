@@ -25,10 +25,9 @@ import platform
 import struct
 import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from wirespeed import pcap
 from wirespeed.model.common import ipv4_checksum, ones_sum
@@ -36,6 +35,9 @@ from wirespeed.config import Config, TunnelSpec, VtepConfig
 from wirespeed.progress import Progress, note
 from wirespeed.scenario import FCS_BYTES, WIRE_OVERHEAD, wire_bytes
 from wirespeed.sim import SimOptions
+
+if TYPE_CHECKING:
+    from wirespeed.check import Expected
 
 DECAP_OUTCOMES = (
     "PASS", "DECAP", "DROP_TRUNCATED", "DROP_IP_HEADER", "DROP_IP_CHECKSUM", "DROP_FRAGMENT",
@@ -459,57 +461,69 @@ def read_vni_csv(path: Path) -> list[tuple[int, int]]:
 
 # ================================================================================ model check
 
+def expected_direction(direction: str, frames: Sequence[bytes], cfg: Config,
+                       keep_w: int | None = None) -> "Expected":
+    """The golden model (:mod:`wirespeed.model.vxlan`) over one direction's input ``frames``
+    with ``cfg``'s ``vtep:`` section: outputs in order, outcome counts, the input index of
+    each output, the emitted/aborted frames (decap: exact for ``keep_w`` bytes per beat) and,
+    for decap, the VNI of each decapsulated output frame."""
+    from wirespeed.check import Expected
+    from wirespeed.model.vxlan import decap as m_decap
+    from wirespeed.model.vxlan import encap as m_encap
+
+    exp = Expected()
+    if direction == "decap":
+        mcfg = cfg.vtep.decap_config()
+        for i, f in enumerate(frames):
+            r = m_decap(f, mcfg, keep_w=keep_w)
+            exp.add(i, r)
+            if r.output is not None and r.decapsulated:
+                exp.vnis.append(r.vni)  # type: ignore[arg-type]
+    elif direction == "encap":
+        ecfg = cfg.vtep.encap_config()
+        for i, f in enumerate(frames):
+            exp.add(i, m_encap(f, ecfg))
+    else:
+        raise ValueError(f"unknown direction {direction!r} (known: {', '.join(DIRECTIONS)})")
+    return exp
+
+
 def model_check(cfg: Config, ports: Mapping[str, Port], out: Outputs, rep: dict[str, Any],
                 quiet: bool = False) -> list[str]:
     """Compare every output frame, outcome count and (decap) VNI with the golden model; adds
     ``model_check`` to the report; returns the differences."""
     from wirespeed.check import differences
-    from wirespeed.model.vxlan import decap as m_decap
-    from wirespeed.model.vxlan import encap as m_encap
 
     errs: list[str] = []
     summary: dict[str, Any] = {}
     keep_w = rep["data_width"] // 8
     for d, port in ports.items():
         note(f"checking {len(port.frames)} {d} frames against the golden model ...", not quiet)
-        counts: Counter[str] = Counter()
-        outputs: list[bytes] = []
-        vnis: list[int] = []
-        if d == "decap":
-            mcfg = cfg.vtep.decap_config()
-            for f in port.frames:
-                r = m_decap(f, mcfg, keep_w=keep_w)
-                counts[r.outcome.name] += 1
-                if r.output is not None:
-                    if r.decapsulated:
-                        vnis.append(r.vni)  # type: ignore[arg-type]
-                    outputs.append(r.output)
-        else:
-            ecfg = cfg.vtep.encap_config()
-            for f in port.frames:
-                r = m_encap(f, ecfg)
-                counts[r.outcome.name] += 1
-                if r.output is not None:
-                    outputs.append(r.output)
-        derrs = [f"{d}: {e}" for e in differences(out.frames[d], outputs)]
+        exp = expected_direction(d, port.frames, cfg, keep_w)
+        derrs = [f"{d}: {e}" for e in differences(out.frames[d], exp.outputs)]
         for n in OUTCOMES[d]:
-            got, want = rep[d]["outcomes"][n]["packets"], counts.get(n, 0)
+            got, want = rep[d]["outcomes"][n]["packets"], exp.outcomes.get(n, 0)
             if got != want:
                 derrs.append(f"{d}: {n}: {got} frames, the model expects {want}")
         if d == "decap" and out.vni_csv is not None and out.vni_csv.is_file():
-            rows = read_vni_csv(out.vni_csv)
-            got_vni = [v for _, v in rows]
-            if got_vni != vnis:
-                bad = next((i for i, (a, b) in enumerate(zip(got_vni, vnis)) if a != b),
-                           min(len(got_vni), len(vnis)))
-                derrs.append(f"decap: m_host_axis_tvni: {len(got_vni)} decapsulated frames "
-                             f"carried a VNI, the model expects {len(vnis)}; first difference "
-                             f"at decapsulated frame {bad}")
-        summary[d] = {"frames": len(port.frames), "outputs": len(outputs),
-                      "outcomes": {k: v for k, v in counts.items()}, "ok": not derrs}
+            derrs += vni_differences(read_vni_csv(out.vni_csv), exp.vnis)
+        summary[d] = {"frames": len(port.frames), "outputs": len(exp.outputs),
+                      "outcomes": dict(exp.outcomes), "ok": not derrs}
         errs += derrs
     rep["model_check"] = {"ok": not errs, "differences": errs, **summary}
     return errs
+
+
+def vni_differences(rows: Sequence[tuple[int, int]], want: Sequence[int]) -> list[str]:
+    """The decap check of ``m_host_axis_tvni``: the VNIs of ``--host-vni-csv`` (``rows``)
+    against the model's VNIs of the decapsulated output frames (``want``)."""
+    got_vni = [v for _, v in rows]
+    if got_vni == list(want):
+        return []
+    bad = next((i for i, (a, b) in enumerate(zip(got_vni, want)) if a != b),
+               min(len(got_vni), len(want)))
+    return [f"decap: m_host_axis_tvni: {len(got_vni)} decapsulated frames carried a VNI, the "
+            f"model expects {len(want)}; first difference at decapsulated frame {bad}"]
 
 
 # ================================================================================ printing
