@@ -17,7 +17,16 @@ WIDTHS = (64, 128, 256, 512)
 
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
-MODULES = ("axis_skid", "gre_classify", "axis_splice", "gre_decap", "gre_decap_avst")
+MODULES = ("axis_skid", "gre_classify", "gre_classify_pipe", "axis_splice", "gre_decap",
+           "gre_decap_pipe", "gre_decap_avst")
+
+# Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
+# The *_pipe builds cut gre_classify's decision chain at all four points (PIPE_CUTS = 4'b1111,
+# four cycles more latency; see gre_classify.sv).
+VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
+    "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
+    "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15}),
+}
 
 DESCRIPTIONS = {
     "axis_skid": "AXI4-Stream register slice",
@@ -25,7 +34,14 @@ DESCRIPTIONS = {
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
+    "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
+    "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
 }
+
+
+def rtl_module(block: str) -> str:
+    """The RTL module a block name builds (a variant's module, or the name itself)."""
+    return VARIANTS[block][0] if block in VARIANTS else block
 
 HDR_BYTES = 128   # gre_decap's header window (gre_decap.sv)
 
@@ -40,6 +56,9 @@ def splice_buf_beats(width: int) -> int:
 
 
 def module_params(module: str, width: int) -> dict[str, int]:
+    if module in VARIANTS:
+        base, extra = VARIANTS[module]
+        return {**module_params(base, width), **extra}
     if module == "axis_splice":
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
@@ -68,7 +87,7 @@ def rtl_index(rtl: Path = RTL) -> tuple[dict[str, Path], dict[str, Path]]:
 
 def available(rtl: Path = RTL) -> list[str]:
     mods, _ = rtl_index(rtl)
-    return [m for m in MODULES if m in mods]
+    return [m for m in MODULES if rtl_module(m) in mods]
 
 
 def dependencies(top: str, rtl: Path = RTL) -> list[Path]:
