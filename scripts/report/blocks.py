@@ -18,7 +18,11 @@ WIDTHS = (64, 128, 256, 512)
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
 MODULES = ("axis_skid", "gre_classify", "gre_classify_pipe", "axis_splice", "gre_decap",
-           "gre_decap_pipe", "gre_decap_avst")
+           "gre_decap_pipe", "gre_decap_avst", "axis_frame_fifo", "hash_table",
+           "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap", "vtep_top")
+
+# Blocks without a bus width: built once (reported at 256 bits).
+WIDTH_INDEPENDENT = frozenset({"hash_table"})
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # The *_pipe builds cut gre_classify's decision chain at all four points (PIPE_CUTS = 4'b1111,
@@ -36,6 +40,13 @@ DESCRIPTIONS = {
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
     "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
     "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
+    "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
+    "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
+    "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
+    "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
+    "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
+    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR",
+    "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space",
 }
 
 
@@ -59,11 +70,17 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module in VARIANTS:
         base, extra = VARIANTS[module]
         return {**module_params(base, width), **extra}
+    if module == "axis_frame_fifo":
+        # As vxlan_encap instantiates it (FIFO_BYTES = 32768).
+        return {"DATA_W": width, "DEPTH": 32768 // (width // 8)}
+    if module == "hash_table":
+        # Not bus-width dependent: the same table at every width (vxlan_encap's tunnels).
+        return {}
     if module == "axis_splice":
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
         return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
-                "LEN_W": 17, "META_W": 1}
+                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0}
     return {"DATA_W": width}
 
 

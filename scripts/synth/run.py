@@ -72,7 +72,7 @@ def say(msg: str) -> None:
 from blocks import (MODULES, WIDTHS, dependencies, file_dependencies,  # noqa: E402
                     files_hash, module_params)
 from blocks import available as available_modules  # noqa: E402
-from blocks import rtl_module  # noqa: E402
+from blocks import WIDTH_INDEPENDENT, rtl_module  # noqa: E402
 
 def tool_versions() -> dict[str, str]:
     from importlib import metadata
@@ -625,6 +625,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs = []
     for m in mods:
         for w in args.widths:
+            if m in WIDTH_INDEPENDENT and w != (256 if 256 in args.widths else args.widths[0]):
+                continue                    # one build; its parameters have no width
             seeds = [args.seed] + ([s for s in extra if s != args.seed]
                                    if spread == (m, w) else [])
             jobs.append(Job(m, w, seeds, args))
