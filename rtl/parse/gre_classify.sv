@@ -166,11 +166,8 @@ module gre_classify
             .view(win_view), .have(win_have),
             .region_known, .region_decide, .region_start, .region_end, .region_sum
         );
-    end else begin : g_windows
-        // Header bytes from the live stream; the checksum region sum from the delayed beats.
-        logic [15:0]      live_sum_unused;
-        logic [7:0]       late_view_unused [HDR_BYTES];
-        logic [POS_W-1:0] late_have_unused;
+    end else begin : g_window_piped
+        // The pipelined build sums the checksum region itself, after the last cut (below).
         hdr_window #(
             .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W), .HEAD_MAX(82)
         ) window (
@@ -178,19 +175,10 @@ module gre_classify
             .s_tdata, .s_tkeep, .s_hs, .s_tlast,
             .view(win_view), .have(win_have),
             .region_known(1'b0), .region_decide(1'b0), .region_start(7'd0),
-            .region_end(17'd0), .region_sum(live_sum_unused)
+            .region_end(17'd0), .region_sum       // unused: summed after the last cut
         );
-        hdr_window #(
-            .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W), .HEAD_MAX(82)
-        ) late_window (
-            .clk, .rst,
-            .s_tdata(fin_beat.tdata), .s_tkeep(fin_beat.tkeep), .s_hs(fin_beat.hs),
-            .s_tlast(fin_beat.tlast),
-            .view(late_view_unused), .have(late_have_unused),
-            .region_known, .region_decide, .region_start, .region_end, .region_sum
-        );
-        logic unused_late;
-        assign unused_late = ^{live_sum_unused, late_have_unused};
+        logic unused_window;
+        assign unused_window = ^{region_known, region_decide, region_start, region_end};
     end
 
     // ------------------------------------------------------------------ snapshot (cut 0)
@@ -214,10 +202,13 @@ module gre_classify
         view_t           view;
         logic [59:0][7:0] iph;
         logic [31:0]     iph_sum;      // sum of the IHL*2 header words (not folded)
+        logic [31:0]     ip6_sum;      // sum of the 20 words of an IPv6 header at L2
+        logic [31:0]     eth_sum;      // sum of the words of bytes [0, L2)
         logic [6:0]      l2;
         logic [15:0]     et;
         logic            l2_wait;
         logic            tags3;
+        logic            v6_et;        // et = IPv6 (the head sum's IP header)
         beat_t           beat;
     } s1_t;
     s1_t s1_d, s1_q;
@@ -239,11 +230,21 @@ module gre_classify
         logic [3:0] ihl;
         s1_d.view = s0_q.view;
         s1_d.beat = s0_q.beat;
+        s1_d.v6_et = s1_d.et == 16'h86DD;
         for (int i = 0; i < 60; i++) s1_d.iph[i] = s1_iph[i];
         ihl = s1_iph[0][3:0];
         s1_d.iph_sum = '0;
         for (int w = 0; w < 30; w++)
             if (5'(w) < {ihl, 1'b0}) s1_d.iph_sum = s1_d.iph_sum + {16'h0, s1_iph[2*w], s1_iph[2*w+1]};
+        // For the GRE checksum: the bytes before G are [0, L2) and the outer IP header, so
+        // their sum is one of three fixed Ethernet sums plus iph_sum or the IPv6 header's.
+        s1_d.ip6_sum = '0;
+        for (int w = 0; w < 20; w++)
+            s1_d.ip6_sum = s1_d.ip6_sum + {16'h0, s1_iph[2*w], s1_iph[2*w+1]};
+        s1_d.eth_sum = '0;
+        for (int w = 0; w < 11; w++)
+            if (7'(2*w) < s1_d.l2)
+                s1_d.eth_sum = s1_d.eth_sum + {16'h0, s0_q.view[2*w], s0_q.view[2*w+1]};
     end
 
     pipe_reg #(.W($bits(s1_t)), .EN(CUTS[1]), .RST_BITS(1))
@@ -264,6 +265,7 @@ module gre_classify
         logic [15:0]      flags;
         logic [15:0]      proto;
         logic             hit;
+        logic [15:0]      head_sum;     // one's-complement sum of the bytes before G
         beat_t            beat;
     } s2_t;
     s2_t s2_d, s2_q;
@@ -287,6 +289,7 @@ module gre_classify
         s2_d.view = s1_q.view;
         s2_d.beat = s1_q.beat;
         s2_d.hit  = lookup_hit;
+        s2_d.head_sum = oc_fold(s1_q.eth_sum + (s1_q.v6_et ? s1_q.ip6_sum : s1_q.iph_sum));
         s2_d.done = 1'b0; s2_d.outcome = OUT_PASS;
         stop = 1'b0; v4 = 1'b0; v6 = 1'b0; g = '0; ip_end = '0; tlen = '0; plen = '0;
         s2_d.ecn_o = '0;
@@ -391,6 +394,7 @@ module gre_classify
         logic [LEN_W-1:0] len;
         logic [LEN_W-1:0] ip_end;
         logic [6:0]       gre_at;
+        logic [15:0]      head_sum;
         logic [5:0]       pen;
         logic [47:0]      ppos;
         logic [47:0]      pval;
@@ -420,6 +424,7 @@ module gre_classify
         ip_end = s2_q.ip_end;
         ecn_o  = s2_q.ecn_o;
         s3_d.beat = s2_q.beat;
+        s3_d.head_sum = s2_q.head_sum;
         s3_d.decap = 1'b0; s3_d.csum_check = 1'b0;
         s3_d.keep = '0; s3_d.rest = '0; s3_d.len = '0; s3_d.ip_end = '0; s3_d.gre_at = '0;
         s3_d.pen = '0; s3_d.ppos = '0; s3_d.pval = '0;
@@ -535,10 +540,10 @@ module gre_classify
     wire              f_decap   = decided ? d_decap : s3_q.decap;
     wire              f_csum    = decided ? d_csum_check : s3_q.csum_check;
     wire outcome_e    f_outcome = decided ? d_outcome : s3_q.outcome;
+    wire              f_fwd     = decided ? d_fwd : (s3_q.fwd && !fin_beat.tuser);
     wire [POS_W-1:0]  flen      = fin_beat.have;
+    wire [15:0]       f_len16   = (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
     wire              late_trunc = f_decap && flen < POS_W'(lim);
-    // The GRE checksum covers [G, ip_end): its one's-complement sum is 0xFFFF (or +0).
-    wire              late_csum  = f_decap && f_csum && region_sum != 16'hFFFF && region_sum != 16'h0000;
 
     always_comb begin
         desc_valid     = decide_now;
@@ -551,12 +556,9 @@ module gre_classify
         desc_patch_en  = s3_q.decap ? s3_q.pen : 6'd0;
         desc_patch_pos = s3_q.ppos;
         desc_patch_val = s3_q.pval;
-        eof_valid      = fin_beat.hs && fin_beat.tlast;
-        eof_bad        = fin_beat.tuser || late_trunc || late_csum;
     end
 
     always_ff @(posedge clk) begin
-        stat_valid <= 1'b0;
         if (fin_beat.hs) begin
             if (decide_now) begin
                 decided      <= 1'b1;
@@ -567,26 +569,127 @@ module gre_classify
                 d_ip_end     <= s3_q.ip_end;
                 d_gre_at     <= s3_q.gre_at;
             end
-            if (fin_beat.tlast) begin
-                decided      <= 1'b0;
+            if (fin_beat.tlast) decided <= 1'b0;
+        end
+        if (rst) decided <= 1'b0;
+    end
+
+    if (!PIPED) begin : g_verdict
+        // The GRE checksum covers [G, ip_end): its one's-complement sum is 0xFFFF (or +0).
+        wire late_csum = f_decap && f_csum && region_sum != 16'hFFFF && region_sum != 16'h0000;
+
+        assign eof_valid = fin_beat.hs && fin_beat.tlast;
+        assign eof_bad   = fin_beat.tuser || late_trunc || late_csum;
+
+        always_ff @(posedge clk) begin
+            stat_valid <= 1'b0;
+            if (fin_beat.hs && fin_beat.tlast) begin
                 stat_valid   <= 1'b1;
-                stat_emit    <= decided ? d_fwd : (s3_q.fwd && !fin_beat.tuser);
-                stat_len     <= (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
+                stat_emit    <= f_fwd;
+                stat_len     <= f_len16;
                 if (fin_beat.tuser)  stat_outcome <= OUT_DROP_RX_ERROR;
                 else if (late_trunc) stat_outcome <= OUT_DROP_TRUNCATED;
                 else if (late_csum)  stat_outcome <= OUT_DROP_GRE_CHECKSUM;
                 else                 stat_outcome <= f_outcome;
             end
+            if (rst) stat_valid <= 1'b0;
         end
-        if (rst) begin
-            decided    <= 1'b0;
+    end else begin : g_verdict_piped
+        // The checksum region's sum in two registered steps: this beat's masked word sum
+        // (v1), then the running sum and the frame-end verdict (v2), registered once more for
+        // the splice engine (LATE_EOF). Verdicts and stat events come 2 cycles after the
+        // frame's last beat leaves the last cut; the descriptor is not delayed.
+        localparam int BYTE_SH = $clog2(KEEP_W);
+        logic [BYTE_SH:0] live_len;
+        logic [POS_W-1:0] pos;
+        logic [31:0]      beat_sum;
+
+        always_comb begin
+            live_len = '0;
+            for (int b = 0; b < KEEP_W; b++)
+                if (fin_beat.tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
+            if (!fin_beat.tlast) live_len = (BYTE_SH+1)'(KEEP_W);
+            pos = flen - POS_W'(live_len);
+            beat_sum = '0;
+            for (int w = 0; w < KEEP_W / 2; w++) begin
+                logic [POS_W-1:0] p;
+                logic [7:0] hi, lo;
+                p  = pos + POS_W'(2*w);
+                hi = fin_beat.tdata[16*w +: 8];
+                lo = fin_beat.tdata[16*w + 8 +: 8];
+                if ((region_known && p >= POS_W'(lim)) || 2*w >= int'(live_len)) hi = 8'h00;
+                if ((region_known && p + 1 >= POS_W'(lim)) || 2*w + 1 >= int'(live_len)) lo = 8'h00;
+                beat_sum = beat_sum + {16'h0, hi, lo};
+            end
+        end
+
+        // v1: one beat's figures.
+        logic             v1_hs, v1_last, v1_first, v1_tuser, v1_decap, v1_csum, v1_trunc, v1_fwd;
+        logic [15:0]      v1_sum, v1_head, v1_len;
+        outcome_e         v1_outcome;
+        logic             v1_in_first;       // the next beat after the last cut starts a frame
+        always_ff @(posedge clk) begin
+            v1_hs <= fin_beat.hs;
+            if (fin_beat.hs) begin
+                v1_in_first <= fin_beat.tlast;
+                v1_first    <= v1_in_first;
+                v1_last     <= fin_beat.tlast;
+                v1_tuser    <= fin_beat.tuser;
+                v1_decap    <= f_decap;
+                v1_csum     <= f_csum;
+                v1_trunc    <= late_trunc;
+                v1_fwd      <= f_fwd;
+                v1_outcome  <= f_outcome;
+                v1_len      <= f_len16;
+                v1_sum      <= oc_fold(beat_sum);
+                v1_head     <= decide_now ? ~s3_q.head_sum : 16'h0000;
+            end
+            if (rst) begin
+                v1_hs       <= 1'b0;
+                v1_in_first <= 1'b1;
+            end
+        end
+
+        // v2: the running sum; the verdict on the frame's last beat.
+        logic [15:0] acc, sum_now;
+        logic        late_csum, v2_valid, v2_bad;
+        always_comb begin
+            sum_now   = oc_fold({16'h0, v1_first ? 16'h0 : acc} + {16'h0, v1_sum} +
+                                {16'h0, v1_head});
+            late_csum = v1_decap && v1_csum && sum_now != 16'hFFFF && sum_now != 16'h0000;
+        end
+        always_ff @(posedge clk) begin
             stat_valid <= 1'b0;
+            v2_valid   <= 1'b0;
+            if (v1_hs) begin
+                acc <= sum_now;
+                if (v1_last) begin
+                    v2_valid     <= 1'b1;
+                    v2_bad       <= v1_tuser || v1_trunc || late_csum;
+                    stat_valid   <= 1'b1;
+                    stat_emit    <= v1_fwd;
+                    stat_len     <= v1_len;
+                    if (v1_tuser)       stat_outcome <= OUT_DROP_RX_ERROR;
+                    else if (v1_trunc)  stat_outcome <= OUT_DROP_TRUNCATED;
+                    else if (late_csum) stat_outcome <= OUT_DROP_GRE_CHECKSUM;
+                    else                stat_outcome <= v1_outcome;
+                end
+            end
+            if (rst) begin
+                stat_valid <= 1'b0;
+                v2_valid   <= 1'b0;
+            end
         end
+        assign eof_valid = v2_valid;
+        assign eof_bad   = v2_bad;
+
+        logic unused_region;
+        assign unused_region = ^region_sum;
     end
 
-    // Bytes of the beat the decision does not read once the window has them.
+    // Without cuts the window sums the region from the live beat itself.
     logic unused_beat;
-    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.tkeep};
+    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.tkeep, s3_q.head_sum};
 
 endmodule
 

@@ -24,8 +24,10 @@ from gre_tb import mismatch_dir
 from wirespeed.model import frames as F
 from wirespeed.model.gre import GreConfig, Outcome, gre_decap
 
-# Cycles the classifier's pipeline cuts add (0 for the default build).
+# Cycles the classifier's pipeline cuts add to the decision (0 for the default build), and
+# to the frame-end verdict (pipelined builds sum the checksum region in two more stages).
 PIPE_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
+VERDICT_LAG = PIPE_LAT + 2 if PIPE_LAT else 0
 
 
 class Bench:
@@ -235,17 +237,19 @@ def latency_bound(r, kw: int) -> int:
     leave no room for a partial first beat), and (c) for a one-beat output, the input's last
     beat ("the last output beat of every frame waits for the input's last beat").
     When the first output beat's bytes all lie in the decision beat (the seed frame, every
-    unchanged frame) this is the literal "beat(need-1) + 1" of docs/gre_decap.md."""
-    last = r.need - 1
+    unchanged frame) this is the literal "beat(need-1) + 1" of docs/gre_decap.md.
+    A pipelined classifier adds PIPE_LAT cycles to (a) and VERDICT_LAG to (c)."""
+    beat = lambda byte: byte // kw + 1  # noqa: E731 - cycle after the beat holding `byte`
+    bound = beat(r.need - 1) + PIPE_LAT
     if r.output is not None:
         out_len = len(r.output)
-        last = max(last, r.src_byte(min(out_len, kw) - 1))
+        bound = max(bound, beat(r.src_byte(min(out_len, kw) - 1)))
         if out_len <= kw:
-            last = max(last, r.in_len - 1)
+            bound = max(bound, beat(r.in_len - 1) + VERDICT_LAG)
     elif r.emit:
         # aborted: the output it would have had is cut short by the frame's end
-        last = max(last, min(r.src_byte(kw - 1), r.in_len - 1))
-    return last // kw + 1 + PIPE_LAT
+        bound = max(bound, beat(min(r.src_byte(kw - 1), r.in_len - 1)) + VERDICT_LAG)
+    return bound
 
 
 def sized_frame(kind: str, L: int, rng: random.Random) -> bytes:
