@@ -125,13 +125,15 @@ module axis_splice #(
     logic [DATA_W-1:0] buf_data [BUF_BEATS];
     logic [ABS_W-1:0]  wr_abs;          // absolute number of the next beat to arrive
     logic              in_first;        // next input beat starts a frame
+    logic [ABS_W-1:0]  in_beats;        // beats of the entering frame before this cycle
+    logic              live;            // output frame is the one still entering (registered)
     logic [FR_AW:0]    in_seq, out_seq, desc_seq;  // one extra bit for full/empty
     logic [FR_AW:0]    ver_seq;         // verdicts received (LATE_EOF)
 
     // Per-frame records, indexed by frame sequence number.
     logic [ABS_W-1:0]     fr_base     [FRAMES];
-    logic [ABS_W-1:0]     fr_end      [FRAMES];  // absolute number of the last beat
-    logic [BYTE_SH:0]     fr_last_len [FRAMES];  // bytes in the last beat
+    logic [ABS_W-1:0]     fr_nbeats   [FRAMES];  // beats of the frame
+    logic [POS_W-1:0]     fr_flen     [FRAMES];  // bytes of the frame
     logic                 fr_bad      [FRAMES];
     logic                 fr_vbad     [FRAMES];  // the late verdict (LATE_EOF)
     logic                 fr_drop     [FRAMES];
@@ -171,7 +173,6 @@ module axis_splice #(
     logic [KEEP_W-1:0] hold_keep;
 
     // The output frame's record, with the live input and a live descriptor bypassed in.
-    logic              live;       // output frame is the one still entering
     logic              exists;
     logic [ABS_W-1:0]  base;
     logic              dv, drop, lenv, eof, bad;
@@ -183,10 +184,9 @@ module axis_splice #(
     logic [PATCHES*8-1:0] ppos, pval;
     logic [META_W-1:0] meta;
     logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
-    logic [BYTE_SH:0]  last_len;
+    logic [POS_W-1:0]  flen;       // bytes of the output frame, once it has ended
 
     always_comb begin
-        live   = (out_seq == in_seq);
         exists = !live || !in_first || s_hs;
         base   = (live && in_first) ? wr_abs : fr_base[out_idx];
         if (desc_valid && desc_seq == out_seq) begin
@@ -205,16 +205,18 @@ module axis_splice #(
             pen = fr_pen[out_idx]; ppos = fr_ppos[out_idx]; pval = fr_pval[out_idx];
             meta = fr_meta[out_idx];
         end
+        // Lengths come from per-frame counters, not from absolute beat numbers, to keep
+        // subtractions off the path to the output decision.
         if (live) begin
             eof      = s_hs && s_axis_tlast;
             bad      = (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
-            written  = wr_abs - base + ABS_W'(s_hs);
-            last_len = live_len;
+            written  = in_beats + ABS_W'(s_hs);
+            flen     = POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
         end else begin
             eof      = 1'b1;
             bad      = fr_bad[out_idx];
-            written  = fr_end[out_idx] - base + 1'b1;
-            last_len = fr_last_len[out_idx];
+            written  = fr_nbeats[out_idx];
+            flen     = fr_flen[out_idx];
         end
         // Verdicts come in frame order and never before the frame has ended: the output
         // frame's has come once ver_seq passed it, or comes now.
@@ -241,7 +243,7 @@ module axis_splice #(
     logic [BYTE_SH-1:0] r1, r2;
     logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
     logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
-    logic [POS_W-1:0]   ob_pos, ob_end, flen, avail_out, total_out, ins_end;
+    logic [POS_W-1:0]   ob_pos, ob_end, avail_out, total_out, ins_end;
     logic [POS_W-1:0]   src_max;
     logic               is_last, need_ok, emit, trunc, any_src;
     logic [ABS_W-1:0]   need_beat;
@@ -263,7 +265,6 @@ module axis_splice #(
         q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
         ob_end  = ob_pos + POS_W'(KEEP_W);
-        flen    = ((POS_W'(written) - 1'b1) << BYTE_SH) + POS_W'(last_len);
         // Bytes the segments can supply once the frame has ended.
         avail_out = ins_end + ((flen > POS_W'(s2off)) ? flen - POS_W'(s2off) : '0);
         if (lenv && (!eof || POS_W'(out_len) <= avail_out)) total_out = POS_W'(out_len);
@@ -384,8 +385,8 @@ module axis_splice #(
                 fr_base[in_idx] <= wr_abs;
             end
             if (s_axis_tlast) begin
-                fr_end[in_idx]      <= wr_abs;
-                fr_last_len[in_idx] <= live_len;
+                fr_nbeats[in_idx]   <= in_beats + 1'b1;
+                fr_flen[in_idx]     <= POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
                 fr_bad[in_idx]      <= (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
             end
         end
@@ -420,6 +421,8 @@ module axis_splice #(
 
         wr_abs   <= wr_abs_n;
         in_first <= in_first_n;
+        if (s_hs) in_beats <= s_axis_tlast ? '0 : in_beats + 1'b1;
+        live     <= (out_seq_n == in_seq_n);
         in_seq   <= in_seq_n;
         out_seq  <= out_seq_n;
         desc_seq <= desc_seq + (FR_AW+1)'(desc_valid);
@@ -435,6 +438,8 @@ module axis_splice #(
         if (rst) begin
             wr_abs        <= '0;
             in_first      <= 1'b1;
+            in_beats      <= '0;
+            live          <= 1'b1;
             in_seq        <= '0;
             out_seq       <= '0;
             desc_seq      <= '0;
