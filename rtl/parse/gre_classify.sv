@@ -228,23 +228,24 @@ module gre_classify
 
     always_comb begin : stage1
         logic [3:0] ihl;
+        logic [63:0][15:0] iph_w, ip6_w, eth_w;
         s1_d.view = s0_q.view;
         s1_d.beat = s0_q.beat;
         s1_d.v6_et = s1_d.et == 16'h86DD;
         for (int i = 0; i < 60; i++) s1_d.iph[i] = s1_iph[i];
         ihl = s1_iph[0][3:0];
-        s1_d.iph_sum = '0;
+        // Word sums as adder trees (parse_pkg::word_sum), masked word by word.
+        iph_w = '0; ip6_w = '0; eth_w = '0;
         for (int w = 0; w < 30; w++)
-            if (5'(w) < {ihl, 1'b0}) s1_d.iph_sum = s1_d.iph_sum + {16'h0, s1_iph[2*w], s1_iph[2*w+1]};
+            if (5'(w) < {ihl, 1'b0}) iph_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
+        s1_d.iph_sum = word_sum(iph_w);
         // For the GRE checksum: the bytes before G are [0, L2) and the outer IP header, so
         // their sum is one of three fixed Ethernet sums plus iph_sum or the IPv6 header's.
-        s1_d.ip6_sum = '0;
-        for (int w = 0; w < 20; w++)
-            s1_d.ip6_sum = s1_d.ip6_sum + {16'h0, s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.eth_sum = '0;
+        for (int w = 0; w < 20; w++) ip6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
+        s1_d.ip6_sum = word_sum(ip6_w);
         for (int w = 0; w < 11; w++)
-            if (7'(2*w) < s1_d.l2)
-                s1_d.eth_sum = s1_d.eth_sum + {16'h0, s0_q.view[2*w], s0_q.view[2*w+1]};
+            if (7'(2*w) < s1_d.l2) eth_w[w] = {s0_q.view[2*w], s0_q.view[2*w+1]};
+        s1_d.eth_sum = word_sum(eth_w);
     end
 
     pipe_reg #(.W($bits(s1_t)), .EN(CUTS[1]), .RST_BITS(1))
@@ -603,6 +604,7 @@ module gre_classify
         logic [BYTE_SH:0] live_len;
         logic [POS_W-1:0] pos;
         logic [31:0]      beat_sum;
+        logic [63:0][15:0] bw;
 
         always_comb begin
             live_len = '0;
@@ -610,7 +612,7 @@ module gre_classify
                 if (fin_beat.tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
             if (!fin_beat.tlast) live_len = (BYTE_SH+1)'(KEEP_W);
             pos = flen - POS_W'(live_len);
-            beat_sum = '0;
+            bw = '0;
             for (int w = 0; w < KEEP_W / 2; w++) begin
                 logic [POS_W-1:0] p;
                 logic [7:0] hi, lo;
@@ -619,8 +621,9 @@ module gre_classify
                 lo = fin_beat.tdata[16*w + 8 +: 8];
                 if ((region_known && p >= POS_W'(lim)) || 2*w >= int'(live_len)) hi = 8'h00;
                 if ((region_known && p + 1 >= POS_W'(lim)) || 2*w + 1 >= int'(live_len)) lo = 8'h00;
-                beat_sum = beat_sum + {16'h0, hi, lo};
+                bw[w] = {hi, lo};
             end
+            beat_sum = word_sum(bw);
         end
 
         // v1: one beat's figures.
