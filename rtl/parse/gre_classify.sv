@@ -603,6 +603,8 @@ module gre_classify
         localparam int BYTE_SH = $clog2(KEEP_W);
         logic [BYTE_SH:0] live_len;
         logic [POS_W-1:0] pos;
+        logic signed [POS_W+1:0] to_end;    // bytes of this beat before the region end
+        logic [BYTE_SH:0] take;              // leading bytes of this beat summed
         logic [31:0]      beat_sum;
         logic [63:0][15:0] bw;
 
@@ -612,15 +614,19 @@ module gre_classify
                 if (fin_beat.tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
             if (!fin_beat.tlast) live_len = (BYTE_SH+1)'(KEEP_W);
             pos = flen - POS_W'(live_len);
+            // One subtraction and a clamp, then per-byte compares with constants (not a
+            // 24-bit position compare per byte): bytes at and past the region end are out.
+            to_end = signed'((POS_W+2)'(lim)) - signed'((POS_W+2)'(pos));
+            take = live_len;
+            if (region_known) begin
+                if (to_end <= 0) take = '0;
+                else if (to_end < signed'((POS_W+2)'(live_len))) take = (BYTE_SH+1)'(to_end);
+            end
             bw = '0;
             for (int w = 0; w < KEEP_W / 2; w++) begin
-                logic [POS_W-1:0] p;
                 logic [7:0] hi, lo;
-                p  = pos + POS_W'(2*w);
-                hi = fin_beat.tdata[16*w +: 8];
-                lo = fin_beat.tdata[16*w + 8 +: 8];
-                if ((region_known && p >= POS_W'(lim)) || 2*w >= int'(live_len)) hi = 8'h00;
-                if ((region_known && p + 1 >= POS_W'(lim)) || 2*w + 1 >= int'(live_len)) lo = 8'h00;
+                hi = (2*w     < int'(take)) ? fin_beat.tdata[16*w +: 8]     : 8'h00;
+                lo = (2*w + 1 < int'(take)) ? fin_beat.tdata[16*w + 8 +: 8] : 8'h00;
                 bw[w] = {hi, lo};
             end
             beat_sum = word_sum(bw);
@@ -628,7 +634,8 @@ module gre_classify
 
         // v1: one beat's figures.
         logic             v1_hs, v1_last, v1_first, v1_tuser, v1_decap, v1_csum, v1_trunc, v1_fwd;
-        logic [15:0]      v1_sum, v1_head, v1_len;
+        logic [15:0]      v1_head, v1_len;
+        logic [31:0]      v1_sum;            // unfolded: the fold is v2's
         outcome_e         v1_outcome;
         logic             v1_in_first;       // the next beat after the last cut starts a frame
         always_ff @(posedge clk) begin
@@ -644,7 +651,7 @@ module gre_classify
                 v1_fwd      <= f_fwd;
                 v1_outcome  <= f_outcome;
                 v1_len      <= f_len16;
-                v1_sum      <= oc_fold(beat_sum);
+                v1_sum      <= beat_sum;
                 v1_head     <= decide_now ? ~s3_q.head_sum : 16'h0000;
             end
             if (rst) begin
@@ -657,8 +664,8 @@ module gre_classify
         logic [15:0] acc, sum_now;
         logic        late_csum, v2_valid, v2_bad;
         always_comb begin
-            sum_now   = oc_fold({16'h0, v1_first ? 16'h0 : acc} + {16'h0, v1_sum} +
-                                {16'h0, v1_head});
+            // (v1_sum < 2^21: no carry out of 32 bits.)
+            sum_now   = oc_fold({16'h0, v1_first ? 16'h0 : acc} + v1_sum + {16'h0, v1_head});
             late_csum = v1_decap && v1_csum && sum_now != 16'hFFFF && sum_now != 16'h0000;
         end
         always_ff @(posedge clk) begin
