@@ -4,7 +4,8 @@
 #   make test-full  the same with every parameter set of the control blocks
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
-#               VTEP's line-rate fractions and lookup rate -> docs/bench/vtep_linerate.json
+#               VTEP's line-rate fractions and lookup rate -> docs/bench/vtep_linerate.json,
+#               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json
 #   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
 #               and mutated frames through every block and width, checked against the golden
 #               models; failing frames -> build/fuzz/fail-*/ (docs/fuzzing.md)
@@ -45,6 +46,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/wirespeed bench $(ARGS)
 	$(VENV)/bin/wirespeed bench --block vtep $(VTEP_ARGS)
+	$(VENV)/bin/wirespeed run --scenario vxlan-seed --check -q --report docs/bench/vxlan_seed.json
 	$(VPY) scripts/report/bench.py $(BENCH_ARGS)
 
 # Synthesis (Yosys + nextpnr-ecp5 from PyPI, out of context) -> docs/bench/synth.json; long.

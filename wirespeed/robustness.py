@@ -1043,12 +1043,11 @@ the last beat contiguous from bit 0 with at least one byte (0…01…1). A frame
 — a beat before the last with a tkeep bit clear, a last beat with a gap (e.g. 0b1011) or with
 tkeep = 0 — is treated exactly as a frame with `tuser` = 1 on its last beat: it is counted as
 DROP_RX_ERROR and never forwarded whole. `rtl/stream/axis_keep_check.sv` (zero latency) does
-this at the input of `vxlan_decap` and `vxlan_encap`; the block behind it sees the frame ending
+this at the input of `gre_decap`, `vxlan_decap` and `vxlan_encap`; the block behind it sees the frame ending
 after the highest set tkeep bit of its last beat (at least one byte), which is the length the
 byte counter gets. A frame with no byte at all (tlast on the first beat, tkeep = 0) is counted
-as a 1-byte frame. `gre_decap` gets the same guard at its `s_axis` input (until then its `axis`
-rows are checked through `tb/robustness/gre_decap_kc.sv`, the guard in front of `gre_decap`;
-without it `gre_decap` takes a byte under a hole as data and forwards a frame of no byte).
+as a 1-byte frame. (Before the guard, `gre_decap` took a byte under a hole as data and forwarded
+a one-beat frame of no byte; the AXI4-Stream monitors flag that on its output.)
 
 **Configuration.** Rows use the reset configuration unless the config column names another:
 """

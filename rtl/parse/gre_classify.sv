@@ -39,6 +39,23 @@
 // The GRE checksum (C = 1) covers bytes [G, ip_end) and is verified at the frame's end: a
 // running one's-complement sum of every beat, less the sum of the bytes before G.
 
+// Pipelining (PIPE_CUTS). The decision is one combinational function of a snapshot of the
+// stream (header window, bytes seen, this cycle's handshake), written as three stages with
+// an optional register cut before each and after the last:
+//
+//   window ─[cut 0]─► S1: L2 walk, outer IP bytes,   ─[cut 1]─► S2: steps 1-4 (L2, tunnel
+//                         header checksum sum                      candidate, outer IP, GRE),
+//                                                                  allow-list lookup
+//          ─[cut 2]─► S3: steps 5-9, lengths, patches, policy ─[cut 3]─► decision, descriptor,
+//                                                                        frame-end verdicts
+//
+// With PIPE_CUTS = 0 the decision comes in the cycle of the beat completing the headers and
+// `eof_bad` with the frame's last beat (issue #2's latency). Each cut set in PIPE_CUTS moves
+// the descriptor, the frame-end verdict (`eof_valid`/`eof_bad`) and the stat event one cycle
+// later; the downstream splice engine then takes verdicts on their own strobe (LATE_EOF) and
+// its buffer must cover the extra beats. The checksum region sum runs on the snapshot's beats
+// after the last cut, so it sees the decision in the same cycle as the beat it belongs to.
+
 `default_nettype none
 
 module gre_classify
@@ -52,7 +69,11 @@ module gre_classify
     // Bytes of each frame kept for parsing; the deepest decision reads 110 bytes.
     parameter int HDR_BYTES = 128,
     // Width of the output length field.
-    parameter int LEN_W = 17
+    parameter int LEN_W = 17,
+    // Pipeline cuts: bit i registers the decision chain at cut i (see above). Latency of the
+    // descriptor, verdict and stat event grows by the number of bits set. 0 = no cut.
+    // (An int, not a 4-bit vector, so tools' -G overrides need no width.)
+    parameter int PIPE_CUTS = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -84,9 +105,11 @@ module gre_classify
     output      logic [5:0]          desc_patch_en,
     output      logic [47:0]         desc_patch_pos,
     output      logic [47:0]         desc_patch_val,
+    // Frame-end verdict: one strobe per frame, with its last beat when PIPE_CUTS = 0.
+    output      logic                eof_valid,
     output      logic                eof_bad,
 
-    // One event per frame, the cycle after its last beat.
+    // One event per frame, the cycle after its verdict.
     output      logic                stat_valid,
     output      outcome_e            stat_outcome,
     output      logic                stat_emit,
@@ -94,6 +117,8 @@ module gre_classify
 );
 
     localparam int POS_W    = 24;               // byte positions, saturating
+    localparam logic [3:0] CUTS = 4'(PIPE_CUTS);
+    localparam bit PIPED    = CUTS != 4'b0000;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
         $error("gre_classify: DATA_W must be 64, 128, 256 or 512");
@@ -104,311 +129,577 @@ module gre_classify
     if (LEN_W < 17) begin : g_param_check_3
         $error("gre_classify: LEN_W must hold an IP end offset (17 bits)");
     end
+    if (PIPE_CUTS < 0 || PIPE_CUTS > 15) begin : g_param_check_4
+        $error("gre_classify: PIPE_CUTS is a 4-bit mask (0..15)");
+    end
+
+    // The beat a snapshot belongs to; `hs` is the lowest bit so pipe_reg can reset it.
+    typedef struct packed {
+        logic [POS_W-1:0]  have;       // bytes of the frame up to this beat's end
+        logic [DATA_W-1:0] tdata;
+        logic [KEEP_W-1:0] tkeep;
+        logic              tlast;
+        logic              tuser;
+        logic              hs;
+    } beat_t;
+
+    typedef logic [HDR_BYTES-1:0][7:0] view_t;
 
     // ------------------------------------------------------------------ header bytes
-    logic [7:0]             view [HDR_BYTES];
-    logic [POS_W-1:0]       have;
-    logic                   decided, decide_now;
-    logic [LEN_W-1:0]       lim;
-    logic [6:0]             c_gre_at, d_gre_at;
-    logic [15:0]            region_sum;
-    wire                    ended = s_tlast;
+    logic [7:0]        win_view [HDR_BYTES];
+    logic [POS_W-1:0]  win_have;
+    logic [15:0]       region_sum;
+    // Region hooks, from the decision domain (after the last cut).
+    logic              region_known, region_decide;
+    logic [6:0]        region_start;
+    logic [LEN_W-1:0]  region_end;
+    beat_t             fin_beat;     // the snapshot's beat after the last cut
 
-    hdr_window #(
-        .DATA_W(DATA_W),
-        .HDR_BYTES(HDR_BYTES),
-        .POS_W(POS_W),
-        .HEAD_MAX(82)                   // G <= 22 + 60
-    ) window (
-        .clk, .rst,
-        .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .have,
-        .region_known(decided || decide_now),
-        .region_decide(decide_now),
-        .region_start(decided ? d_gre_at : c_gre_at),
-        .region_end(lim),
-        .region_sum
-    );
+    if (!PIPED) begin : g_window
+        // The decision is made in the beat's own cycle: one window serves both.
+        hdr_window #(
+            .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W),
+            .HEAD_MAX(82)                   // G <= 22 + 60
+        ) window (
+            .clk, .rst,
+            .s_tdata, .s_tkeep, .s_hs, .s_tlast,
+            .view(win_view), .have(win_have),
+            .region_known, .region_decide, .region_start, .region_end, .region_sum
+        );
+    end else begin : g_window_piped
+        // The pipelined build sums the checksum region itself, after the last cut (below).
+        hdr_window #(
+            .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W), .HEAD_MAX(82)
+        ) window (
+            .clk, .rst,
+            .s_tdata, .s_tkeep, .s_hs, .s_tlast,
+            .view(win_view), .have(win_have),
+            .region_known(1'b0), .region_decide(1'b0), .region_start(7'd0),
+            .region_end(17'd0), .region_sum       // unused: summed after the last cut
+        );
+        logic unused_window;
+        assign unused_window = ^{region_known, region_decide, region_start, region_end};
+    end
 
-    function automatic logic [7:0] vb(input logic [6:0] at);
-        vb = view[at];
-    endfunction
+    // ------------------------------------------------------------------ snapshot (cut 0)
+    typedef struct packed {
+        view_t view;
+        beat_t beat;
+    } s0_t;
+    s0_t s0_d, s0_q;
 
-    function automatic logic [15:0] w16(input logic [6:0] at);
-        w16 = {vb(at), vb(at + 7'd1)};
-    endfunction
+    always_comb begin
+        for (int i = 0; i < HDR_BYTES; i++) s0_d.view[i] = win_view[i];
+        s0_d.beat = '{have: win_have, tdata: s_tdata, tkeep: s_tkeep, tlast: s_tlast,
+                      tuser: s_tuser, hs: s_hs};
+    end
 
-    // Ethernet, VLAN tags and the outer IP header bytes.
-    logic [6:0]  p_l2;
-    logic [15:0] p_et;
-    logic        p_wait, p_tags3;
-    logic [7:0]  iph [60];
+    pipe_reg #(.W($bits(s0_t)), .EN(CUTS[0]), .RST_BITS(1))
+        cut0 (.clk, .rst, .d(s0_d), .q(s0_q));
+
+    // ------------------------------------------------------------------ S1: L2 and outer IP bytes
+    typedef struct packed {
+        view_t           view;
+        logic [59:0][7:0] iph;
+        logic [31:0]     iph_sum;      // sum of the IHL*2 header words (not folded)
+        logic [31:0]     ip6_sum;      // sum of the 20 words of an IPv6 header at L2
+        logic [31:0]     eth_sum;      // sum of the words of bytes [0, L2)
+        logic [6:0]      l2;
+        logic [15:0]     et;
+        logic            l2_wait;
+        logic            tags3;
+        logic            v6_et;        // et = IPv6 (the head sum's IP header)
+        beat_t           beat;
+    } s1_t;
+    s1_t s1_d, s1_q;
+
+    logic [7:0] s1_view [HDR_BYTES];
+    logic [7:0] s1_iph [60];
+    always_comb for (int i = 0; i < HDR_BYTES; i++) s1_view[i] = s0_q.view[i];
 
     l2_parse #(
         .HDR_BYTES(HDR_BYTES),
         .POS_W(POS_W)
     ) l2p (
-        .view, .have,
-        .l2(p_l2), .et(p_et), .wait_more(p_wait), .too_many_tags(p_tags3), .iph
+        .view(s1_view), .have(s0_q.beat.have),
+        .l2(s1_d.l2), .et(s1_d.et), .wait_more(s1_d.l2_wait), .too_many_tags(s1_d.tags3),
+        .iph(s1_iph)
     );
 
-    // ------------------------------------------------------------------ the decision
-    logic             c_done, c_fwd, c_decap, c_csum_check;
-    outcome_e         c_outcome;
-    logic [7:0]       c_keep, c_rest;
-    logic [LEN_W-1:0] c_len, c_ip_end;
-    logic [5:0]       c_pen;
-    logic [47:0]      c_ppos, c_pval;
+    always_comb begin : stage1
+        logic [3:0] ihl;
+        logic [63:0][15:0] iph_w, ip6_w, eth_w;
+        s1_d.view = s0_q.view;
+        s1_d.beat = s0_q.beat;
+        s1_d.v6_et = s1_d.et == 16'h86DD;
+        for (int i = 0; i < 60; i++) s1_d.iph[i] = s1_iph[i];
+        ihl = s1_iph[0][3:0];
+        // Word sums as adder trees (parse_pkg::word_sum), masked word by word.
+        iph_w = '0; ip6_w = '0; eth_w = '0;
+        for (int w = 0; w < 30; w++)
+            if (5'(w) < {ihl, 1'b0}) iph_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
+        s1_d.iph_sum = word_sum(iph_w);
+        // For the GRE checksum: the bytes before G are [0, L2) and the outer IP header, so
+        // their sum is one of three fixed Ethernet sums plus iph_sum or the IPv6 header's.
+        for (int w = 0; w < 20; w++) ip6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
+        s1_d.ip6_sum = word_sum(ip6_w);
+        for (int w = 0; w < 11; w++)
+            if (7'(2*w) < s1_d.l2) eth_w[w] = {s0_q.view[2*w], s0_q.view[2*w+1]};
+        s1_d.eth_sum = word_sum(eth_w);
+    end
 
-    logic [31:0]      iph_sum;
+    pipe_reg #(.W($bits(s1_t)), .EN(CUTS[1]), .RST_BITS(1))
+        cut1 (.clk, .rst, .d(s1_d), .q(s1_q));
 
-    always_comb begin : decide
-        logic             stop, v4, v6, l3, ecn_needed, malformed;
-        logic [6:0]       l2, g, k, glen, inner_need;
-        logic [15:0]      et, tlen, plen, flags, proto, hc, m_old, m_new, hc_new;
-        logic [3:0]       ihl;
-        logic [1:0]       ecn_o, ecn_i, ecn_n;
-        logic [7:0]       tos, tos_n;
+    // ------------------------------------------------------------------ S2: steps 1-4
+    typedef struct packed {
+        view_t            view;
+        logic             stop;
+        logic             done;
+        outcome_e         outcome;
+        logic             v6;
+        logic [6:0]       l2;
+        logic [6:0]       g;
+        logic [6:0]       k;
         logic [LEN_W-1:0] ip_end;
+        logic [1:0]       ecn_o;
+        logic [15:0]      flags;
+        logic [15:0]      proto;
+        logic             hit;
+        logic [15:0]      head_sum;     // one's-complement sum of the bytes before G
+        beat_t            beat;
+    } s2_t;
+    s2_t s2_d, s2_q;
 
-        c_done = 1'b0; c_outcome = OUT_PASS; c_decap = 1'b0; c_csum_check = 1'b0;
-        c_keep = '0; c_rest = '0; c_len = '0; c_ip_end = '0;
-        c_pen = '0; c_ppos = '0; c_pval = '0;
-        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; l3 = 1'b0; ecn_needed = 1'b0;
-        l2 = 7'd14; g = '0; k = '0; glen = '0; inner_need = '0;
-        et = w16(7'd12); tlen = '0; plen = '0; flags = '0; proto = '0; hc = '0;
-        m_old = '0; m_new = '0; hc_new = '0; ihl = '0;
-        ecn_o = '0; ecn_i = '0; ecn_n = '0; tos = '0; tos_n = '0; ip_end = '0;
-        iph_sum = '0; c_gre_at = '0;
-        lookup_src = '0; lookup_dst = '0;
+    // The allow-list looks up the snapshot's outer addresses; the hit joins the snapshot.
+    assign lookup_src = {s1_q.iph[12], s1_q.iph[13], s1_q.iph[14], s1_q.iph[15]};
+    assign lookup_dst = {s1_q.iph[16], s1_q.iph[17], s1_q.iph[18], s1_q.iph[19]};
+
+    always_comb begin : stage2
+        logic             stop, v4, v6, ended;
+        logic [6:0]       l2, g, glen;
+        logic [15:0]      et, tlen, plen, flags;
+        logic [3:0]       ihl;
+        logic [LEN_W-1:0] ip_end;
+        logic [POS_W-1:0] have;
+        logic [7:0]       iph [60];
+
+        for (int i = 0; i < 60; i++) iph[i] = s1_q.iph[i];
+        have  = s1_q.beat.have;
+        ended = s1_q.beat.tlast;
+        s2_d.view = s1_q.view;
+        s2_d.beat = s1_q.beat;
+        s2_d.hit  = lookup_hit;
+        s2_d.head_sum = oc_fold(s1_q.eth_sum + (s1_q.v6_et ? s1_q.ip6_sum : s1_q.iph_sum));
+        s2_d.done = 1'b0; s2_d.outcome = OUT_PASS;
+        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; g = '0; ip_end = '0; tlen = '0; plen = '0;
+        s2_d.ecn_o = '0;
+        ihl = iph[0][3:0];
 
         // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
-        l2 = p_l2; et = p_et;
-        if (p_wait) begin
-            c_done = ended; stop = 1'b1;
-        end else if (p_tags3) begin
-            c_done = 1'b1; stop = 1'b1;
+        l2 = s1_q.l2; et = s1_q.et;
+        if (s1_q.l2_wait) begin
+            s2_d.done = ended; stop = 1'b1;
+        end else if (s1_q.tags3) begin
+            s2_d.done = 1'b1; stop = 1'b1;
         end
 
         // 2. Is it GRE at all?
         if (!stop) begin
             if (et == 16'h0800) begin
-                if (have < POS_W'(l2) + 10) begin c_done = ended; stop = 1'b1; end
-                else if (vb(l2 + 7'd9) != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
+                if (have < POS_W'(l2) + 10) begin s2_d.done = ended; stop = 1'b1; end
+                else if (iph[9] != 8'd47) begin s2_d.done = 1'b1; stop = 1'b1; end
                 else v4 = 1'b1;
             end else if (et == 16'h86DD) begin
-                if (have < POS_W'(l2) + 7) begin c_done = ended; stop = 1'b1; end
-                else if (vb(l2 + 7'd6) != 8'd47) begin c_done = 1'b1; stop = 1'b1; end
+                if (have < POS_W'(l2) + 7) begin s2_d.done = ended; stop = 1'b1; end
+                else if (iph[6] != 8'd47) begin s2_d.done = 1'b1; stop = 1'b1; end
                 else v6 = 1'b1;
             end else begin
-                c_done = 1'b1; stop = 1'b1;
+                s2_d.done = 1'b1; stop = 1'b1;
             end
         end
 
         // From here the frame is GRE: ending too early is a truncation.
-        if (!stop) c_outcome = OUT_DROP_TRUNCATED;
+        if (!stop) s2_d.outcome = OUT_DROP_TRUNCATED;
 
         // 3. Outer IP header.
-        ihl = iph[0][3:0];
-        for (int w = 0; w < 30; w++)
-            if (5'(w) < {ihl, 1'b0}) iph_sum = iph_sum + {16'h0, iph[2*w], iph[2*w+1]};
         if (!stop && v4) begin
             tlen = {iph[2], iph[3]};
             if (have < POS_W'(l2) + 20) begin
-                c_done = ended; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
             end else if (iph[0][7:4] != 4'd4 || ihl < 4'd5) begin
-                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else if (have < POS_W'(l2) + POS_W'({ihl, 2'b00})) begin
-                c_done = ended; stop = 1'b1;
-            end else if (oc_fold(iph_sum) != 16'hFFFF) begin
-                c_outcome = OUT_DROP_IP_CHECKSUM; c_done = 1'b1; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
+            end else if (oc_fold(s1_q.iph_sum) != 16'hFFFF) begin
+                s2_d.outcome = OUT_DROP_IP_CHECKSUM; s2_d.done = 1'b1; stop = 1'b1;
             end else if (iph[6][5] || {iph[6][4:0], iph[7]} != 13'd0) begin
-                c_outcome = OUT_DROP_FRAGMENT; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = OUT_DROP_FRAGMENT; s2_d.done = 1'b1; stop = 1'b1;
             end else if (tlen < 16'({ihl, 2'b00}) + 16'd4) begin
-                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 g = l2 + 7'({ihl, 2'b00});
                 ip_end = LEN_W'(l2) + LEN_W'(tlen);
-                ecn_o = iph[1][1:0];
+                s2_d.ecn_o = iph[1][1:0];
             end
         end
         if (!stop && v6) begin
             plen = {iph[4], iph[5]};
             if (have < POS_W'(l2) + 40) begin
-                c_done = ended; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
             end else if (iph[0][7:4] != 4'd6 || plen < 16'd4) begin
-                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 g = l2 + 7'd40;
                 ip_end = LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen);
-                ecn_o = iph[1][5:4];
+                s2_d.ecn_o = iph[1][5:4];
             end
         end
 
         // 4. GRE header.
-        flags = w16(g);
-        proto = w16(g + 7'd2);
+        flags = {s1_q.view[g], s1_q.view[g + 7'd1]};
         glen  = 7'd4 + {3'b000, flags[15], 2'b00} + {3'b000, flags[13], 2'b00} + {3'b000, flags[12], 2'b00};
-        k     = g + glen;
+        s2_d.k     = g + glen;
+        s2_d.flags = flags;
+        s2_d.proto = {s1_q.view[g + 7'd2], s1_q.view[g + 7'd3]};
         if (!stop) begin
             if (have < POS_W'(g) + 4) begin
-                c_done = ended; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
             end else if ((flags & 16'h4FFF) != 16'h0) begin
-                c_outcome = OUT_DROP_GRE_HEADER; c_done = 1'b1; stop = 1'b1;
-            end else if (ip_end < LEN_W'(k)) begin
-                c_outcome = OUT_DROP_IP_HEADER; c_done = 1'b1; stop = 1'b1;
-            end else if (have < POS_W'(k)) begin
-                c_done = ended; stop = 1'b1;
+                s2_d.outcome = OUT_DROP_GRE_HEADER; s2_d.done = 1'b1; stop = 1'b1;
+            end else if (ip_end < LEN_W'(s2_d.k)) begin
+                s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
+            end else if (have < POS_W'(s2_d.k)) begin
+                s2_d.done = ended; stop = 1'b1;
             end
         end
+        s2_d.stop   = stop;
+        s2_d.v6     = v6;
+        s2_d.l2     = l2;
+        s2_d.g      = g;
+        s2_d.ip_end = ip_end;
+    end
+
+    pipe_reg #(.W($bits(s2_t)), .EN(CUTS[2]), .RST_BITS(1))
+        cut2 (.clk, .rst, .d(s2_d), .q(s2_q));
+
+    // ------------------------------------------------------------------ S3: steps 5-9, policy
+    typedef struct packed {
+        logic             done;
+        outcome_e         outcome;
+        logic             decap;
+        logic             fwd;
+        logic             csum_check;
+        logic [7:0]       keep;
+        logic [7:0]       rest;
+        logic [LEN_W-1:0] len;
+        logic [LEN_W-1:0] ip_end;
+        logic [6:0]       gre_at;
+        logic [15:0]      head_sum;
+        logic [5:0]       pen;
+        logic [47:0]      ppos;
+        logic [47:0]      pval;
+        beat_t            beat;
+    } s3_t;
+    s3_t s3_d, s3_q;
+
+    always_comb begin : stage3
+        logic             stop, l3, ecn_needed, malformed, ended;
+        logic [6:0]       l2, k, inner_need;
+        logic [15:0]      proto, hc, m_old, m_new, hc_new;
+        logic [1:0]       ecn_o, ecn_i, ecn_n;
+        logic [7:0]       tos, tos_n;
+        logic [LEN_W-1:0] ip_end;
+        logic [POS_W-1:0] have;
+        outcome_e         outcome;
+        logic             done;
+
+        have   = s2_q.beat.have;
+        ended  = s2_q.beat.tlast;
+        stop   = s2_q.stop;
+        done   = s2_q.done;
+        outcome = s2_q.outcome;
+        l2     = s2_q.l2;
+        k      = s2_q.k;
+        proto  = s2_q.proto;
+        ip_end = s2_q.ip_end;
+        ecn_o  = s2_q.ecn_o;
+        s3_d.beat = s2_q.beat;
+        s3_d.head_sum = s2_q.head_sum;
+        s3_d.decap = 1'b0; s3_d.csum_check = 1'b0;
+        s3_d.keep = '0; s3_d.rest = '0; s3_d.len = '0; s3_d.ip_end = '0; s3_d.gre_at = '0;
+        s3_d.pen = '0; s3_d.ppos = '0; s3_d.pval = '0;
 
         // 5. Allow-list of outer IPv4 endpoint pairs.
-        lookup_src = {iph[12], iph[13], iph[14], iph[15]};
-        lookup_dst = {iph[16], iph[17], iph[18], iph[19]};
-        if (!stop && ctrl_allow_enable && (v6 || !lookup_hit)) begin
-            c_outcome = OUT_DROP_NOT_ALLOWED; c_done = 1'b1; stop = 1'b1;
+        if (!stop && ctrl_allow_enable && (s2_q.v6 || !s2_q.hit)) begin
+            outcome = OUT_DROP_NOT_ALLOWED; done = 1'b1; stop = 1'b1;
         end
 
         // 6. Protocols decapsulated here; any other is punted to the host.
         if (!stop && proto != 16'h0800 && proto != 16'h86DD && proto != 16'h6558) begin
-            c_outcome = OUT_PUNT; c_done = 1'b1; stop = 1'b1;
+            outcome = OUT_PUNT; done = 1'b1; stop = 1'b1;
         end
 
         // 7. RFC 6040 ECN for L3 payloads.
         l3 = (proto != 16'h6558);
         ecn_needed = l3 && ecn_o[0];                        // ECT(1) = 01 or CE = 11
         inner_need = (proto == 16'h0800) ? 7'd12 : 7'd2;
-        tos = vb(k + 7'd1);
+        tos = s2_q.view[k + 7'd1];
         ecn_i = (proto == 16'h0800) ? tos[1:0] : tos[5:4];
         ecn_n = ecn_combine(ecn_o, ecn_i);
         tos_n = (proto == 16'h0800) ? {tos[7:2], ecn_n} : {tos[7:6], ecn_n, tos[3:0]};
-        m_old = {vb(k), tos};
-        m_new = {vb(k), tos_n};
-        hc    = w16(k + 7'd10);
+        m_old = {s2_q.view[k], tos};
+        m_new = {s2_q.view[k], tos_n};
+        hc    = {s2_q.view[k + 7'd10], s2_q.view[k + 7'd11]};
         hc_new = csum_update(hc, m_old, m_new);
         if (!stop && ecn_needed) begin
             if (ip_end < LEN_W'(k) + LEN_W'(inner_need)) begin
-                c_done = 1'b1; stop = 1'b1;
+                done = 1'b1; stop = 1'b1;
             end else if (have < POS_W'(k) + POS_W'(inner_need)) begin
-                c_done = ended; stop = 1'b1;
+                done = ended; stop = 1'b1;
             end else if (ecn_drop(ecn_o, ecn_i)) begin
-                c_outcome = OUT_DROP_ECN; c_done = 1'b1; stop = 1'b1;
+                outcome = OUT_DROP_ECN; done = 1'b1; stop = 1'b1;
             end
         end
 
         // An Ethernet payload must hold at least an Ethernet header.
         if (!stop && !l3 && ip_end < LEN_W'(k) + LEN_W'(14)) begin
-            c_done = 1'b1; stop = 1'b1;
+            done = 1'b1; stop = 1'b1;
         end
 
         // 8./9. Decapsulate, unless the frame is already known to be short.
         if (!stop) begin
-            c_done = 1'b1;
+            done = 1'b1;
             if (ended && have < POS_W'(ip_end)) begin
-                c_outcome = OUT_DROP_TRUNCATED;
+                outcome = OUT_DROP_TRUNCATED;
             end else begin
-                c_decap = 1'b1;
-                c_ip_end = ip_end;
-                c_csum_check = flags[15];
-                c_gre_at = g;
+                s3_d.decap = 1'b1;
+                s3_d.ip_end = ip_end;
+                s3_d.csum_check = s2_q.flags[15];
+                s3_d.gre_at = s2_q.g;
                 if (l3) begin
-                    c_outcome = OUT_DECAP_L3;
-                    c_keep  = 8'(l2);
-                    c_rest  = 8'(k);
-                    c_len   = LEN_W'(l2) + ip_end - LEN_W'(k);
+                    outcome = OUT_DECAP_L3;
+                    s3_d.keep = 8'(l2);
+                    s3_d.rest = 8'(k);
+                    s3_d.len  = LEN_W'(l2) + ip_end - LEN_W'(k);
                     // EtherType of the kept Ethernet header becomes the GRE protocol.
-                    c_pen[0] = 1'b1; c_ppos[7:0]   = 8'(l2 - 7'd2); c_pval[7:0]   = proto[15:8];
-                    c_pen[1] = 1'b1; c_ppos[15:8]  = 8'(l2 - 7'd1); c_pval[15:8]  = proto[7:0];
+                    s3_d.pen[0] = 1'b1; s3_d.ppos[7:0]  = 8'(l2 - 7'd2); s3_d.pval[7:0]  = proto[15:8];
+                    s3_d.pen[1] = 1'b1; s3_d.ppos[15:8] = 8'(l2 - 7'd1); s3_d.pval[15:8] = proto[7:0];
                     if (ecn_needed && tos_n != tos) begin
-                        c_pen[2] = 1'b1; c_ppos[23:16] = 8'(l2 + 7'd1); c_pval[23:16] = tos_n;
+                        s3_d.pen[2] = 1'b1; s3_d.ppos[23:16] = 8'(l2 + 7'd1); s3_d.pval[23:16] = tos_n;
                         if (proto == 16'h0800) begin
-                            c_pen[3] = 1'b1; c_ppos[31:24] = 8'(l2 + 7'd10); c_pval[31:24] = hc_new[15:8];
-                            c_pen[4] = 1'b1; c_ppos[39:32] = 8'(l2 + 7'd11); c_pval[39:32] = hc_new[7:0];
+                            s3_d.pen[3] = 1'b1; s3_d.ppos[31:24] = 8'(l2 + 7'd10); s3_d.pval[31:24] = hc_new[15:8];
+                            s3_d.pen[4] = 1'b1; s3_d.ppos[39:32] = 8'(l2 + 7'd11); s3_d.pval[39:32] = hc_new[7:0];
                         end
                     end
                 end else begin
-                    c_outcome = OUT_DECAP_TEB;
-                    c_keep  = '0;
-                    c_rest  = 8'(k);
-                    c_len   = ip_end - LEN_W'(k);
+                    outcome = OUT_DECAP_TEB;
+                    s3_d.keep = '0;
+                    s3_d.rest = 8'(k);
+                    s3_d.len  = ip_end - LEN_W'(k);
                 end
             end
         end
 
         // Nothing the procedure needs lies beyond the header window.
-        if (!c_done && have >= POS_W'(HDR_BYTES)) begin
-            c_done = 1'b1; c_outcome = OUT_PASS;
+        if (!done && have >= POS_W'(HDR_BYTES)) begin
+            done = 1'b1; outcome = OUT_PASS;
         end
 
         // Policy: forward or drop.
-        malformed = (c_outcome == OUT_DROP_IP_HEADER || c_outcome == OUT_DROP_IP_CHECKSUM ||
-                     c_outcome == OUT_DROP_FRAGMENT ||
-                     c_outcome == OUT_DROP_GRE_HEADER);
-        if (c_outcome == OUT_PASS && ctrl_drop_pass) c_outcome = OUT_DROP_POLICY;
-        if (c_outcome == OUT_PUNT && ctrl_drop_punt) c_outcome = OUT_DROP_POLICY;
-        c_fwd = c_outcome == OUT_PASS || c_outcome == OUT_PUNT || c_decap ||
-                (malformed && ctrl_forward_malformed);
+        malformed = (outcome == OUT_DROP_IP_HEADER || outcome == OUT_DROP_IP_CHECKSUM ||
+                     outcome == OUT_DROP_FRAGMENT || outcome == OUT_DROP_GRE_HEADER);
+        if (outcome == OUT_PASS && ctrl_drop_pass) outcome = OUT_DROP_POLICY;
+        if (outcome == OUT_PUNT && ctrl_drop_punt) outcome = OUT_DROP_POLICY;
+        s3_d.fwd = outcome == OUT_PASS || outcome == OUT_PUNT || s3_d.decap ||
+                   (malformed && ctrl_forward_malformed);
+        s3_d.done    = done;
+        s3_d.outcome = outcome;
     end
 
+    pipe_reg #(.W($bits(s3_t)), .EN(CUTS[3]), .RST_BITS(1))
+        cut3 (.clk, .rst, .d(s3_d), .q(s3_q));
+
     // ------------------------------------------------------------------ decision state
+    logic              decided, decide_now;
     logic              d_decap, d_csum_check, d_fwd;
     outcome_e          d_outcome;
     logic [LEN_W-1:0]  d_ip_end;
+    logic [6:0]        d_gre_at;
+    logic [LEN_W-1:0]  lim;
 
-    assign decide_now = s_hs && !decided && c_done;
-    assign lim        = decided ? d_ip_end : c_ip_end;
+    assign fin_beat   = s3_q.beat;
+    assign decide_now = fin_beat.hs && !decided && s3_q.done;
+    assign lim        = decided ? d_ip_end : s3_q.ip_end;
+
+    assign region_known  = decided || decide_now;
+    assign region_decide = decide_now;
+    assign region_start  = decided ? d_gre_at : s3_q.gre_at;
+    assign region_end    = lim;
 
     // ------------------------------------------------------------------ outputs
-    wire              f_decap   = decided ? d_decap : c_decap;
-    wire              f_csum    = decided ? d_csum_check : c_csum_check;
-    wire outcome_e    f_outcome = decided ? d_outcome : c_outcome;
-    wire [POS_W-1:0]  flen      = have;
+    wire              f_decap   = decided ? d_decap : s3_q.decap;
+    wire              f_csum    = decided ? d_csum_check : s3_q.csum_check;
+    wire outcome_e    f_outcome = decided ? d_outcome : s3_q.outcome;
+    wire              f_fwd     = decided ? d_fwd : (s3_q.fwd && !fin_beat.tuser);
+    wire [POS_W-1:0]  flen      = fin_beat.have;
+    wire [15:0]       f_len16   = (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
     wire              late_trunc = f_decap && flen < POS_W'(lim);
-    // The GRE checksum covers [G, ip_end): its one's-complement sum is 0xFFFF (or +0).
-    wire              late_csum  = f_decap && f_csum && region_sum != 16'hFFFF && region_sum != 16'h0000;
 
     always_comb begin
         desc_valid     = decide_now;
         // A frame whose bad last beat is the decision beat is known bad: nothing goes out.
-        desc_drop      = !c_fwd || (s_tlast && s_tuser);
-        desc_seg1_len  = c_decap ? c_keep : 8'd0;
-        desc_seg2_off  = c_decap ? c_rest : 8'd0;
-        desc_len_valid = c_decap;
-        desc_out_len   = c_len;
-        desc_patch_en  = c_decap ? c_pen : 6'd0;
-        desc_patch_pos = c_ppos;
-        desc_patch_val = c_pval;
-        eof_bad        = s_tuser || late_trunc || late_csum;
+        desc_drop      = !s3_q.fwd || (fin_beat.tlast && fin_beat.tuser);
+        desc_seg1_len  = s3_q.decap ? s3_q.keep : 8'd0;
+        desc_seg2_off  = s3_q.decap ? s3_q.rest : 8'd0;
+        desc_len_valid = s3_q.decap;
+        desc_out_len   = s3_q.len;
+        desc_patch_en  = s3_q.decap ? s3_q.pen : 6'd0;
+        desc_patch_pos = s3_q.ppos;
+        desc_patch_val = s3_q.pval;
     end
 
     always_ff @(posedge clk) begin
-        stat_valid <= 1'b0;
-        if (s_hs) begin
+        if (fin_beat.hs) begin
             if (decide_now) begin
                 decided      <= 1'b1;
-                d_decap      <= c_decap;
-                d_fwd        <= c_fwd;
-                d_csum_check <= c_csum_check;
-                d_outcome    <= c_outcome;
-                d_ip_end     <= c_ip_end;
-                d_gre_at     <= c_gre_at;
+                d_decap      <= s3_q.decap;
+                d_fwd        <= s3_q.fwd;
+                d_csum_check <= s3_q.csum_check;
+                d_outcome    <= s3_q.outcome;
+                d_ip_end     <= s3_q.ip_end;
+                d_gre_at     <= s3_q.gre_at;
             end
-            if (s_tlast) begin
-                decided      <= 1'b0;
+            if (fin_beat.tlast) decided <= 1'b0;
+        end
+        if (rst) decided <= 1'b0;
+    end
+
+    if (!PIPED) begin : g_verdict
+        // The GRE checksum covers [G, ip_end): its one's-complement sum is 0xFFFF (or +0).
+        wire late_csum = f_decap && f_csum && region_sum != 16'hFFFF && region_sum != 16'h0000;
+
+        assign eof_valid = fin_beat.hs && fin_beat.tlast;
+        assign eof_bad   = fin_beat.tuser || late_trunc || late_csum;
+
+        always_ff @(posedge clk) begin
+            stat_valid <= 1'b0;
+            if (fin_beat.hs && fin_beat.tlast) begin
                 stat_valid   <= 1'b1;
-                stat_emit    <= decided ? d_fwd : (c_fwd && !s_tuser);
-                stat_len     <= (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
-                if (s_tuser)         stat_outcome <= OUT_DROP_RX_ERROR;
+                stat_emit    <= f_fwd;
+                stat_len     <= f_len16;
+                if (fin_beat.tuser)  stat_outcome <= OUT_DROP_RX_ERROR;
                 else if (late_trunc) stat_outcome <= OUT_DROP_TRUNCATED;
                 else if (late_csum)  stat_outcome <= OUT_DROP_GRE_CHECKSUM;
                 else                 stat_outcome <= f_outcome;
             end
+            if (rst) stat_valid <= 1'b0;
         end
-        if (rst) begin
-            decided    <= 1'b0;
+    end else begin : g_verdict_piped
+        // The checksum region's sum in two registered steps: this beat's masked word sum
+        // (v1), then the running sum and the frame-end verdict (v2), registered once more for
+        // the splice engine (LATE_EOF). Verdicts and stat events come 2 cycles after the
+        // frame's last beat leaves the last cut; the descriptor is not delayed.
+        localparam int BYTE_SH = $clog2(KEEP_W);
+        logic [BYTE_SH:0] live_len;
+        logic [POS_W-1:0] pos;
+        logic signed [POS_W+1:0] to_end;    // bytes of this beat before the region end
+        logic [BYTE_SH:0] take;              // leading bytes of this beat summed
+        logic [31:0]      beat_sum;
+        logic [63:0][15:0] bw;
+
+        always_comb begin
+            live_len = '0;
+            for (int b = 0; b < KEEP_W; b++)
+                if (fin_beat.tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
+            if (!fin_beat.tlast) live_len = (BYTE_SH+1)'(KEEP_W);
+            pos = flen - POS_W'(live_len);
+            // One subtraction and a clamp, then per-byte compares with constants (not a
+            // 24-bit position compare per byte): bytes at and past the region end are out.
+            to_end = signed'((POS_W+2)'(lim)) - signed'((POS_W+2)'(pos));
+            take = live_len;
+            if (region_known) begin
+                if (to_end <= 0) take = '0;
+                else if (to_end < signed'((POS_W+2)'(live_len))) take = (BYTE_SH+1)'(to_end);
+            end
+            bw = '0;
+            for (int w = 0; w < KEEP_W / 2; w++) begin
+                logic [7:0] hi, lo;
+                hi = (2*w     < int'(take)) ? fin_beat.tdata[16*w +: 8]     : 8'h00;
+                lo = (2*w + 1 < int'(take)) ? fin_beat.tdata[16*w + 8 +: 8] : 8'h00;
+                bw[w] = {hi, lo};
+            end
+            beat_sum = word_sum(bw);
+        end
+
+        // v1: one beat's figures.
+        logic             v1_hs, v1_last, v1_first, v1_tuser, v1_decap, v1_csum, v1_trunc, v1_fwd;
+        logic [15:0]      v1_head, v1_len;
+        logic [31:0]      v1_sum;            // unfolded: the fold is v2's
+        outcome_e         v1_outcome;
+        logic             v1_in_first;       // the next beat after the last cut starts a frame
+        always_ff @(posedge clk) begin
+            v1_hs <= fin_beat.hs;
+            if (fin_beat.hs) begin
+                v1_in_first <= fin_beat.tlast;
+                v1_first    <= v1_in_first;
+                v1_last     <= fin_beat.tlast;
+                v1_tuser    <= fin_beat.tuser;
+                v1_decap    <= f_decap;
+                v1_csum     <= f_csum;
+                v1_trunc    <= late_trunc;
+                v1_fwd      <= f_fwd;
+                v1_outcome  <= f_outcome;
+                v1_len      <= f_len16;
+                v1_sum      <= beat_sum;
+                v1_head     <= decide_now ? ~s3_q.head_sum : 16'h0000;
+            end
+            if (rst) begin
+                v1_hs       <= 1'b0;
+                v1_in_first <= 1'b1;
+            end
+        end
+
+        // v2: the running sum; the verdict on the frame's last beat.
+        logic [15:0] acc, sum_now;
+        logic        late_csum, v2_valid, v2_bad;
+        always_comb begin
+            // (v1_sum < 2^21: no carry out of 32 bits.)
+            sum_now   = oc_fold({16'h0, v1_first ? 16'h0 : acc} + v1_sum + {16'h0, v1_head});
+            late_csum = v1_decap && v1_csum && sum_now != 16'hFFFF && sum_now != 16'h0000;
+        end
+        always_ff @(posedge clk) begin
             stat_valid <= 1'b0;
+            v2_valid   <= 1'b0;
+            if (v1_hs) begin
+                acc <= sum_now;
+                if (v1_last) begin
+                    v2_valid     <= 1'b1;
+                    v2_bad       <= v1_tuser || v1_trunc || late_csum;
+                    stat_valid   <= 1'b1;
+                    stat_emit    <= v1_fwd;
+                    stat_len     <= v1_len;
+                    if (v1_tuser)       stat_outcome <= OUT_DROP_RX_ERROR;
+                    else if (v1_trunc)  stat_outcome <= OUT_DROP_TRUNCATED;
+                    else if (late_csum) stat_outcome <= OUT_DROP_GRE_CHECKSUM;
+                    else                stat_outcome <= v1_outcome;
+                end
+            end
+            if (rst) begin
+                stat_valid <= 1'b0;
+                v2_valid   <= 1'b0;
+            end
         end
+        assign eof_valid = v2_valid;
+        assign eof_bad   = v2_bad;
+
+        logic unused_region;
+        assign unused_region = ^region_sum;
     end
+
+    // Without cuts the window sums the region from the live beat itself.
+    logic unused_beat;
+    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.tkeep, s3_q.head_sum};
 
 endmodule
 

@@ -85,8 +85,9 @@ module hdr_window
     // Running sum: this beat's bytes below the region end, plus (once) the complement of the
     // bytes before the region start.
     logic [31:0] beat_sum, head_sum;
+    logic [63:0][15:0] bw, hw;
     always_comb begin
-        beat_sum = '0;
+        bw = '0;
         for (int w = 0; w < KEEP_W / 2; w++) begin
             logic [POS_W-1:0] p;
             logic [7:0] hi, lo;
@@ -95,11 +96,13 @@ module hdr_window
             lo = s_tdata[16*w + 8 +: 8];
             if ((region_known && p >= POS_W'(region_end)) || 2*w >= int'(live_len)) hi = 8'h00;
             if ((region_known && p + 1 >= POS_W'(region_end)) || 2*w + 1 >= int'(live_len)) lo = 8'h00;
-            beat_sum = beat_sum + {16'h0, hi, lo};
+            bw[w] = {hi, lo};
         end
-        head_sum = '0;
+        beat_sum = word_sum(bw);        // adder trees (parse_pkg)
+        hw = '0;
         for (int w = 0; w < HEAD_MAX / 2; w++)
-            if (7'(2*w) < region_start) head_sum = head_sum + {16'h0, view[2*w], view[2*w + 1]};
+            if (7'(2*w) < region_start) hw[w] = {view[2*w], view[2*w + 1]};
+        head_sum = word_sum(hw);
         region_sum = oc_fold({16'h0, in_first ? 16'h0 : acc} + {16'h0, oc_fold(beat_sum)} +
                              {16'h0, region_decide ? ~oc_fold(head_sum) : 16'h0});
     end

@@ -15,6 +15,17 @@ package parse_pkg;
         oc_fold = y[15:0];
     endfunction
 
+    // Sum of up to 64 16-bit words as a balanced tree of adders (depth 6), not a chain:
+    // a loop `sum = sum + w[i]` becomes 63 adders in series, the deepest path of a parser.
+    // Unused (zero) words cost nothing after constant propagation.
+    function automatic logic [31:0] word_sum(input logic [63:0][15:0] w);
+        logic [31:0] t [64];
+        for (int i = 0; i < 64; i++) t[i] = {16'h0, w[i]};
+        for (int s = 1; s < 64; s = 2 * s)
+            for (int i = 0; i + s < 64; i = i + 2 * s) t[i] = t[i] + t[i + s];
+        word_sum = t[0];
+    endfunction
+
     // 802.1Q and 802.1ad tag protocol identifiers.
     function automatic logic is_tpid(input logic [15:0] t);
         is_tpid = t == 16'h8100 || t == 16'h88A8;

@@ -26,6 +26,9 @@
 // with the beat completing its headers starts leaving one cycle later. The last output beat
 // of a frame always waits for the input's last beat, so a verdict known only at the end
 // (eof_bad, or a frame shorter than OUT_LEN) aborts the frame: its last beat has tuser = 1.
+// With LATE_EOF = 1 the verdict need not come with the last beat: verdicts arrive in frame
+// order on their own strobe (eof_valid), in or after the cycle of the frame's last beat, and
+// the frame's last output beat waits for its verdict (a pipelined parser's verdict is late).
 //
 // s_axis_tready is a register: it falls only when the buffer could be overrun (a descriptor
 // later than BUF_BEATS beats, output backpressure, or inserted bytes outpacing the input).
@@ -51,7 +54,10 @@ module axis_splice #(
     // Width of the OUT_LEN field in bits.
     parameter int LEN_W = 17,
     // Width of per-frame metadata carried from the descriptor to every output beat (m_axis_tmeta).
-    parameter int META_W = 1
+    parameter int META_W = 1,
+    // 0: eof_bad is sampled with each frame's last beat (eof_valid unused). 1: verdicts come
+    // on the eof_valid strobe, in frame order, no earlier than the frame's last beat.
+    parameter bit LATE_EOF = 1'b0
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -77,7 +83,9 @@ module axis_splice #(
     input  wire logic [PATCHES*8-1:0]  desc_patch_pos,
     input  wire logic [PATCHES*8-1:0]  desc_patch_val,
     input  wire logic [META_W-1:0]     desc_meta,
-    // Late verdict, sampled with each frame's last beat handshake: abort its output.
+    // Late verdict: abort the frame's output. Sampled with each frame's last beat handshake
+    // (LATE_EOF = 0), or whenever eof_valid is high (LATE_EOF = 1).
+    input  wire logic                  eof_valid,
     input  wire logic                  eof_bad,
 
     output      logic [DATA_W-1:0]     m_axis_tdata,
@@ -117,13 +125,17 @@ module axis_splice #(
     logic [DATA_W-1:0] buf_data [BUF_BEATS];
     logic [ABS_W-1:0]  wr_abs;          // absolute number of the next beat to arrive
     logic              in_first;        // next input beat starts a frame
+    logic [ABS_W-1:0]  in_beats;        // beats of the entering frame before this cycle
+    logic              live;            // output frame is the one still entering (registered)
     logic [FR_AW:0]    in_seq, out_seq, desc_seq;  // one extra bit for full/empty
+    logic [FR_AW:0]    ver_seq;         // verdicts received (LATE_EOF)
 
     // Per-frame records, indexed by frame sequence number.
     logic [ABS_W-1:0]     fr_base     [FRAMES];
-    logic [ABS_W-1:0]     fr_end      [FRAMES];  // absolute number of the last beat
-    logic [BYTE_SH:0]     fr_last_len [FRAMES];  // bytes in the last beat
+    logic [ABS_W-1:0]     fr_nbeats   [FRAMES];  // beats of the frame
+    logic [POS_W-1:0]     fr_flen     [FRAMES];  // bytes of the frame
     logic                 fr_bad      [FRAMES];
+    logic                 fr_vbad     [FRAMES];  // the late verdict (LATE_EOF)
     logic                 fr_drop     [FRAMES];
     logic [7:0]           fr_s1off    [FRAMES];
     logic [7:0]           fr_s1len    [FRAMES];
@@ -151,6 +163,7 @@ module axis_splice #(
     wire [FR_AW-1:0] in_idx   = in_seq[FR_AW-1:0];
     wire [FR_AW-1:0] out_idx  = out_seq[FR_AW-1:0];
     wire [FR_AW-1:0] desc_idx = desc_seq[FR_AW-1:0];
+    wire [FR_AW-1:0] ver_idx  = ver_seq[FR_AW-1:0];
 
     // ------------------------------------------------------------------ output side state
     logic [ABS_W-1:0]  ob;        // output beat index within the current output frame
@@ -160,10 +173,10 @@ module axis_splice #(
     logic [KEEP_W-1:0] hold_keep;
 
     // The output frame's record, with the live input and a live descriptor bypassed in.
-    logic              live;       // output frame is the one still entering
     logic              exists;
     logic [ABS_W-1:0]  base;
     logic              dv, drop, lenv, eof, bad;
+    logic              vok;        // the frame's verdict is known (always, when !LATE_EOF)
     logic [7:0]        s1off, s1len, inslen, s2off;
     logic [INS_MAX*8-1:0] ins;
     logic [LEN_W-1:0]  out_len;
@@ -171,10 +184,9 @@ module axis_splice #(
     logic [PATCHES*8-1:0] ppos, pval;
     logic [META_W-1:0] meta;
     logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
-    logic [BYTE_SH:0]  last_len;
+    logic [POS_W-1:0]  flen;       // bytes of the output frame, once it has ended
 
     always_comb begin
-        live   = (out_seq == in_seq);
         exists = !live || !in_first || s_hs;
         base   = (live && in_first) ? wr_abs : fr_base[out_idx];
         if (desc_valid && desc_seq == out_seq) begin
@@ -193,16 +205,29 @@ module axis_splice #(
             pen = fr_pen[out_idx]; ppos = fr_ppos[out_idx]; pval = fr_pval[out_idx];
             meta = fr_meta[out_idx];
         end
+        // Lengths come from per-frame counters, not from absolute beat numbers, to keep
+        // subtractions off the path to the output decision.
         if (live) begin
             eof      = s_hs && s_axis_tlast;
-            bad      = eof_bad || s_axis_tuser;
-            written  = wr_abs - base + ABS_W'(s_hs);
-            last_len = live_len;
+            bad      = (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
+            written  = in_beats + ABS_W'(s_hs);
+            flen     = POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
         end else begin
             eof      = 1'b1;
             bad      = fr_bad[out_idx];
-            written  = fr_end[out_idx] - base + 1'b1;
-            last_len = fr_last_len[out_idx];
+            written  = fr_nbeats[out_idx];
+            flen     = fr_flen[out_idx];
+        end
+        // Verdicts come in frame order and never before the frame has ended: the output
+        // frame's has come once ver_seq passed it, or comes now.
+        vok = 1'b1;
+        if (LATE_EOF) begin
+            if (ver_seq != out_seq) begin
+                bad = bad || fr_vbad[out_idx];
+            end else begin
+                vok = eof_valid;
+                bad = bad || eof_bad;
+            end
         end
     end
 
@@ -218,7 +243,7 @@ module axis_splice #(
     logic [BYTE_SH-1:0] r1, r2;
     logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
     logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
-    logic [POS_W-1:0]   ob_pos, ob_end, flen, avail_out, total_out, ins_end;
+    logic [POS_W-1:0]   ob_pos, ob_end, avail_out, total_out, ins_end;
     logic [POS_W-1:0]   src_max;
     logic               is_last, need_ok, emit, trunc, any_src;
     logic [ABS_W-1:0]   need_beat;
@@ -240,7 +265,6 @@ module axis_splice #(
         q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
         ob_end  = ob_pos + POS_W'(KEEP_W);
-        flen    = ((POS_W'(written) - 1'b1) << BYTE_SH) + POS_W'(last_len);
         // Bytes the segments can supply once the frame has ended.
         avail_out = ins_end + ((flen > POS_W'(s2off)) ? flen - POS_W'(s2off) : '0);
         if (lenv && (!eof || POS_W'(out_len) <= avail_out)) total_out = POS_W'(out_len);
@@ -289,10 +313,11 @@ module axis_splice #(
         frame_done = 1'b0; capture_hold = 1'b0; emit = 1'b0;
         if (exists && dv) begin
             if (drop) begin
-                frame_done = eof;
+                frame_done = eof && vok;
             end else if (hold_v) begin
-                if (eof) begin
-                    o_valid = 1'b1; o_last = 1'b1; o_user = bad;
+                if (eof && vok) begin
+                    // (A late verdict may also hold a frame found short: trunc.)
+                    o_valid = 1'b1; o_last = 1'b1; o_user = bad || (LATE_EOF && trunc);
                     o_data = hold_data; o_keep = hold_keep;
                     frame_done = o_ready;
                 end
@@ -300,12 +325,12 @@ module axis_splice #(
                 if (!is_last) begin
                     o_valid = 1'b1;
                     emit = o_ready;
-                end else if (eof) begin
+                end else if (eof && vok) begin
                     o_valid = 1'b1; o_last = 1'b1; o_user = bad || trunc;
                     frame_done = o_ready;
                 end else begin
-                    // Last beat of an OUT_LEN-cut frame whose padding is still arriving:
-                    // keep it aside so the padding beats need no buffer space.
+                    // Last beat of an OUT_LEN-cut frame whose padding is still arriving, or
+                    // whose verdict is: keep it aside so later beats need no buffer space.
                     capture_hold = 1'b1;
                 end
             end
@@ -360,10 +385,13 @@ module axis_splice #(
                 fr_base[in_idx] <= wr_abs;
             end
             if (s_axis_tlast) begin
-                fr_end[in_idx]      <= wr_abs;
-                fr_last_len[in_idx] <= live_len;
-                fr_bad[in_idx]      <= eof_bad || s_axis_tuser;
+                fr_nbeats[in_idx]   <= in_beats + 1'b1;
+                fr_flen[in_idx]     <= POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
+                fr_bad[in_idx]      <= (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
             end
+        end
+        if (LATE_EOF && eof_valid) begin
+            fr_vbad[ver_idx] <= eof_bad;
         end
         if (desc_valid) begin
             fr_drop[desc_idx]   <= desc_drop;
@@ -393,9 +421,12 @@ module axis_splice #(
 
         wr_abs   <= wr_abs_n;
         in_first <= in_first_n;
+        if (s_hs) in_beats <= s_axis_tlast ? '0 : in_beats + 1'b1;
+        live     <= (out_seq_n == in_seq_n);
         in_seq   <= in_seq_n;
         out_seq  <= out_seq_n;
         desc_seq <= desc_seq + (FR_AW+1)'(desc_valid);
+        ver_seq  <= ver_seq + (FR_AW+1)'(LATE_EOF && eof_valid);
         ob       <= ob_n;
         oldest   <= oldest_n;
         hold_v   <= hold_v_n;
@@ -407,9 +438,12 @@ module axis_splice #(
         if (rst) begin
             wr_abs        <= '0;
             in_first      <= 1'b1;
+            in_beats      <= '0;
+            live          <= 1'b1;
             in_seq        <= '0;
             out_seq       <= '0;
             desc_seq      <= '0;
+            ver_seq       <= '0;
             ob            <= '0;
             oldest        <= '0;
             hold_v        <= 1'b0;

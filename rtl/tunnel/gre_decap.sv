@@ -23,7 +23,11 @@ module gre_decap
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Entries of the outer IPv4 endpoint allow-list.
-    parameter int ALLOW_ENTRIES = 64
+    parameter int ALLOW_ENTRIES = 64,
+    // Pipeline cuts in the classifier's decision chain (gre_classify PIPE_CUTS, a 4-bit mask).
+    // 0 keeps the latency of docs/gre_decap.md; each bit set adds one cycle to every frame's
+    // decision and output, and shortens the critical path (docs/performance.md).
+    parameter int CLASSIFY_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -72,9 +76,14 @@ module gre_decap
 
     localparam int KEEP_W = DATA_W / 8;
     localparam int HDR_BYTES = 128;
+    // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
+    // frame-end verdict comes two cycles after that (gre_classify, "Pipelining").
+    localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
+    localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 2 : 0;
     // Beats between the first byte of a frame and its decision, plus the bypass and one
-    // frame's trailing beat: the buffer never fills with an unstalled output.
-    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4;
+    // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict:
+    // the buffer never fills with an unstalled output.
+    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4 + PIPE_LAT + VERDICT_LAG;
     localparam int BUF_BEATS = 1 << $clog2(DEPTH_NEED);
     localparam int LEN_W = 17;
     localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
@@ -85,13 +94,32 @@ module gre_decap
     if (ALLOW_ENTRIES < 1 || ALLOW_ENTRIES > 256) begin : g_param_check_2
         $error("gre_decap: ALLOW_ENTRIES must be 1..256");
     end
+    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 15) begin : g_param_check_3
+        $error("gre_decap: CLASSIFY_PIPE is a 4-bit mask (0..15)");
+    end
 
-    wire s_hs = s_axis_tvalid && s_axis_tready;
+    // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
+    // last beat, counted as DROP_RX_ERROR); the classifier and the splice engine see no hole.
+    logic [DATA_W-1:0] k_tdata;
+    logic [KEEP_W-1:0] k_tkeep;
+    logic              k_tvalid, k_tready, k_tlast, k_tuser;
+
+    axis_keep_check #(
+        .DATA_W(DATA_W)
+    ) keep_check (
+        .clk, .rst,
+        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
+        .s_axis_tlast, .s_axis_tuser(s_axis_tuser[0]),
+        .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
+        .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
+    );
+
+    wire s_hs = k_tvalid && k_tready;
 
     logic                ctrl_allow_enable, ctrl_drop_pass, ctrl_drop_punt, ctrl_forward_malformed;
     logic [31:0]         lookup_src, lookup_dst;
     logic                lookup_hit;
-    logic                desc_valid, desc_drop, desc_len_valid, eof_bad;
+    logic                desc_valid, desc_drop, desc_len_valid, eof_valid, eof_bad;
     logic [7:0]          desc_seg1_len, desc_seg2_off;
     logic                splice_meta_unused;   // no per-frame metadata on this block's output
     logic [LEN_W-1:0]    desc_out_len;
@@ -104,15 +132,16 @@ module gre_decap
     gre_classify #(
         .DATA_W(DATA_W),
         .HDR_BYTES(HDR_BYTES),
-        .LEN_W(LEN_W)
+        .LEN_W(LEN_W),
+        .PIPE_CUTS(CLASSIFY_PIPE)
     ) classify (
         .clk, .rst,
-        .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_hs,
-        .s_tlast(s_axis_tlast), .s_tuser(s_axis_tuser[0]),
+        .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs,
+        .s_tlast(k_tlast), .s_tuser(k_tuser),
         .ctrl_allow_enable, .ctrl_drop_pass, .ctrl_drop_punt, .ctrl_forward_malformed,
         .lookup_src, .lookup_dst, .lookup_hit,
         .desc_valid, .desc_drop, .desc_seg1_len, .desc_seg2_off, .desc_len_valid,
-        .desc_out_len, .desc_patch_en, .desc_patch_pos, .desc_patch_val, .eof_bad,
+        .desc_out_len, .desc_patch_en, .desc_patch_pos, .desc_patch_val, .eof_valid, .eof_bad,
         .stat_valid, .stat_outcome, .stat_emit, .stat_len
     );
 
@@ -123,15 +152,16 @@ module gre_decap
         .INS_MAX(1),
         .PATCHES(6),
         .LEN_W(LEN_W),
-        .META_W(1)
+        .META_W(1),
+        .LATE_EOF(PIPE_LAT != 0)
     ) splice (
         .clk, .rst,
-        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
-        .s_axis_tlast, .s_axis_tuser(s_axis_tuser[0]),
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
+        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .desc_valid, .desc_drop,
         .desc_seg1_off(8'd0), .desc_seg1_len, .desc_ins_len(8'd0), .desc_ins_data(8'd0),
         .desc_seg2_off, .desc_len_valid, .desc_out_len,
-        .desc_patch_en, .desc_patch_pos, .desc_patch_val, .desc_meta(1'b0), .eof_bad,
+        .desc_patch_en, .desc_patch_pos, .desc_patch_val, .desc_meta(1'b0), .eof_valid, .eof_bad,
         .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
         .m_axis_tlast, .m_axis_tuser(m_axis_tuser[0]), .m_axis_tmeta(splice_meta_unused)
     );

@@ -194,7 +194,7 @@ module vxlan_decap #(
         .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
         .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
-        .desc_patch_val, .desc_meta, .eof_bad,
+        .desc_patch_val, .desc_meta, .eof_valid(1'b0), .eof_bad,
         .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
         .m_axis_tlast, .m_axis_tuser, .m_axis_tmeta({m_axis_tvni_valid, m_axis_tvni})
     );

@@ -211,7 +211,7 @@ module vxlan_encap #(
         .desc_valid, .desc_drop, .desc_seg1_off(8'd0), .desc_seg1_len(8'd0),
         .desc_ins_len, .desc_ins_data, .desc_seg2_off, .desc_len_valid, .desc_out_len,
         .desc_patch_en(1'b0), .desc_patch_pos(8'd0), .desc_patch_val(8'd0),
-        .desc_meta(1'b0), .eof_bad(1'b0),
+        .desc_meta(1'b0), .eof_valid(1'b0), .eof_bad(1'b0),
         .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
         .m_axis_tlast, .m_axis_tuser, .m_axis_tmeta(meta_unused)
     );

@@ -17,7 +17,20 @@ WIDTHS = (64, 128, 256, 512)
 
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
-MODULES = ("axis_skid", "gre_classify", "axis_splice", "gre_decap", "gre_decap_avst")
+MODULES = ("axis_skid", "gre_classify", "gre_classify_pipe", "axis_splice", "gre_decap",
+           "gre_decap_pipe", "gre_decap_avst", "axis_frame_fifo", "hash_table",
+           "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap", "vtep_top")
+
+# Blocks without a bus width: built once (reported at 256 bits).
+WIDTH_INDEPENDENT = frozenset({"hash_table"})
+
+# Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
+# The *_pipe builds cut gre_classify's decision chain at all four points (PIPE_CUTS = 4'b1111,
+# four cycles more latency; see gre_classify.sv).
+VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
+    "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
+    "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15}),
+}
 
 DESCRIPTIONS = {
     "axis_skid": "AXI4-Stream register slice",
@@ -25,7 +38,21 @@ DESCRIPTIONS = {
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
+    "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
+    "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
+    "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
+    "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
+    "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
+    "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
+    "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
+    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR",
+    "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space",
 }
+
+
+def rtl_module(block: str) -> str:
+    """The RTL module a block name builds (a variant's module, or the name itself)."""
+    return VARIANTS[block][0] if block in VARIANTS else block
 
 HDR_BYTES = 128   # gre_decap's header window (gre_decap.sv)
 
@@ -40,11 +67,20 @@ def splice_buf_beats(width: int) -> int:
 
 
 def module_params(module: str, width: int) -> dict[str, int]:
+    if module in VARIANTS:
+        base, extra = VARIANTS[module]
+        return {**module_params(base, width), **extra}
+    if module == "axis_frame_fifo":
+        # As vxlan_encap instantiates it (FIFO_BYTES = 32768).
+        return {"DATA_W": width, "DEPTH": 32768 // (width // 8)}
+    if module == "hash_table":
+        # Not bus-width dependent: the same table at every width (vxlan_encap's tunnels).
+        return {}
     if module == "axis_splice":
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
         return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
-                "LEN_W": 17, "META_W": 1}
+                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0}
     return {"DATA_W": width}
 
 
@@ -68,7 +104,7 @@ def rtl_index(rtl: Path = RTL) -> tuple[dict[str, Path], dict[str, Path]]:
 
 def available(rtl: Path = RTL) -> list[str]:
     mods, _ = rtl_index(rtl)
-    return [m for m in MODULES if m in mods]
+    return [m for m in MODULES if rtl_module(m) in mods]
 
 
 def dependencies(top: str, rtl: Path = RTL) -> list[Path]:

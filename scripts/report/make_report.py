@@ -665,7 +665,8 @@ def section_latency(lat, synth: Synth) -> list[str]:
     return out
 
 
-def section_seeds(sweep, lr, lat, synth: Synth) -> list[str]:
+def section_seeds(sweep, lr, lat, synth: Synth, vxseed: dict[str, Any] | None = None,
+                  vlr: dict[str, Any] | None = None) -> list[str]:
     out = ["## Beside the seed white papers", "",
            "The seed (mixi / Intel, \"Low Latency GRE Processing Accelerator Evaluation\", "
            f"`{SEED_MIXI_NAME}`) measured an Intel PAC N3000 "
@@ -736,40 +737,72 @@ def section_seeds(sweep, lr, lat, synth: Synth) -> list[str]:
             "counters do: (68 + 92) / (92 + 92).", "",
             table(["", "Mpps", "loss", "rx/tx bytes", "what it measures"], rows, "lrrrl"), ""]
     # VXLAN seed.
-    n804 = SEED_VXLAN_FRAME
-    rows = []
-    for w in WIDTHS:
-        r = sweep_row(sweep, "gre_decap", w, "gre", n804)
-        if r and r.get("cycles_per_frame"):
-            clock = lr["clock_mhz"] if lr else 250.0
-            mpps = clock / r["cycles_per_frame"]
-            need = linerate.line_rate_mpps(SEED_VXLAN_GBPS * SEED_VXLAN_PORTS, n804)
-            rows.append([f"GRE `gre_decap`, {w} bit", fnum(r["cycles_per_frame"], 0),
-                         f"{mpps:.2f}", f"{mpps / need:.1f} ×"])
-    out += [f"**VXLAN seed** (`{SEED_VXLAN_NAME}`; Lanner / Ethernity ACE-NIC40, Kintex-7: "
-            f"{SEED_VXLAN_PORTS} × "
-            f"{SEED_VXLAN_GBPS}G at {n804}-byte packets, {SEED_VXLAN_L2_GBPS} Gbit/s L2, no "
-            f"loss). {vxlan_status()} For scale only, what the GRE pipeline does with 804-byte "
-            "frames "
-            f"(2 × 10G at 804 + 24 wire bytes = "
-            f"{linerate.line_rate_mpps(20, n804):.2f} Mpps):", ""]
-    if rows:
-        out += [table(["block", "cycles/frame", f"Mpps at {lr['clock_mhz'] if lr else 250:g} MHz",
-                       "× 2×10G line rate"], rows), ""]
+    out += section_vxlan_seed(vxseed, vlr, synth)
     return out
 
 
-def vxlan_status() -> str:
-    """Whether a VXLAN block exists in rtl/ (the report measures none yet)."""
-    mods, _ = blocks.rtl_index()
-    have = sorted(m for m in mods if "vxlan" in m or m == "vtep_top")
-    spec = (ROOT / "docs" / "vxlan.md").exists()
-    if not have:
-        return ("**wirespeed has no VXLAN block yet** (no `vxlan_*` module under rtl/" +
-                ("; its contract is docs/vxlan.md" if spec else "") +
-                "), so there is no VXLAN figure to put beside it.")
-    return (f"wirespeed's VXLAN RTL ({', '.join(f'`{m}`' for m in have)}) exists but is not "
-            "measured by this report yet, so there is no VXLAN figure to put beside it.")
+def section_vxlan_seed(seed: dict[str, Any] | None, vlr: dict[str, Any] | None,
+                       synth: Synth) -> list[str]:
+    """The VXLAN seed's 2 x 10G test beside `wirespeed run --scenario vxlan-seed`."""
+    n804 = SEED_VXLAN_FRAME
+    out = [f"**VXLAN seed** (`{SEED_VXLAN_NAME}`; Lanner / Ethernity ACE-NIC40, Kintex-7: "
+           f"{SEED_VXLAN_PORTS} × {SEED_VXLAN_GBPS}G, {n804}-byte packets, "
+           f"{SEED_VXLAN_L2_GBPS} Gbit/s L2 in total, no loss, 16K tunnels).", ""]
+    if not seed or "decap" not in seed or "encap" not in seed:
+        out += ["No measured VXLAN seed run (docs/bench/vxlan_seed.json is missing: "
+                "`make bench` writes it with `wirespeed run --scenario vxlan-seed --check`).", ""]
+        return out
+    w = seed.get("data_width")
+    clock = seed.get("clock_mhz")
+    rows = [["seed: ACE-NIC40 (FPGA)", f"{SEED_VXLAN_L2_GBPS}", "–", "0",
+             f"{SEED_VXLAN_PORTS} × {SEED_VXLAN_GBPS}G, both directions, end to end"]]
+    loss = 0
+    for d in ("decap", "encap"):
+        r = seed[d]
+        l2_in, l2_out = r.get("tx_gbps", 0.0), r.get("rx_gbps", 0.0)
+        loss += int(r.get("loss", 0)) + int(r.get("dropped", 0))
+        lat = r.get("latency_cycles") or r.get("latency", {})
+        lat_s = ""
+        if isinstance(lat, dict) and lat.get("min") is not None:
+            span = (f"{lat['min']}" if lat.get("min") == lat.get("max")
+                    else f"{lat.get('min')}..{lat.get('max')}")
+            lat_s = f"; latency {span} cycles"
+        rows.append([f"wirespeed `vtep_top` {d}, one port", f"{l2_in:.3f} in / {l2_out:.3f} out",
+                     f"{r.get('tx_mpps', 0.0):.4f}", f"{r.get('loss', 0)}",
+                     f"{r.get('tx_packets')} frames at the 10G line rate, {w} bit @ "
+                     f"{clock:g} MHz, simulated{lat_s}"])
+    net = seed["decap"].get("tx_gbps", 0.0)     # network side of one port, into decap
+    rows.append([f"wirespeed, {SEED_VXLAN_PORTS} ports (two independent `vtep_top`)",
+                 f"{SEED_VXLAN_PORTS * net:.2f}", "–", f"{loss}",
+                 "network side, both ports: each port is its own instance"])
+    out += ["`wirespeed run --scenario vxlan-seed --check` (docs/bench/vxlan_seed.json): "
+            "16,384 tunnels and 4,096 VNIs configured over AXI-Lite, 804-byte frames on the "
+            "network side in both directions, every output compared with the golden model. "
+            "Gbit/s are L2 as the seed counts them (804 frame bytes per 824 on the wire); the "
+            "network side carries the outer headers, the host side the inner frames.", "",
+            table(["", "L2 Gbit/s", "Mpps", "loss", "what it measures"], rows, "lrrrl"), ""]
+    if vlr and isinstance(vlr.get("widths"), dict):
+        rows = []
+        inner = n804 - 50            # vtep_linerate sizes are inner frames (the seed's 804 - 50)
+        vclk = vlr.get("clock_mhz", 250.0)
+        for ww in WIDTHS:
+            for d in ("decap", "encap"):
+                c = vlr["widths"].get(str(ww), {}).get(d, {}).get(str(inner), {})
+                cpf = c.get("cycles_per_frame")
+                if not cpf:
+                    continue
+                fm = synth.fmax(f"vxlan_{d}", ww) if synth else None
+                rows.append([f"`vxlan_{d}`", str(ww), fnum(cpf, 1), f"{vclk / cpf:.2f}",
+                             fnum(c.get("fraction_10g"), 2),
+                             f"{fm / cpf:.2f}" if fm else "not synthesized yet"])
+        if rows:
+            out += [f"Capacity per direction with the seed's {n804}-byte frames back to back, "
+                    "both directions at once (docs/bench/vtep_linerate.json); 10G at "
+                    f"{n804} + 24 wire bytes is {linerate.line_rate_mpps(10, n804 - 4):.3f} Mpps "
+                    "per direction and port:", "",
+                    table(["block", "W", "cycles/frame", f"Mpps at {vclk:g} MHz",
+                           "fraction of 10G", "Mpps at fmax"], rows), ""]
+    return out
 
 
 def section_sim_speed(sweep, simspeed) -> list[str]:
@@ -896,7 +929,8 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     parts += section_goals(synth)
     parts += section_throughput(sweep, lr, synth)
     parts += section_latency(lat, synth)
-    parts += section_seeds(sweep, lr, lat, synth)
+    parts += section_seeds(sweep, lr, lat, synth, load(bench_dir / "vxlan_seed.json"),
+                           load(bench_dir / "vtep_linerate.json"))
     parts += section_sim_speed(sweep, simspeed)
     parts += section_howto(synth, sweep)
     text = "\n".join(parts).rstrip() + "\n"

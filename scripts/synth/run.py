@@ -75,6 +75,7 @@ def say(msg: str) -> None:
 from blocks import (MODULES, WIDTHS, dependencies, file_dependencies,  # noqa: E402
                     files_hash, module_params)
 from blocks import available as available_modules  # noqa: E402
+from blocks import WIDTH_INDEPENDENT, rtl_module  # noqa: E402
 
 def tool_versions() -> dict[str, str]:
     from importlib import metadata
@@ -345,16 +346,18 @@ def slang_read(files: list[Path], top: str, params: dict[str, int] | None,
 class Job:
     """One (module, width): ports -> wrapper -> ECP5 synth -> nextpnr per seed -> xcup."""
 
-    def __init__(self, module: str, width: int, seeds: list[int], args: argparse.Namespace):
-        self.module, self.width, self.seeds, self.args = module, width, seeds, args
-        self.params = module_params(module, width)
-        self.files = [f for f in dependencies(module) if SIM_ONLY not in f.parents]
+    def __init__(self, block: str, width: int, seeds: list[int], args: argparse.Namespace):
+        # ``block``: a module name or a parameter variant of one (blocks.VARIANTS).
+        self.block, self.width, self.seeds, self.args = block, width, seeds, args
+        self.module = rtl_module(block)
+        self.params = module_params(block, width)
+        self.files = [f for f in dependencies(self.module) if SIM_ONLY not in f.parents]
         self.rtl_hash = files_hash(self.files)
-        self.dir = BUILD / f"{module}_w{width}"
+        self.dir = BUILD / f"{block}_w{width}"
         self.key_base = json.dumps({"flow": FLOW_VERSION,
                                     "tools": tool_versions(), "rtl": self.rtl_hash,
                                     "params": self.params}, sort_keys=True)
-        self.name = f"{module} w{width}"
+        self.name = f"{block} w{width}"
 
     def key(self, *extra: Any) -> str:
         return hashlib.sha256((self.key_base + json.dumps(extra)).encode()).hexdigest()[:20]
@@ -492,7 +495,8 @@ class Job:
         return self.store("xcup", key, res)
 
     def base_entry(self) -> dict[str, Any]:
-        return {"module": self.module, "width": self.width, "params": self.params,
+        return {"module": self.block, "rtl_module": self.module, "width": self.width,
+                "params": self.params,
                 "rtl_hash": self.rtl_hash, "files": [rel(f) for f in self.files],
                 "errors": []}
 
@@ -530,7 +534,7 @@ _PRIORITY = [(m, w) for w in (256, 512) for m in ("gre_decap", "axis_splice", "g
 
 def _rank(job: "Job") -> int:
     try:
-        return _PRIORITY.index((job.module, job.width))
+        return _PRIORITY.index((job.block, job.width))
     except ValueError:
         return len(_PRIORITY)
 
@@ -625,6 +629,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs = []
     for m in mods:
         for w in args.widths:
+            if m in WIDTH_INDEPENDENT and w != (256 if 256 in args.widths else args.widths[0]):
+                continue                    # one build; its parameters have no width
             seeds = [args.seed] + ([s for s in extra if s != args.seed]
                                    if spread == (m, w) else [])
             jobs.append(Job(m, w, seeds, args))
@@ -686,13 +692,13 @@ def main(argv: list[str] | None = None) -> int:
     steps = [("ecp5", j) for j in jobs] + ([] if args.no_xilinx else [("xcup", j) for j in jobs])
     say(f"synth: {len(jobs)} configuration(s), {len(steps)} task(s), {args.jobs} at a time; "
         f"logs in {rel(BUILD)}/")
-    entries = {(j.module, j.width): j.base_entry() for j in jobs}
-    started = {(j.module, j.width): time.monotonic() for j in jobs}
+    entries = {(j.block, j.width): j.base_entry() for j in jobs}
+    started = {(j.block, j.width): time.monotonic() for j in jobs}
     lock = threading.Lock()
     done = 0
 
     def task(kind: str, j: Job) -> None:
-        e = entries[(j.module, j.width)]
+        e = entries[(j.block, j.width)]
         t = time.monotonic()
         if kind == "ecp5":
             j.run_ecp5(e)
@@ -706,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
         futs = {ex.submit(task, k, j): (k, j) for k, j in steps}
         for fut in cf.as_completed(futs):
             k, j = futs[fut]
-            e = entries[(j.module, j.width)]
+            e = entries[(j.block, j.width)]
             try:
                 fut.result()
             except Exception as exc:  # noqa: BLE001 - keep the other configurations going

@@ -12,7 +12,7 @@ bit, at least one byte; bad = tuser or a hole):
   aborts, no other frame, and no tkeep hole on the output bus;
 - the counters over AXI4-Lite (every outcome, packets and bytes; TX) and the balance.
 
-Tops: `gre_decap_kc` (axis_keep_check + gre_decap, tb/robustness/gre_decap_kc.sv) and
+Tops: `gre_decap` (axis_keep_check inside) and
 `vtep_top` (both directions at once). TOPLEVEL tells which.
 """
 
