@@ -31,11 +31,13 @@ class BuildError(RuntimeError):
     """The harness could not be built; the message points at the log."""
 
 
-def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS
-                 ) -> Path:
-    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size) lives."""
+def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS,
+                 classify_pipe: int = 0) -> Path:
+    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size, or for gre
+    the classifier's pipeline cuts, gre_decap CLASSIFY_PIPE) lives."""
     if block == "gre":
-        return paths.BUILD / "sim" / f"w{width}" / "ws_sim"
+        sub = f"w{width}" + (f"_p{classify_pipe}" if classify_pipe else "")
+        return paths.BUILD / "sim" / sub / "ws_sim"
     if block != "vtep":
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     sub = f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
@@ -73,21 +75,25 @@ def source_hash() -> str:
 
 
 def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
-                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS) -> Path:
-    """Return the harness binary for ``width`` (``block`` "gre": ws_sim, "vtep": ws_vtep with
-    a ``tunnel_slots``-slot tunnel table), building it first when it is out of date."""
+                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS, classify_pipe: int = 0) -> Path:
+    """Return the harness binary for ``width`` (``block`` "gre": ws_sim, with gre_decap's
+    CLASSIFY_PIPE = ``classify_pipe``; "vtep": ws_vtep with a ``tunnel_slots``-slot tunnel
+    table), building it first when it is out of date."""
     if width not in WIDTHS:
         raise BuildError(f"data width {width} is not one of {WIDTHS}")
+    if not 0 <= classify_pipe <= 15 or (classify_pipe and block != "gre"):
+        raise BuildError(f"classify_pipe {classify_pipe}: a 4-bit mask (0..15) of gre_decap "
+                         "only")
     if block not in BLOCKS:
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     script = paths.SIM / "build.sh"
     if not script.is_file():
         raise BuildError(f"{script} is missing: the Verilator harness sources are not in this tree")
-    binary = harness_path(width, block, tunnel_slots)
+    binary = harness_path(width, block, tunnel_slots, classify_pipe)
     outdir = binary.parent
     outdir.mkdir(parents=True, exist_ok=True)
     stamp = outdir / ".sources.sha256"
-    tag = f"w{width}" if block == "gre" else outdir.name
+    tag = outdir.name
     lock_path = outdir.parent / f".lock-{tag}"
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -95,7 +101,8 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
             return binary
         log = outdir.parent / f"build-{tag}.log"
-        what = (f"{width}-bit data" if block == "gre" else
+        what = (f"{width}-bit data" + (f", CLASSIFY_PIPE {classify_pipe}" if classify_pipe
+                                       else "") if block == "gre" else
                 f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
         note(f"building the Verilator harness for {what} "
              f"(once per source change; a minute or more) ... log: {log}", verbose)
@@ -106,6 +113,9 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         if outdir.resolve() != default_dir.resolve():
             env["WS_SIM_MDIR"] = str(outdir)  # build.sh's output-directory override
         cmd = ["bash", str(script), str(width)]
+        if classify_pipe:
+            env["WS_SIM_VFLAGS"] = (env.get("WS_SIM_VFLAGS", "") +
+                                    f" -GCLASSIFY_PIPE={classify_pipe}").strip()
         if block == "vtep":
             cmd.append("vtep")
             if tunnel_slots != DEFAULT_TUNNEL_SLOTS:

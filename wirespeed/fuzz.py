@@ -1069,6 +1069,7 @@ class Campaign:
     max_idle_cycles: int = DEFAULT_MAX_IDLE_CYCLES
     only_chunk: int | None = None
     quiet: bool = False
+    classify_pipe: int = 0          # gre_decap's CLASSIFY_PIPE in the GRE harness
 
     def fuzz_command(self, only_chunk: int | None = None) -> str:
         """The ``wirespeed fuzz`` command of this campaign (of one chunk of it)."""
@@ -1076,6 +1077,8 @@ class Campaign:
         cmd = (f"wirespeed fuzz --seed {self.seed} --count {self.count} --block {block} "
                f"--widths {' '.join(map(str, self.widths))} --chunk {self.chunk} "
                f"--max-idle-cycles {self.max_idle_cycles} --out-dir {self.out_dir}")
+        if self.classify_pipe:
+            cmd += f" --classify-pipe {self.classify_pipe}"
         if only_chunk is not None:
             cmd += f" --only-chunk {only_chunk}"
         return cmd
@@ -1103,7 +1106,9 @@ def _snapshot_harnesses(camp: Campaign, kinds: Iterable[tuple[str, int]],
     bindir.mkdir(parents=True, exist_ok=True)
     for kind, width in sorted(set(kinds)):
         try:
-            src = ensure(width, verbose=not camp.quiet, block=kind)
+            extra = {"classify_pipe": camp.classify_pipe} if kind == "gre" and camp.classify_pipe \
+                else {}
+            src = ensure(width, verbose=not camp.quiet, block=kind, **extra)
         except BuildError as exc:
             raise FuzzError(str(exc), 3) from exc
         dst = bindir / f"{src.name}_w{width}"
