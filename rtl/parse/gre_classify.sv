@@ -596,10 +596,11 @@ module gre_classify
             if (rst) stat_valid <= 1'b0;
         end
     end else begin : g_verdict_piped
-        // The checksum region's sum in two registered steps: this beat's masked word sum
-        // (v1), then the running sum and the frame-end verdict (v2), registered once more for
-        // the splice engine (LATE_EOF). Verdicts and stat events come 2 cycles after the
-        // frame's last beat leaves the last cut; the descriptor is not delayed.
+        // The checksum region's sum in three registered steps: how many bytes of this beat
+        // are in the region (v0), their word sum (v1), then the running sum and the frame-end
+        // verdict (v2), registered once more for the splice engine (LATE_EOF). Verdicts and
+        // stat events come 3 cycles after the frame's last beat leaves the last cut; the
+        // descriptor is not delayed.
         localparam int BYTE_SH = $clog2(KEEP_W);
         logic [BYTE_SH:0] live_len;
         logic [POS_W-1:0] pos;
@@ -622,37 +623,64 @@ module gre_classify
                 if (to_end <= 0) take = '0;
                 else if (to_end < signed'((POS_W+2)'(live_len))) take = (BYTE_SH+1)'(to_end);
             end
+        end
+
+        // v0: one beat's data, its bytes in the region, and the frame's figures.
+        logic              v0_hs, v0_last, v0_tuser, v0_decap, v0_csum, v0_trunc, v0_fwd;
+        logic [DATA_W-1:0] v0_tdata;
+        logic [BYTE_SH:0]  v0_take;
+        logic [15:0]       v0_head, v0_len;
+        outcome_e          v0_outcome;
+        always_ff @(posedge clk) begin
+            v0_hs <= fin_beat.hs;
+            if (fin_beat.hs) begin
+                v0_tdata   <= fin_beat.tdata;
+                v0_take    <= take;
+                v0_last    <= fin_beat.tlast;
+                v0_tuser   <= fin_beat.tuser;
+                v0_decap   <= f_decap;
+                v0_csum    <= f_csum;
+                v0_trunc   <= late_trunc;
+                v0_fwd     <= f_fwd;
+                v0_outcome <= f_outcome;
+                v0_len     <= f_len16;
+                v0_head    <= decide_now ? ~s3_q.head_sum : 16'h0000;
+            end
+            if (rst) v0_hs <= 1'b0;
+        end
+
+        always_comb begin
             bw = '0;
             for (int w = 0; w < KEEP_W / 2; w++) begin
                 logic [7:0] hi, lo;
-                hi = (2*w     < int'(take)) ? fin_beat.tdata[16*w +: 8]     : 8'h00;
-                lo = (2*w + 1 < int'(take)) ? fin_beat.tdata[16*w + 8 +: 8] : 8'h00;
+                hi = (2*w     < int'(v0_take)) ? v0_tdata[16*w +: 8]     : 8'h00;
+                lo = (2*w + 1 < int'(v0_take)) ? v0_tdata[16*w + 8 +: 8] : 8'h00;
                 bw[w] = {hi, lo};
             end
             beat_sum = word_sum(bw);
         end
 
-        // v1: one beat's figures.
+        // v1: the beat's sum.
         logic             v1_hs, v1_last, v1_first, v1_tuser, v1_decap, v1_csum, v1_trunc, v1_fwd;
         logic [15:0]      v1_head, v1_len;
         logic [31:0]      v1_sum;            // unfolded: the fold is v2's
         outcome_e         v1_outcome;
         logic             v1_in_first;       // the next beat after the last cut starts a frame
         always_ff @(posedge clk) begin
-            v1_hs <= fin_beat.hs;
-            if (fin_beat.hs) begin
-                v1_in_first <= fin_beat.tlast;
+            v1_hs <= v0_hs;
+            if (v0_hs) begin
+                v1_in_first <= v0_last;
                 v1_first    <= v1_in_first;
-                v1_last     <= fin_beat.tlast;
-                v1_tuser    <= fin_beat.tuser;
-                v1_decap    <= f_decap;
-                v1_csum     <= f_csum;
-                v1_trunc    <= late_trunc;
-                v1_fwd      <= f_fwd;
-                v1_outcome  <= f_outcome;
-                v1_len      <= f_len16;
+                v1_last     <= v0_last;
+                v1_tuser    <= v0_tuser;
+                v1_decap    <= v0_decap;
+                v1_csum     <= v0_csum;
+                v1_trunc    <= v0_trunc;
+                v1_fwd      <= v0_fwd;
+                v1_outcome  <= v0_outcome;
+                v1_len      <= v0_len;
                 v1_sum      <= beat_sum;
-                v1_head     <= decide_now ? ~s3_q.head_sum : 16'h0000;
+                v1_head     <= v0_head;
             end
             if (rst) begin
                 v1_hs       <= 1'b0;

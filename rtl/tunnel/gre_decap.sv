@@ -77,9 +77,9 @@ module gre_decap
     localparam int KEEP_W = DATA_W / 8;
     localparam int HDR_BYTES = 128;
     // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
-    // frame-end verdict comes two cycles after that (gre_classify, "Pipelining").
+    // frame-end verdict comes three cycles after that (gre_classify, "Pipelining").
     localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
-    localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 2 : 0;
+    localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats between the first byte of a frame and its decision, plus the bypass and one
     // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict:
     // the buffer never fills with an unstalled output.

@@ -25,9 +25,9 @@ from wirespeed.model import frames as F
 from wirespeed.model.gre import GreConfig, Outcome, gre_decap
 
 # Cycles the classifier's pipeline cuts add to the decision (0 for the default build), and
-# to the frame-end verdict (pipelined builds sum the checksum region in two more stages).
+# to the frame-end verdict (pipelined builds sum the checksum region in three more stages).
 PIPE_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
-VERDICT_LAG = PIPE_LAT + 2 if PIPE_LAT else 0
+VERDICT_LAG = PIPE_LAT + 3 if PIPE_LAT else 0
 
 
 class Bench:
