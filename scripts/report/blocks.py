@@ -21,6 +21,13 @@ MODULES = ("axis_skid", "gre_classify", "gre_classify_pipe", "axis_splice", "gre
            "gre_decap_pipe", "gre_decap_avst", "axis_frame_fifo", "hash_table",
            "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap", "vtep_top")
 
+# What a variant's extra stages cost, in cycles (gre_classify.sv "Pipelining"; asserted for
+# gre_decap by tb/gre_decap/test_gre_decap_cycles.py).
+VARIANT_LATENCY = {
+    "gre_classify_pipe": "decision +4, frame-end verdict +7 cycles",
+    "gre_decap_pipe": "first output beat +4, last beat of a frame +7 cycles (at most)",
+}
+
 # Blocks without a bus width: built once (reported at 256 bits).
 WIDTH_INDEPENDENT = frozenset({"hash_table"})
 

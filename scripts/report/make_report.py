@@ -537,6 +537,21 @@ def section_goals(synth: Synth) -> list[str]:
                 short.append((m, w, e))
     out += [table(["module", "W", "goal MHz", "fmax MHz", "distance",
                    "critical path / budget", ""], rows, "lrrrrrl"), ""]
+    variants = [v for v in blocks.VARIANTS if v in have]
+    if variants:
+        out += ["**Pipelined builds** (the same RTL with register cuts, what they cost in "
+                "cycles; docs/gre_decap.md, \"Pipelined builds\"):", ""]
+        vrows = []
+        for v in variants:
+            base, extra = blocks.VARIANTS[v]
+            lat = blocks.VARIANT_LATENCY.get(v, "")
+            for w in sorted(goals):
+                fb, fv = synth.fmax(base, w), synth.fmax(v, w)
+                vrows.append([f"`{v}`", str(w), ", ".join(f"{k}={x}" for k, x in extra.items()),
+                              lat, fnum(fb) if fb else "not run", fnum(fv) if fv else "not run",
+                              f"{fv / fb:.1f} ×" if fb and fv else "–"])
+        out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",
+                       "fmax, MHz", "speed-up"], vrows, "lrllrrr"), ""]
     for m, w, e in short:
         cp = e.get("pnr", {}).get("critical_path") or {}
         if not cp:
