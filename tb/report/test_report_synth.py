@@ -3,11 +3,14 @@
 import importlib.util
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 import blocks
-from conftest import ROOT
+
+# (Not `from conftest import ROOT`: another folder's conftest may own that module name.)
+ROOT = Path(__file__).resolve().parents[2]
 
 _spec = importlib.util.spec_from_file_location("synth_run", ROOT / "scripts/synth/run.py")
 run = importlib.util.module_from_spec(_spec)
