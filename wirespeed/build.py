@@ -112,15 +112,16 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
                                                       else f"vtep_w{width}")
         if outdir.resolve() != default_dir.resolve():
             env["WS_SIM_MDIR"] = str(outdir)  # build.sh's output-directory override
-        cmd = ["bash", str(script), str(width)]
+        cmd = ["bash", str(script), str(width)] + (["vtep"] if block == "vtep" else [])
+        # Top-level parameters other than DATA_W, as Verilator -G flags (build.sh's VFLAGS).
+        top_params = {}
         if classify_pipe:
-            env["WS_SIM_VFLAGS"] = (env.get("WS_SIM_VFLAGS", "") +
-                                    f" -GCLASSIFY_PIPE={classify_pipe}").strip()
-        if block == "vtep":
-            cmd.append("vtep")
-            if tunnel_slots != DEFAULT_TUNNEL_SLOTS:
-                env["WS_SIM_VFLAGS"] = (env.get("WS_SIM_VFLAGS", "") +
-                                        f" -GTUNNEL_SLOTS={tunnel_slots}").strip()
+            top_params["CLASSIFY_PIPE"] = classify_pipe
+        if block == "vtep" and tunnel_slots != DEFAULT_TUNNEL_SLOTS:
+            top_params["TUNNEL_SLOTS"] = tunnel_slots
+        if top_params:
+            env["WS_SIM_VFLAGS"] = " ".join([env.get("WS_SIM_VFLAGS", "")] + [
+                f"-G{k}={v}" for k, v in top_params.items()]).strip()
         with open(log, "w") as out:
             rc = subprocess.run(cmd, cwd=paths.ROOT, env=env,
                                 stdout=out, stderr=subprocess.STDOUT).returncode

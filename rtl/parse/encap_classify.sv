@@ -83,6 +83,7 @@ module encap_classify
     logic [7:0]       view [HDR_BYTES];
     logic [POS_W-1:0] have;
     logic [15:0]      sum_unused;
+    logic [$clog2(KEEP_W):0] beat_len_unused;   // the decision reads `have` only
     logic             decided;
     wire              ended = s_tlast;
 
@@ -94,7 +95,7 @@ module encap_classify
     ) window (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .have,
+        .view, .have, .beat_len(beat_len_unused),
         .region_known(1'b0), .region_decide(1'b0), .region_start(7'd0), .region_end(17'd0),
         .region_sum(sum_unused)
     );

@@ -134,11 +134,12 @@ module gre_classify
     end
 
     // The beat a snapshot belongs to; `hs` is the lowest bit so pipe_reg can reset it.
+    localparam int LEN_BITS = $clog2(KEEP_W) + 1;
     typedef struct packed {
-        logic [POS_W-1:0]  have;       // bytes of the frame up to this beat's end
-        logic [DATA_W-1:0] tdata;
-        logic [KEEP_W-1:0] tkeep;
-        logic              tlast;
+        logic [POS_W-1:0]    have;     // bytes of the frame up to this beat's end
+        logic [LEN_BITS-1:0] len;      // bytes of the frame in this beat
+        logic [DATA_W-1:0]   tdata;
+        logic                tlast;
         logic              tuser;
         logic              hs;
     } beat_t;
@@ -148,6 +149,7 @@ module gre_classify
     // ------------------------------------------------------------------ header bytes
     logic [7:0]        win_view [HDR_BYTES];
     logic [POS_W-1:0]  win_have;
+    logic [LEN_BITS-1:0] win_len;
     logic [15:0]       region_sum;
     // Region hooks, from the decision domain (after the last cut).
     logic              region_known, region_decide;
@@ -163,7 +165,7 @@ module gre_classify
         ) window (
             .clk, .rst,
             .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-            .view(win_view), .have(win_have),
+            .view(win_view), .have(win_have), .beat_len(win_len),
             .region_known, .region_decide, .region_start, .region_end, .region_sum
         );
     end else begin : g_window_piped
@@ -173,7 +175,7 @@ module gre_classify
         ) window (
             .clk, .rst,
             .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-            .view(win_view), .have(win_have),
+            .view(win_view), .have(win_have), .beat_len(win_len),
             .region_known(1'b0), .region_decide(1'b0), .region_start(7'd0),
             .region_end(17'd0), .region_sum       // unused: summed after the last cut
         );
@@ -190,7 +192,7 @@ module gre_classify
 
     always_comb begin
         for (int i = 0; i < HDR_BYTES; i++) s0_d.view[i] = win_view[i];
-        s0_d.beat = '{have: win_have, tdata: s_tdata, tkeep: s_tkeep, tlast: s_tlast,
+        s0_d.beat = '{have: win_have, len: win_len, tdata: s_tdata, tlast: s_tlast,
                       tuser: s_tuser, hs: s_hs};
     end
 
@@ -601,34 +603,28 @@ module gre_classify
         // verdict (v2), registered once more for the splice engine (LATE_EOF). Verdicts and
         // stat events come 3 cycles after the frame's last beat leaves the last cut; the
         // descriptor is not delayed.
-        localparam int BYTE_SH = $clog2(KEEP_W);
-        logic [BYTE_SH:0] live_len;
         logic [POS_W-1:0] pos;
         logic signed [POS_W+1:0] to_end;    // bytes of this beat before the region end
-        logic [BYTE_SH:0] take;              // leading bytes of this beat summed
+        logic [LEN_BITS-1:0] take;           // leading bytes of this beat summed
         logic [31:0]      beat_sum;
         logic [63:0][15:0] bw;
 
         always_comb begin
-            live_len = '0;
-            for (int b = 0; b < KEEP_W; b++)
-                if (fin_beat.tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
-            if (!fin_beat.tlast) live_len = (BYTE_SH+1)'(KEEP_W);
-            pos = flen - POS_W'(live_len);
+            pos = flen - POS_W'(fin_beat.len);
             // One subtraction and a clamp, then per-byte compares with constants (not a
             // 24-bit position compare per byte): bytes at and past the region end are out.
             to_end = signed'((POS_W+2)'(lim)) - signed'((POS_W+2)'(pos));
-            take = live_len;
+            take = fin_beat.len;
             if (region_known) begin
                 if (to_end <= 0) take = '0;
-                else if (to_end < signed'((POS_W+2)'(live_len))) take = (BYTE_SH+1)'(to_end);
+                else if (to_end < signed'((POS_W+2)'(fin_beat.len))) take = LEN_BITS'(to_end);
             end
         end
 
         // v0: one beat's data, its bytes in the region, and the frame's figures.
         logic              v0_hs, v0_last, v0_tuser, v0_decap, v0_csum, v0_trunc, v0_fwd;
         logic [DATA_W-1:0] v0_tdata;
-        logic [BYTE_SH:0]  v0_take;
+        logic [LEN_BITS-1:0] v0_take;
         logic [15:0]       v0_head, v0_len;
         outcome_e          v0_outcome;
         always_ff @(posedge clk) begin
@@ -727,7 +723,7 @@ module gre_classify
 
     // Without cuts the window sums the region from the live beat itself.
     logic unused_beat;
-    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.tkeep, s3_q.head_sum};
+    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum};
 
 endmodule
 

@@ -41,6 +41,7 @@ module hdr_window
 
     output      logic [7:0]             view [HDR_BYTES],
     output      logic [POS_W-1:0]       have,        // bytes of the frame up to this beat's end
+    output      logic [$clog2(KEEP_W):0] beat_len,   // bytes of the frame in this beat
 
     input  wire logic                   region_known,     // this cycle or earlier
     input  wire logic                   region_decide,    // region_known rises in this cycle
@@ -73,6 +74,7 @@ module hdr_window
         if (!s_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
         pos   = in_first ? '0 : in_pos;
         have  = pos + POS_W'(live_len);
+        beat_len = live_len;
         // Beat slot s of the window is the live beat when the frame is at that beat.
         for (int s = 0; s < HDR_BEATS; s++) begin
             if (pos == POS_W'(s * KEEP_W))

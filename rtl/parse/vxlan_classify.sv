@@ -105,6 +105,7 @@ module vxlan_classify
     logic [15:0]      region_sum;
     wire              ended = s_tlast;
 
+    logic [$clog2(KEEP_W):0] beat_len_unused;   // the decision reads `have` only
     hdr_window #(
         .DATA_W(DATA_W),
         .HDR_BYTES(HDR_BYTES),
@@ -113,7 +114,7 @@ module vxlan_classify
     ) window (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .have,
+        .view, .have, .beat_len(beat_len_unused),
         .region_known(decided || decide_now),
         .region_decide(decide_now),
         .region_start(decided ? d_udp_at : c_udp_at),

@@ -25,10 +25,10 @@ import random
 
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
-from cocotbext.axi import AxiResp, AxiStreamFrame
+from cocotbext.axi import AxiStreamFrame
 
 from gre_tb import REG_ALLOW_BASE, REG_CNT_BASE, REG_CONTROL, REG_COUNTER_CLEAR, REG_TX_BASE, Harness
-from sec_util import KeepZeroChecker, gre_pkt, ip4, monitor_counts, plain_pkt, set_outer_v4, timed
+from sec_util import ControlAttack, KeepZeroChecker, gre_pkt, ip4, monitor_counts, plain_pkt, set_outer_v4
 from wirespeed.model import frames as F
 from wirespeed.model.frames import Case
 from wirespeed.model.gre import GreConfig, Outcome, gre_decap
@@ -178,7 +178,6 @@ UNMAPPED = [0x0010, 0x0014, 0x00FC, 0x0300, 0x0FFC, 0x1000 + 16 * ALLOW_ENTRIES,
             0x8000, 0xFFFC]
 READ_ONLY = [0x0000, 0x0004, REG_CNT_BASE, REG_CNT_BASE + 4, REG_CNT_BASE + 16 * 2 + 8, REG_CNT_BASE + 16 * 13 + 12,
              REG_TX_BASE, REG_TX_BASE + 12]
-RESP_LIMIT = 32   # cycles from issuing an access to its response, AXI4-Lite master included
 
 
 @cocotb.test()
@@ -191,43 +190,17 @@ async def control_slverr_under_traffic(dut):
     await h.clear_counters()
     rng = random.Random(0xC7 + h.data_w)
     cases = [F.random_gre_case(rng, max_len=2000, big=0.05) for _ in range(250)]
-    done = False
-    checked = {"slverr": 0, "okay": 0, "max": 0}
-    bad: list[str] = []
-
-    async def attack():
-        nonlocal done
-        while not done:
-            for a in UNMAPPED + READ_ONLY:
-                if done:
-                    break
-                if a in UNMAPPED:
-                    r, t = await timed(h, h.axil.read(a, 4), RESP_LIMIT)
-                    if r.resp != AxiResp.SLVERR:
-                        bad.append(f"read 0x{a:04x}: {r.resp!r}")
-                    checked["max"] = max(checked["max"], t)
-                    checked["slverr"] += 1
-                r, t = await timed(h, h.axil.write(a, rng.getrandbits(32).to_bytes(4, "little")), RESP_LIMIT)
-                if r.resp != AxiResp.SLVERR:
-                    bad.append(f"write 0x{a:04x}: {r.resp!r}")
-                checked["max"] = max(checked["max"], t)
-                checked["slverr"] += 1
-                # The bus still works: a mapped register reads OKAY with its value.
-                r, t = await timed(h, h.axil.read(0x0000, 4), RESP_LIMIT)
-                if r.resp != AxiResp.OKAY or int.from_bytes(r.data, "little") != 0x57534731:
-                    bad.append(f"ID read after 0x{a:04x}: {r.resp!r}")
-                checked["okay"] += 1
-
-    task = cocotb.start_soon(attack())
+    atk = ControlAttack(h, rng, UNMAPPED, READ_ONLY, 0x0000, 0x57534731)
+    task = cocotb.start_soon(atk.run())
     errs = await h.run_cases(cases, cfg, idle=0.0, stall=0.0, seed=3, label="control")
-    done = True
+    atk.done = True
     await task
-    assert not bad, bad[:10]
-    assert checked["slverr"] >= 40, checked
+    assert not atk.bad, atk.bad[:10]
+    assert atk.counts["slverr"] >= 40, atk.counts
     errs += await h.check_counters("control")
     assert not errs, f"{len(errs)} mismatches against the model, first: {errs[0]}"
     dut._log.info("control: %d SLVERR answers (slowest %d cycles), %d OKAY, %d frames unaffected",
-                  checked["slverr"], checked["max"], checked["okay"], len(cases))
+                  atk.counts["slverr"], atk.counts["max"], atk.counts["okay"], len(cases))
 
 
 @cocotb.test()

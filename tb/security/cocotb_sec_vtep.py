@@ -24,9 +24,8 @@ import random
 
 import cocotb
 from cocotb.triggers import ClockCycles
-from cocotbext.axi import AxiResp
 
-from sec_util import KeepZeroChecker, monitor_counts, timed
+from sec_util import ControlAttack, KeepZeroChecker, monitor_counts
 from vtep_tb import DECAP, DECAP_ID, ENCAP, REG_CNT, REG_COUNTER_CLEAR, REG_TX, TUN_TBL, VNI_TBL, \
     Case, Harness
 from wirespeed.model import vxlan_frames as VF
@@ -154,7 +153,6 @@ UNMAPPED = [0x4000, 0x8000, 0xFFFC, DECAP + 0x0FFC, DECAP + 0x018, DECAP + 0x300
             ENCAP + 0x0FFC, ENCAP + 0x010, ENCAP + 0x100 + 16 * 6, VNI_TBL + 0x0FFC, TUN_TBL + 0x0FFC]
 READ_ONLY = [DECAP + 0x000, DECAP + 0x004, ENCAP + 0x000, DECAP + REG_CNT, DECAP + REG_CNT + 4, ENCAP + REG_CNT + 8,
              DECAP + REG_TX, ENCAP + REG_TX + 12, VNI_TBL + 0x000, VNI_TBL + 0x004, VNI_TBL + 0x008, TUN_TBL + 0x014]
-RESP_LIMIT = 32
 
 
 @cocotb.test()
@@ -170,43 +168,19 @@ async def control(dut):
            (VF.random_vxlan_case(rng, max_len=2000, big=0.05, vnis=list(VNIS)) for _ in range(150))]
     host = [Case(c.frame, c.bad, c.kind) for c in
             (VF.random_host_frame(rng, tunnels, max_len=2000) for _ in range(150))]
-    done = False
-    n = {"slverr": 0, "okay": 0, "max": 0}
-    bad: list[str] = []
-
-    async def attack():
-        while not done:
-            for a in UNMAPPED + READ_ONLY:
-                if done:
-                    break
-                if a in UNMAPPED:
-                    r, t = await timed(h, h.axil.read(a, 4), RESP_LIMIT)
-                    n["max"] = max(n["max"], t)
-                    n["slverr"] += 1
-                    if r.resp != AxiResp.SLVERR:
-                        bad.append(f"read 0x{a:04x}: {r.resp!r}")
-                r, t = await timed(h, h.axil.write(a, rng.getrandbits(32).to_bytes(4, "little")), RESP_LIMIT)
-                n["max"] = max(n["max"], t)
-                n["slverr"] += 1
-                if r.resp != AxiResp.SLVERR:
-                    bad.append(f"write 0x{a:04x}: {r.resp!r}")
-                r, t = await timed(h, h.axil.read(DECAP, 4), RESP_LIMIT)
-                n["okay"] += 1
-                if r.resp != AxiResp.OKAY or int.from_bytes(r.data, "little") != DECAP_ID:
-                    bad.append(f"ID read after 0x{a:04x}: {r.resp!r}")
-
+    atk = ControlAttack(h, rng, UNMAPPED, READ_ONLY, DECAP, DECAP_ID)
     before = await h.snapshot()
     md, me = len(h.decap_results), len(h.encap_results)
-    task = cocotb.start_soon(attack())
+    task = cocotb.start_soon(atk.run())
     errs, *_ = await h.run(net, host, dcfg, ecfg, idle=0.0, stall=0.0, seed=17, label="control")
-    done = True
+    atk.done = True
     await task
-    assert not bad, bad[:10]
-    assert n["slverr"] >= 40, n
+    assert not atk.bad, atk.bad[:10]
+    assert atk.counts["slverr"] >= 40, atk.counts
     errs += await h.check_counters(before, h.decap_results[md:], h.encap_results[me:], "control")
     assert not errs, f"{len(errs)} mismatches against the model, first: {errs[0]}"
     dut._log.info("control: %d SLVERR answers (slowest %d cycles), %d OKAY reads, traffic unaffected",
-                  n["slverr"], n["max"], n["okay"])
+                  atk.counts["slverr"], atk.counts["max"], atk.counts["okay"])
 
 
 @cocotb.test()

@@ -147,6 +147,51 @@ async def timed(h, coro, limit: int):
     return r, took
 
 
+RESP_LIMIT = 32   # cycles from issuing an access to its response, AXI4-Lite master included
+
+
+class ControlAttack:
+    """Until ``done``: reads (unmapped addresses) and writes (unmapped and read-only ones) that
+    must be answered SLVERR within RESP_LIMIT cycles, each followed by a read of the ID
+    register that must answer OKAY with ``id_value`` (the bus still works). ``bad`` collects
+    the wrong answers, ``counts`` the answers and the slowest one."""
+
+    def __init__(self, h, rng: random.Random, unmapped: list[int], read_only: list[int],
+                 id_addr: int, id_value: int) -> None:
+        self.h, self.rng = h, rng
+        self.unmapped, self.read_only = unmapped, read_only
+        self.id_addr, self.id_value = id_addr, id_value
+        self.done = False
+        self.counts = {"slverr": 0, "okay": 0, "max": 0}
+        self.bad: list[str] = []
+
+    def _answer(self, what: str, r, took: int, want) -> None:
+        self.counts["max"] = max(self.counts["max"], took)
+        if r.resp != want:
+            self.bad.append(f"{what}: {r.resp!r}")
+
+    async def run(self) -> None:
+        from cocotbext.axi import AxiResp
+
+        h = self.h
+        while not self.done:
+            for a in self.unmapped + self.read_only:
+                if self.done:
+                    break
+                if a in self.unmapped:
+                    r, t = await timed(h, h.axil.read(a, 4), RESP_LIMIT)
+                    self._answer(f"read 0x{a:04x}", r, t, AxiResp.SLVERR)
+                    self.counts["slverr"] += 1
+                data = self.rng.getrandbits(32).to_bytes(4, "little")
+                r, t = await timed(h, h.axil.write(a, data), RESP_LIMIT)
+                self._answer(f"write 0x{a:04x}", r, t, AxiResp.SLVERR)
+                self.counts["slverr"] += 1
+                r, t = await timed(h, h.axil.read(self.id_addr, 4), RESP_LIMIT)
+                self.counts["okay"] += 1
+                if r.resp != AxiResp.OKAY or int.from_bytes(r.data, "little") != self.id_value:
+                    self.bad.append(f"ID read after 0x{a:04x}: {r.resp!r}")
+
+
 def monitor_counts(inst) -> tuple[int, int]:
     """(frames, beats) counted by a bound axis_monitor instance."""
     return int(inst.frames.value), int(inst.beats.value)
