@@ -4,7 +4,7 @@
 #   make test-full  the same with every parameter set of the control blocks
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
-#               VTEP's line-rate fractions and lookup rate -> docs/bench/vtep_linerate.json,
+#               VTEP's line-rate fractions, latency and lookup rate -> docs/bench/vtep_linerate.json,
 #               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json
 #   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
 #               and mutated frames through every block and width, checked against the golden

@@ -632,11 +632,13 @@ def parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
 
     bench = sub.add_parser("bench", help="simulation speed at every width (docs/bench/); "
-                           "--block vtep: VXLAN line-rate fractions and lookup rate")
+                           "--block vtep: VXLAN line-rate fractions, latency and lookup "
+                           "rate")
     bench.add_argument("--block", choices=("gre", "vtep"), default="gre",
                        help="gre (default): simulation speed on the default scenario -> "
                             "docs/bench/sim_speed.json; vtep: line-rate fraction of decap and "
-                            "encap per frame size and width, table lookup rate -> "
+                            "encap per frame size and width, idle-pipeline latency, table "
+                            "lookup rate -> "
                             "docs/bench/vtep_linerate.json")
     bench.add_argument("--frames", type=int, metavar="N",
                        help=f"gre: frames of the default scenario (default "

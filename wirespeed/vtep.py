@@ -8,7 +8,8 @@
   model, :mod:`wirespeed.model.vxlan`.
 * The seed's test (:func:`seed_config`, :func:`seed_frames`, :func:`seed_table`): the Lanner /
   Ethernity ACE-NIC VXLAN offload test, 16K tunnels, 4K VNIs per direction, 804-byte frames.
-* :func:`bench`: line-rate fraction across frame sizes and widths, table lookup rate.
+* :func:`bench`: line-rate fraction and idle-pipeline latency across frame sizes and
+  widths, table lookup rate.
 
 Frames are built here from byte templates (no scapy): headers packed with ``struct``,
 checksums computed in full with one big-integer remainder per block (the one's-complement sum
@@ -622,6 +623,12 @@ BENCH_SIZES = (64, 128, 256, 512, 754, 804, 1024, 1518, 4096, 9000)
 BENCH_RATES = (10, 25, 100)
 BENCH_VNIS = 256
 BENCH_TUNNELS_DEFAULT = 16384
+# Idle-pipeline latency: this many frames per size and direction, paced so that a frame of L
+# bus bytes is followed by (L + 24) x LATENCY_GAP_CYCLES_PER_BYTE cycles before the next one
+# may start (the input pacing rate follows from the clock): far more than any frame needs to
+# leave the block, even the store-and-forward encap's 9000-byte frames at 64 bits.
+LATENCY_FRAMES = 3
+LATENCY_GAP_CYCLES_PER_BYTE = 4
 LARGE_TUNNEL_SLOTS = 524288
 LARGE_TUNNELS = 262144
 
@@ -697,11 +704,41 @@ def _beats(n: int, width: int) -> int:
     return -(-n // (width // 8))
 
 
+def latency_pacing_gbps(clock_mhz: float) -> float:
+    """The input rate that spaces frames by ``LATENCY_GAP_CYCLES_PER_BYTE`` cycles per wire
+    byte at ``clock_mhz`` (0.5 Gb/s at 250 MHz)."""
+    return 8.0 * clock_mhz / (1000.0 * LATENCY_GAP_CYCLES_PER_BYTE)
+
+
+def idle_latency(rows: Sequence[tuple[int, int, int]], group: Sequence[int], sizes: Sequence[int]
+                 ) -> tuple[dict[str, int], list[str]]:
+    """Per size: cycles from a frame's first input beat to its first output beat, from the
+    latency CSV ``rows`` of a run whose frames each found the pipeline idle. Returns ({size:
+    cycles}, problems): every frame of a size must take the same number of cycles (a spread
+    would mean the pipeline was not idle); the largest is kept."""
+    per: dict[int, list[int]] = {}
+    for i, first_in, first_out in rows:
+        per.setdefault(group[i], []).append(first_out - first_in)
+    res: dict[str, int] = {}
+    problems: list[str] = []
+    for gi, size in enumerate(sizes):
+        lat = per.get(gi)
+        if not lat:
+            problems.append(f"size {size}: no output frame")
+            continue
+        if min(lat) != max(lat):
+            problems.append(f"size {size}: {min(lat)}..{max(lat)} cycles")
+        res[str(size)] = max(lat)
+    return res, problems
+
+
 def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
           large: bool = True, lookup_frames: int = 2000, quiet: bool = False,
           ensure: Callable[..., Path] | None = None) -> dict[str, Any]:
-    """Line-rate fractions (decap and encap, every size and width) and table lookup rates;
-    writes ``output`` (JSON) and returns the document."""
+    """Line-rate fractions (decap and encap, every size and width, frames back to back),
+    idle-pipeline latency (a second run per width, :data:`LATENCY_FRAMES` frames per size and
+    direction paced at :func:`latency_pacing_gbps`) and table lookup rates; writes ``output``
+    (JSON) and returns the document."""
     from wirespeed.build import ensure_harness
 
     ensure = ensure or ensure_harness
@@ -709,12 +746,16 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
     load_before = os.getloadavg()[0]
     sizes = BENCH_SIZES
     net, host, group = _bench_frames(sizes, per_size, BENCH_TUNNELS_DEFAULT)
+    lat_net, lat_host, lat_group = _bench_frames(sizes, LATENCY_FRAMES, BENCH_TUNNELS_DEFAULT)
     doc_widths: dict[str, Any] = {}
     lookups: list[dict[str, Any]] = []
     opts = SimOptions(clock_mhz=clock_mhz, line_rate_gbps=0.0, progress=False)
+    lat_gbps = latency_pacing_gbps(clock_mhz)
+    lat_opts = SimOptions(clock_mhz=clock_mhz, line_rate_gbps=lat_gbps, progress=False)
     with tempfile.TemporaryDirectory(prefix="wirespeed-vtep-bench-") as tmp:
         work = Path(tmp)
-        for name, frames in (("net", net), ("host", host)):
+        for name, frames in (("net", net), ("host", host), ("lat_net", lat_net),
+                             ("lat_host", lat_host)):
             pcap.write(work / f"{name}.pcap", frames)
         for w in widths:
             cfg = bench_config(clock_mhz, BENCH_TUNNELS_DEFAULT, 32768, w)
@@ -749,8 +790,32 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
                         entry[f"fraction_{rate}g"] = round(min(1.0, ratio), 4) if ratio else None
                     res[str(size)] = entry
                 per_dir[d] = res
-            doc_widths[str(w)] = {"wall_seconds": out.harness.get("wall_seconds"),
-                                  "cycles": out.harness.get("cycles"), **per_dir}
+            wall = out.harness.get("wall_seconds")
+            frames = len(net) + len(host)
+            note(f"bench: {w}-bit vtep_top, idle-pipeline latency, {len(sizes)} sizes x "
+                 f"{LATENCY_FRAMES} frames per direction at {lat_gbps:g} Gb/s ...", not quiet)
+            ld = work / f"lat_w{w}"
+            ld.mkdir()
+            lat_out = simulate(binary, cfg, ld, lat_opts, latency=True,
+                               decap=Port(lat_net, work / "lat_net.pcap", ld / "host_out.pcap"),
+                               encap=Port(lat_host, work / "lat_host.pcap", ld / "net_out.pcap"))
+            _bench_sanity(lat_out, len(lat_net), w)
+            latency: dict[str, Any] = {}
+            for d in DIRECTIONS:
+                latency[d], problems = idle_latency(_read_latency(lat_out.latency_csv[d]),
+                                                    lat_group, sizes)
+                if problems:
+                    raise VtepError(f"{w}-bit bench: {d} latency differs between frames of "
+                                    f"one size, so the pipeline was not idle: "
+                                    + "; ".join(problems), 1)
+            doc_widths[str(w)] = {"wall_seconds": wall, "cycles": out.harness.get("cycles"),
+                                  "frames": frames,
+                                  "sim_frames_per_second": round(frames / wall, 1) if wall
+                                  else None,
+                                  "sim_cycles_per_second": round(out.harness["cycles"] / wall)
+                                  if wall and out.harness.get("cycles") else None,
+                                  **per_dir, "latency": latency,
+                                  "latency_wall_seconds": lat_out.harness.get("wall_seconds")}
         lk_runs = [(w, 32768, BENCH_TUNNELS_DEFAULT) for w in widths]
         if large:
             lk_runs.append((max(widths), LARGE_TUNNEL_SLOTS, LARGE_TUNNELS))
@@ -769,8 +834,22 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
         "cycles_per_frame": "spacing of consecutive output first beats of one size, in steady "
                             "state (first 4 frames of each size left out); beats_bound = "
                             "max(input beats, output beats) per frame",
+        "latency": "idle pipeline: widths[W].latency[direction][size] = cycles from the "
+                   "handshake of a frame's first input beat to that of its first output beat; "
+                   f"{LATENCY_FRAMES} frames per size and direction (every one took the same), "
+                   f"inputs paced at {lat_gbps:g} Gb/s ({LATENCY_GAP_CYCLES_PER_BYTE} cycles "
+                   "per wire byte of the previous frame), so each frame finds the block empty. "
+                   "decap is cut-through; encap stores the whole frame in its frame FIFO first, "
+                   "so its latency grows with the frame",
+        "sim_speed": "widths[W]: frames = both directions of the line-rate run (2 x sizes x "
+                     "frames_per_size), sim_frames_per_second = frames / wall_seconds, "
+                     "sim_cycles_per_second = cycles / wall_seconds; wall_seconds is the "
+                     "ws_vtep process's own time, including reset and the AXI-Lite writes of "
+                     "the tables (16K tunnels)",
         "clock_mhz": clock_mhz,
         "frames_per_size": per_size,
+        "latency_frames_per_size": LATENCY_FRAMES,
+        "latency_pacing_gbps": lat_gbps,
         "sizes": list(sizes),
         "widths": doc_widths,
         "lookup_rate": lookups,
@@ -855,6 +934,15 @@ def bench_tables(doc: Mapping[str, Any]) -> str:
                            f"{e['fraction_100g']:.2f}")
             rows.append(row)
         parts.append(f"\n{_label(d)}")
+        parts.append(grid(rows, ["size (network)", *(f"{w} bit" for w in widths)]))
+    if all("latency" in doc["widths"][w] for w in widths):
+        rows = []
+        for size in doc["sizes"]:
+            rows.append([f"{size} ({size + ENCAP_OVERHEAD})",
+                         *(" / ".join(str(doc["widths"][w]["latency"][d].get(str(size), "-"))
+                                      for d in DIRECTIONS) for w in widths)])
+        parts.append("\nidle-pipeline latency, cycles from a frame's first input beat to its "
+                     "first output beat: decap / encap (encap stores the whole frame first)")
         parts.append(grid(rows, ["size (network)", *(f"{w} bit" for w in widths)]))
     rows = []
     for r in doc["lookup_rate"]:

@@ -156,17 +156,32 @@ WCOLORS = {64: "#1f77b4", 128: "#2ca02c", 256: "#ff7f0e", 512: "#d62728"}
 MCOLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"]
 
 
-def plot_linerate(lr: dict[str, Any], out: Path) -> None:
+def plot_linerate(lr: dict[str, Any], out: Path, vlr: dict[str, Any] | None = None) -> None:
     plt = _plt()
+    from matplotlib.lines import Line2D
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.2), sharex=True, sharey=True)
     clock = lr["clock_mhz"]
+    vws = _vx_widths(vlr)
     for ax, g in zip(axes.flat, PLOT_RATES):
         for w, wd in sorted(lr["widths"].items(), key=lambda kv: int(kv[0])):
             pts = [p for p in wd["points"] if p["kind"] == "gre"] or wd["points"]
             xs = [p["len"] for p in pts]
             ys = [min(1.0, p["fraction"][str(g)]) for p in pts]
             ax.plot(xs, ys, color=WCOLORS.get(int(w)), lw=1.3, label=f"{w} bit")
-        ax.axhline(1.0, color="k", lw=0.8, ls="--")
+        for w in vws:   # VXLAN: x = the network frame on the bus, the line-rate basis
+            assert vlr is not None
+            curves = {}
+            for d in VX_DIRS:
+                pts = [(_vx_net_bus(e, s), _vx_capacity(vlr, e, s, g))
+                       for s in (int(s) for s in vlr.get("sizes", []))
+                       for e in [_vx_entry(vlr, w, d, s)] if e.get("cycles_per_frame")]
+                curves[d] = [(x, min(1.0, y)) for x, y in pts if y is not None]
+            same = curves["decap"] == curves["encap"]
+            for d in (("decap",) if same else VX_DIRS):
+                ax.plot([x for x, _ in curves[d]], [y for _, y in curves[d]],
+                        color=WCOLORS.get(w), lw=1.1, ls=VX_STYLE[d], marker="o", ms=3.5,
+                        mfc="white", mew=1.0)
+        ax.axhline(1.0, color="k", lw=0.8, ls="--" if not vws else "-", alpha=0.6)
         ax.set_xscale("log")
         ax.set_ylim(0, 1.08)
         ax.set_title(f"{g}G Ethernet")
@@ -176,9 +191,30 @@ def plot_linerate(lr: dict[str, Any], out: Path) -> None:
         ax.set_xlabel("frame length, bytes without FCS (log)")
     for ax in axes[:, 0]:
         ax.set_ylabel("fraction of line rate (capped at 1)")
-    axes[0, 0].legend(loc="lower right", fontsize=9)
-    fig.suptitle(f"{lr.get('block', 'gre_decap')}: GRE frames decapsulated back to back at "
-                 f"{clock:g} MHz — share of the line rate carried", fontsize=12)
+    blk = lr.get("block", "gre_decap")
+    handles, _ = axes[0, 0].get_legend_handles_labels()
+    if vws:
+        v = vlr or {}
+        same_all = all(_vx_entry(v, w, "decap", int(s)).get("cycles_per_frame") ==
+                       _vx_entry(v, w, "encap", int(s)).get("cycles_per_frame")
+                       for w in vws for s in v.get("sizes", []))
+        handles += [Line2D([], [], color="0.3", lw=1.3, label=f"{blk}, GRE frame"),
+                    Line2D([], [], color="0.3", lw=1.1, ls="--", marker="o", ms=3.5,
+                           mfc="white", mew=1.0,
+                           label="VXLAN decap = encap" if same_all else "VXLAN decap"),
+                    *([] if same_all else
+                      [Line2D([], [], color="0.3", lw=1.1, ls=":", marker="o", ms=3.5,
+                              mfc="white", mew=1.0, label="VXLAN encap")])]
+    axes[0, 0].legend(handles=handles, loc="lower right", fontsize=8, ncol=2 if vws else 1)
+    if vws:
+        vclock = (vlr or {}).get("clock_mhz", clock)
+        clk = f"{clock:g} MHz" if vclock == clock else f"{clock:g} / {vclock:g} MHz"
+        title = (f"Back to back at {clk}: share of the line rate carried — {blk} (solid, GRE "
+                 "frames decapsulated) and vtep_top (dashed, VXLAN; x = the network frame)")
+    else:
+        title = (f"{blk}: GRE frames decapsulated back to back at {clock:g} MHz — share of "
+                 "the line rate carried")
+    fig.suptitle(title, fontsize=12)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
@@ -311,24 +347,62 @@ def plot_resources(synth: Synth, out: Path) -> None:
     plt.close(fig)
 
 
-def plot_latency(lat: dict[str, Any], synth: Synth, out: Path) -> None:
+def plot_latency(lat: dict[str, Any], synth: Synth, out: Path,
+                 vlr: dict[str, Any] | None = None) -> None:
     plt = _plt()
     bl = [b for b in blocks.MODULES if b in lat.get("blocks", {})]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4.6))
+    vws = [w for w in _vx_widths(vlr) if _vx_latency(vlr, w, "decap")]
+    if vws:
+        fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(18, 4.8),
+                                         gridspec_kw={"width_ratios": [1.25, 1.25, 1]})
+    else:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4.6))
     cyc = {(b, w): lat["blocks"][b].get(str(w), {}).get("seed") for b in bl for w in WIDTHS}
+    if vws:   # vxlan_decap (cut-through) beside the GRE blocks, at the VXLAN seed's frame
+        bl = bl + ["vxlan_decap"]
+        cyc.update({("vxlan_decap", w): _vx_latency(vlr, w, "decap").get(VX_SEED_INNER)
+                    for w in vws})
     _grouped(a1, bl, {k: v for k, v in cyc.items() if v is not None}, "cycles",
              fmt="{:.0f}")
-    a1.set_title("idle-pipeline latency, seed GRE frame (88 B), cycles")
+    a1.set_title("idle-pipeline latency, seed GRE frame (88 B)"
+                 + (f";\nvxlan_decap: seed VXLAN frame ({SEED_VXLAN_FRAME} B)" if vws else "")
+                 + ", cycles", fontsize=10)
     ns = {}
     for (b, w), c in cyc.items():
         fm = synth.fmax(b, w) if synth else None
         if c is not None and fm:
             ns[(b, w)] = c * 1000.0 / fm
     _grouped(a2, bl, ns, "ns", fmt="{:.0f}")
-    a2.set_title("the same in ns at each block's measured fmax (ECP5-85F-8)")
+    a2.set_title("the same in ns at each block's measured fmax (ECP5-85F-8)", fontsize=10)
     for ax in (a1, a2):
         ax.tick_params(axis="x", labelrotation=20)
     a1.legend(fontsize=8)
+    if vws:
+        from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+        for w in vws:
+            for d in VX_DIRS:
+                pts = sorted(_vx_latency(vlr, w, d).items())
+                xs = [s + VX_OVERHEAD for s, _ in pts]
+                a3.plot(xs, [v for _, v in pts], color=WCOLORS.get(w), lw=1.2,
+                        ls="-" if d == "encap" else "--", marker="o", ms=2.5,
+                        label=f"{w} bit" if d == "encap" else None)
+        a3.axvline(SEED_VXLAN_FRAME, color="0.5", lw=0.8, ls=":")
+        a3.text(SEED_VXLAN_FRAME * 1.04, 1.15, f"seed {SEED_VXLAN_FRAME} B", fontsize=8,
+                color="0.4")
+        a3.set_xscale("log")
+        a3.set_yscale("log")
+        a3.xaxis.set_major_locator(FixedLocator([114, 200, 500, 1000, 2000, 5000, 9050]))
+        a3.xaxis.set_major_formatter(ScalarFormatter())
+        a3.xaxis.set_minor_formatter(NullFormatter())
+        a3.yaxis.set_major_locator(FixedLocator([1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]))
+        a3.yaxis.set_major_formatter(ScalarFormatter())
+        a3.yaxis.set_minor_formatter(NullFormatter())
+        a3.set_ylim(1, None)
+        a3.set_xlabel("network (VXLAN) frame, bytes with FCS (log)")
+        a3.set_ylabel("cycles (log)")
+        a3.set_title("vtep_top: encap (solid) stores the frame first;\ndecap (dashed) is "
+                     "cut-through", fontsize=10)
+        a3.legend(fontsize=8, loc="upper left")
     fig.suptitle("Latency per block: first input beat to first output beat "
                  "(gre_classify: to its decision)", fontsize=12)
     fig.tight_layout()
@@ -451,6 +525,15 @@ def section_measures() -> list[str]:
             ""]
 
 
+def _widths_of(m: str) -> tuple[int, ...]:
+    """The bus widths a module is built at: one build (reported at 256) when it has none."""
+    return (256,) if m in blocks.WIDTH_INDEPENDENT else WIDTHS
+
+
+def _wlabel(m: str, w: int) -> str:
+    return "any" if m in blocks.WIDTH_INDEPENDENT else str(w)
+
+
 def section_synth(synth: Synth) -> list[str]:
     out = ["## Synthesis and timing (ECP5-85F speed 8, and UltraScale+ counts)", ""]
     if not synth:
@@ -467,10 +550,10 @@ def section_synth(synth: Synth) -> list[str]:
     have = set(synth.modules()) | set(blocks.available())
     mods = [m for m in blocks.MODULES if m in have] + sorted(have - set(blocks.MODULES))
     for m in mods:
-        for w in WIDTHS:
+        for w in _widths_of(m):
             e = synth.get(m, w)
             if not e:
-                rows.append([f"`{m}`", str(w)] + ["not run"] + ["–"] * 11)
+                rows.append([f"`{m}`", _wlabel(m, w)] + ["not run"] + ["–"] * 11)
                 continue
             ec, pn, xc = e.get("ecp5", {}), e.get("pnr", {}), e.get("xcup", {})
             fm = pn.get("fmax_mhz")
@@ -482,7 +565,7 @@ def section_synth(synth: Synth) -> list[str]:
             comb = pn.get("utilization", {}).get("TRELLIS_COMB", {}).get("used")
             flag = " †" if synth.stale(m, w) else ""
             err = (" (error)" if e.get("errors") else " (not finished)") if fm is None else ""
-            rows.append([f"`{m}`{flag}", str(w), fint(ec.get("lut4")), fint(comb),
+            rows.append([f"`{m}`{flag}", _wlabel(m, w), fint(ec.get("lut4")), fint(comb),
                          fint(ec.get("ff")), fint(ec.get("dp16kd")),
                          fint(ec.get("lutram_dpr16x4")), fnum(fm) + err,
                          f"{goal:g}" if goal else "–", dist,
@@ -520,17 +603,19 @@ def section_goals(synth: Synth) -> list[str]:
     have = set(synth.modules()) | set(blocks.available())
     for m in [m for m in blocks.MODULES if m in have] + sorted(have - set(blocks.MODULES)):
         for w, g in sorted(goals.items()):
+            if w not in _widths_of(m):
+                continue
             e = synth.get(m, w)
             if not e:
-                rows.append([f"`{m}`", str(w), f"{g:g}", "not run", "–", "–", "–"])
+                rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", "not run", "–", "–", "–"])
                 continue
             fm = e.get("pnr", {}).get("fmax_mhz")
             if fm is None:
                 st = "failed (see synth.json)" if e.get("errors") else "not finished"
-                rows.append([f"`{m}`", str(w), f"{g:g}", st, "–", "–", "–"])
+                rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", st, "–", "–", "–"])
                 continue
             ok = fm >= g
-            rows.append([f"`{m}`", str(w), f"{g:g}", fnum(fm),
+            rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", fnum(fm),
                          f"{fm - g:+.1f} MHz", f"{1000 / fm:.2f} / {1000 / g:.2f} ns",
                          "meets" if ok else "**short**"])
             if not ok:
@@ -573,11 +658,13 @@ def section_goals(synth: Synth) -> list[str]:
     return out
 
 
-def section_throughput(sweep, lr, synth: Synth) -> list[str]:
+def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = None
+                       ) -> list[str]:
     out = ["## Throughput and line rate", ""]
     if not lr or not sweep:
         return out + ["*Not measured yet: run `make bench` "
-                      "(`.venv/bin/python scripts/report/bench.py`).*", ""]
+                      "(`.venv/bin/python scripts/report/bench.py`).*", ""] \
+            + (section_vxlan_throughput(vlr, synth) if vlr else [])
     clock = lr["clock_mhz"]
     blk = lr.get("block", "gre_decap")
     # Every block, every width: does cycles per frame equal ceil(len / bytes per beat)?
@@ -645,13 +732,265 @@ def section_throughput(sweep, lr, synth: Synth) -> list[str]:
             table(["W", "len", "cycles/frame", f"Mpps at {clock:g} MHz", "100G Mpps",
                    "MHz for 100G"], rows), "",
             "![clock needed for 100G](img/perf_clock_100g.png)", ""]
+    return out + section_vxlan_throughput(vlr, synth)
+
+
+# ---- VXLAN: vxlan_decap and vxlan_encap inside vtep_top (docs/bench/vtep_linerate.json) ----
+
+VX_OVERHEAD = 50        # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8 bytes a tunnel adds
+VX_SEED_INNER = SEED_VXLAN_FRAME - VX_OVERHEAD   # 754: the seed's 804-byte network frames
+VX_DIRS = ("decap", "encap")
+VX_STYLE = {"decap": "--", "encap": ":"}
+
+
+def _vx_widths(vlr: dict[str, Any] | None) -> list[int]:
+    wd = (vlr or {}).get("widths")
+    return sorted(int(w) for w in wd) if isinstance(wd, dict) else []
+
+
+def _vx_entry(vlr: dict[str, Any], w: int, d: str, size: int) -> dict[str, Any]:
+    return vlr["widths"].get(str(w), {}).get(d, {}).get(str(size)) or {}
+
+
+def _vx_net_bus(e: dict[str, Any], size: int) -> int:
+    """The network frame on the bus (without FCS): the line-rate basis of the VTEP bench."""
+    return int(e.get("network_frame_bytes") or size + VX_OVERHEAD) - linerate.FCS
+
+
+def _vx_capacity(vlr: dict[str, Any], e: dict[str, Any], size: int, g: int) -> float | None:
+    """Unclipped frame-rate ratio to the g-Gb/s line rate of the network port: the bench's
+    capacity_vs_<g>g where it wrote one (10/25/100G), else the same formula (frames of
+    network_frame_bytes + 20 bytes of preamble and gap)."""
+    stored = e.get(f"capacity_vs_{g}g")
+    if stored is not None:
+        return stored
+    cpf = e.get("cycles_per_frame")
+    if not cpf:
+        return None
+    return linerate.fraction(vlr.get("clock_mhz", 250.0), cpf, g, _vx_net_bus(e, size))
+
+
+def _pair(a: str, b: str) -> str:
+    """One cell for the two directions: one value when they agree, else 'decap / encap'."""
+    return a if a == b else f"{a} / {b}"
+
+
+def _vx_latency(vlr: dict[str, Any] | None, w: int, d: str) -> dict[int, int]:
+    lat = ((vlr or {}).get("widths", {}).get(str(w), {}).get("latency") or {}).get(d) or {}
+    return {int(k): v for k, v in lat.items() if v is not None}
+
+
+def _span(vals: list[float]) -> str:
+    if not vals:
+        return "–"
+    lo, hi = min(vals), max(vals)
+    return fint(lo) if lo == hi else f"{fint(lo)}–{fint(hi)}"
+
+
+def section_vxlan_throughput(vlr: dict[str, Any] | None, synth: Synth) -> list[str]:
+    """Cycles per frame, Mpps and line-rate fractions of the two VTEP directions per width
+    and size, and the clock 100G needs (where the VXLAN 65-byte problem bites)."""
+    widths = _vx_widths(vlr)
+    if not widths:
+        return ["### VXLAN: `vxlan_decap` and `vxlan_encap`", "",
+                "*Not measured yet: run `.venv/bin/wirespeed bench --block vtep` "
+                "(docs/bench/vtep_linerate.json).*", ""]
+    assert vlr is not None
+    clock = vlr.get("clock_mhz", 250.0)
+    sizes = [int(s) for s in vlr.get("sizes", [])]
+    rows = []
+    law, points, differ = 0, 0, 0
+    for w in widths:
+        for s in sizes:
+            es = {d: _vx_entry(vlr, w, d, s) for d in VX_DIRS}
+            if not all(e.get("cycles_per_frame") for e in es.values()):
+                continue
+            net = _vx_net_bus(es["decap"], s)
+            for e in es.values():
+                points += 1
+                law += abs(e["cycles_per_frame"] - linerate.beats(net, w)) < 1e-9
+            cyc = [fnum(es[d]["cycles_per_frame"], 0) for d in VX_DIRS]
+            differ += cyc[0] != cyc[1]
+            mpps = [fnum(clock / es[d]["cycles_per_frame"], 2) for d in VX_DIRS]
+            fr = []
+            for g in PLOT_RATES:
+                c = [_vx_capacity(vlr, es[d], s, g) for d in VX_DIRS]
+                fr.append(_pair(*[fnum(100 * min(1.0, x), 0) + " %" if x is not None else "–"
+                                  for x in c]))
+            rows.append([str(w), str(s), str(net + linerate.FCS), _pair(*cyc),
+                         fint(linerate.beats(net, w)), _pair(*mpps), *fr])
+    out = ["### VXLAN: `vxlan_decap` and `vxlan_encap`", "",
+           f"`wirespeed bench --block vtep` (docs/bench/vtep_linerate.json, "
+           f"{vlr.get('date', 'undated')}): `vtep_top` with the seed's tables (16K tunnels, "
+           f"{vlr.get('frames_per_size', '?')} frames per size), both directions at once, "
+           "frames back to back with the outputs always ready. *Inner* is the tenant frame "
+           f"with FCS (decap's output, encap's input); *network* is the VXLAN frame, inner + "
+           f"{VX_OVERHEAD} bytes (decap's input, encap's output). Cycles per frame are the "
+           "steady-state spacing of output frames; *beats* = ceil(network bus bytes / bytes "
+           "per beat), the larger side of either direction. **Line-rate basis:** the network "
+           "port, one frame = network bytes + 20 (preamble and gap) of wire time at the line "
+           f"rate, frames per second at the stated clock **{clock:g} MHz**, capped at 100 %; "
+           "the bench stores the 10/25/100G ratios, 40/200/400G use the same formula. One "
+           "number per cell where decap and encap agree, else decap / encap.", "",
+           table(["W", "inner B", "network B", "cycles/frame", "beats", "Mpps",
+                  *[f"{g}G" for g in PLOT_RATES]], rows), ""]
+    agree = ("Decap and encap took the same cycles per frame at every size and width"
+             if not differ else f"Decap and encap differ at {differ} of {len(rows)} points")
+    out += [f"{agree}; measured cycles = beats at {law} of {points} points (both directions "
+            "move one beat per cycle and never stall their input).", ""]
+    # Where the beat boundary bites: clock for 100G at the measured sizes and, by the law
+    # just checked, at every inner length 64..9000 bytes.
+    lo, hi = 64, max(sizes) if sizes else 9000
+    rows, notes, long_ws = [], [], []
+    for w in widths:
+        need = []
+        for s in sizes:
+            cpf = max((_vx_entry(vlr, w, d, s).get("cycles_per_frame") or 0) for d in VX_DIRS)
+            if cpf:
+                net = _vx_net_bus(_vx_entry(vlr, w, "decap", s), s)
+                need.append((linerate.clock_needed_mhz(100, net, cpf), s))
+        if not need:
+            continue
+        worst_m, worst_s = max(need)
+        all_m, all_bus = linerate.worst_case_clock(
+            100, w, range(lo - linerate.FCS + VX_OVERHEAD, hi - linerate.FCS + VX_OVERHEAD + 1))
+        all_s = all_bus + linerate.FCS - VX_OVERHEAD
+        bpb = w // 8
+        k = linerate.beats(all_bus, w)
+        over = (all_bus - 1) % bpb == 0
+        shape = (f"{all_bus} B = {k - 1} × {bpb} + 1" if over else f"{all_bus} B, {k} beats")
+        m64 = dict((s, m) for m, s in need).get(lo)
+        fm = [synth.fmax(f"vxlan_{d}", w) if synth else None for d in VX_DIRS]
+        rows.append([str(w), f"{fnum(worst_m, 0)} ({worst_s} B)", fnum(m64, 0),
+                     f"{fnum(all_m, 0)} ({all_s} B; bus {shape})",
+                     _pair(*[fnum(x) for x in fm])])
+        if m64 and all_m > 1.05 * m64 and all_s < 4 * lo:
+            notes.append(f"at {w} bit an {all_s}-byte inner frame (network frame {all_bus} "
+                         f"bytes on the bus, one byte into beat {k}) needs {fnum(all_m, 0)} MHz "
+                         f"for 100G, {100 * (all_m / m64 - 1):.0f} % more than {lo}-byte "
+                         f"inner frames ({fnum(m64, 0)} MHz)")
+        elif all_s > 4 * lo:
+            long_ws.append(str(w))
+    d = VX_OVERHEAD - linerate.FCS
+    text = ("**The VXLAN 65-byte problem.** Both directions cost the beats of the *network* "
+            f"frame, {VX_OVERHEAD} bytes longer than the inner one, so the expensive lengths "
+            "are those whose network frame ends one byte into a beat: k × W/8 + 1 bytes on "
+            f"the bus, inner frames (with FCS) of k × W/8 + 1 − {d} bytes. Clock at which the "
+            f"measured cycles per frame carry 100G at the worst measured size, at {lo}-byte "
+            f"inner frames, and at the worst of every inner length {lo}–{hi} B (derived from "
+            "cycles = beats, which every measured point follows; the bench's sizes do not "
+            "include those lengths):")
+    out += [text, "",
+            table(["W", "worst measured", f"{lo} B inner", f"every length {lo}–{hi} B",
+                   "fmax MHz (decap / encap)"], rows), ""]
+    tail = ""
+    if long_ws:
+        tail = (f" At {' and '.join(long_ws)} bit the longest frames are the most demanding "
+                "instead, as for GRE: a beat there is shorter than the 24 bytes of FCS, "
+                "preamble and gap every frame costs on the wire, so short frames are cheap.")
+    if notes:
+        out += ["Where it bites: " + "; ".join(notes) + "." + tail, ""]
+    else:
+        out += ["At none of the measured widths does a short frame one byte into a beat need "
+                f"more clock than {lo}-byte inner frames." + tail, ""]
     return out
 
 
-def section_latency(lat, synth: Synth) -> list[str]:
+def section_vxlan_latency(vlr: dict[str, Any] | None, synth: Synth) -> list[str]:
+    """Idle-pipeline latency of the two VTEP directions: range over the sizes, at the seed's
+    804-byte network frame, in ns at each block's measured fmax."""
+    widths = [w for w in _vx_widths(vlr) if any(_vx_latency(vlr, w, d) for d in VX_DIRS)]
+    if not widths:
+        return ["**VXLAN** (`vxlan_decap`, `vxlan_encap`): *not measured yet: run "
+                "`.venv/bin/wirespeed bench --block vtep`.*", ""]
+    assert vlr is not None
+    rows = []
+    for d in VX_DIRS:
+        for w in widths:
+            lat = _vx_latency(vlr, w, d)
+            if not lat:
+                continue
+            fm = synth.fmax(f"vxlan_{d}", w) if synth else None
+            seed = lat.get(VX_SEED_INNER)
+            ns = [v * 1000 / fm for v in lat.values()] if fm else []
+            # what it grows with: decap nothing, encap the host frame's input beats
+            extra = {v - (linerate.beats(s - linerate.FCS, w) if d == "encap" else 0)
+                     for s, v in lat.items()}
+            grows = ("same at every size" if d == "decap" and len(extra) == 1 else
+                     f"input beats + {extra.pop()}" if len(extra) == 1 else "varies")
+            rows.append([f"`vxlan_{d}`", str(w), fint(seed), _span(list(lat.values())),
+                         grows, fnum(fm),
+                         fnum(seed * 1000 / fm) if (fm and seed is not None) else "–",
+                         (f"{fnum(min(ns))}–{fnum(max(ns))}" if min(ns) != max(ns)
+                          else fnum(ns[0])) if ns else "–"])
+    sizes = sorted({s for w in widths for d in VX_DIRS for s in _vx_latency(vlr, w, d)})
+    out = [f"**VXLAN** (`vxlan_decap` and `vxlan_encap`, measured at the ports of `vtep_top`, "
+           "which connect straight to them; docs/bench/vtep_linerate.json): idle pipeline, "
+           f"{vlr.get('latency_frames_per_size', '?')} frames per size and direction paced at "
+           f"{fnum(vlr.get('latency_pacing_gbps'), 2)} Gb/s so that each finds the block empty "
+           f"(every one of a size took the same cycles), inner frames {sizes[0]}–{sizes[-1]} B "
+           f"(network frames +{VX_OVERHEAD} B). Seed: the {SEED_VXLAN_FRAME}-byte network frame "
+           f"({VX_SEED_INNER}-byte inner frame). `vxlan_decap` is cut-through: the same cycles "
+           "at every size. `vxlan_encap` keeps each host frame in its store-and-forward frame "
+           "FIFO until the last byte is in, so its latency grows with the frame by one cycle "
+           "per input beat (*input beats* = ceil(inner bus bytes / bytes per beat)). ns at the "
+           "block's own measured fmax (– while synth.json has none).", "",
+           table(["block", "W", f"seed {SEED_VXLAN_FRAME} B (cycles)", "all sizes (cycles)",
+                  "with frame size", "fmax MHz", f"seed {SEED_VXLAN_FRAME} B (ns)",
+                  "all sizes (ns)"], rows), ""]
+    return out
+
+
+def section_vxlan_sim_speed(vlr: dict[str, Any] | None, vxseed: dict[str, Any] | None
+                            ) -> list[str]:
+    """Speed of the ws_vtep harness: the VTEP bench per width and the VXLAN seed run."""
+    rows = []
+    v = vlr or {}
+    for w in _vx_widths(v):
+        r = v["widths"][str(w)]
+        wall, cyc = r.get("wall_seconds"), r.get("cycles")
+        frames = r.get("frames")
+        if frames is None and v.get("sizes") and v.get("frames_per_size"):
+            frames = 2 * len(v["sizes"]) * v["frames_per_size"]
+        fps = r.get("sim_frames_per_second") or (frames / wall if frames and wall else None)
+        cps = r.get("sim_cycles_per_second") or (cyc / wall if cyc and wall else None)
+        regs = next((x.get("register_writes") for x in v.get("lookup_rate", [])
+                     if x.get("data_width") == w and x.get("tunnels") == 16384), None)
+        rows.append([f"bench, line rate, {w} bit", fint(frames), fint(cyc), fnum(wall, 2),
+                     fint(fps), fint(cps), fint(regs), fnum(r.get("latency_wall_seconds"), 2)])
+    h = (vxseed or {}).get("harness") or {}
+    runs = h.get("runs") or ({"both": h} if h else {})
+    for name, r in runs.items():
+        d = (vxseed or {}).get(name, {}) if name != "both" else {}
+        frames = (d.get("tx_packets") if d else None) or (
+            (vxseed or {}).get("decap", {}).get("tx_packets", 0)
+            + (vxseed or {}).get("encap", {}).get("tx_packets", 0))
+        wall, cyc = r.get("wall_seconds"), r.get("cycles")
+        rows.append([f"vxlan-seed, {name} process, {r.get('data_width', '?')} bit", fint(frames),
+                     fint(cyc), fnum(wall, 2), fint(r.get("sim_packets_per_second") or
+                                                   (frames / wall if wall else None)),
+                     fint(cyc / wall if cyc and wall else None), "–", "–"])
+    if not rows:
+        return []
+    return ["`ws_vtep`, the VXLAN harness (`vtep_top`, both directions in one model): "
+            "the `wirespeed bench --block vtep` line-rate runs (docs/bench/vtep_linerate.json; "
+            "frames of both directions, back to back) and the VXLAN seed run "
+            "(docs/bench/vxlan_seed.json; 10G pacing, idle cycles skipped, the two directions "
+            "as two processes side by side). Wall seconds are the harness process's own and "
+            "include reset and the AXI-Lite writes of the tables (16K tunnels; 256 VNIs in the "
+            "bench, 4K in the seed run); simulated cycles count the traffic only. The writes "
+            "dominate the short bench runs: the same width's latency run (the same writes, "
+            f"{2 * len(v.get('sizes', [])) * v.get('latency_frames_per_size', 0)} paced "
+            "frames, last column) takes about as long.", "",
+            table(["run", "frames", "simulated cycles", "wall s", "frames / s", "cycles / s",
+                   "register writes", "latency run, wall s"], rows), ""]
+
+
+def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None) -> list[str]:
     out = ["## Latency per block", ""]
     if not lat:
-        return out + ["*Not measured yet: run `make bench`.*", ""]
+        return out + ["*Not measured yet: run `make bench`.*", ""] \
+            + (section_vxlan_latency(vlr, synth) if vlr else [])
     rows = []
     for b in blocks.MODULES:
         bd = lat.get("blocks", {}).get(b)
@@ -675,8 +1014,9 @@ def section_latency(lat, synth: Synth) -> list[str]:
             "given when the headers are complete, as gre_classify gives it). GRE: the 88-byte "
             "seed frame and the range over every GRE length; plain: IPv4/TCP frames.", "",
             table(["block", "W", "seed GRE (cycles)", "GRE, all lengths", "plain, all lengths",
-                   "fmax MHz", "seed GRE (ns)"], rows), "",
-            "![latency per block](img/perf_latency.png)", ""]
+                   "fmax MHz", "seed GRE (ns)"], rows), ""]
+    out += section_vxlan_latency(vlr, synth)
+    out += ["![latency per block](img/perf_latency.png)", ""]
     return out
 
 
@@ -807,20 +1147,25 @@ def section_vxlan_seed(seed: dict[str, Any] | None, vlr: dict[str, Any] | None,
                 if not cpf:
                     continue
                 fm = synth.fmax(f"vxlan_{d}", ww) if synth else None
+                lat = _vx_latency(vlr, ww, d).get(inner)
                 rows.append([f"`vxlan_{d}`", str(ww), fnum(cpf, 1), f"{vclk / cpf:.2f}",
                              fnum(c.get("fraction_10g"), 2),
-                             f"{fm / cpf:.2f}" if fm else "not synthesized yet"])
+                             f"{fm / cpf:.2f}" if fm else "not synthesized yet", fint(lat),
+                             fnum(lat * 1000 / fm) if (fm and lat is not None) else "–"])
         if rows:
             out += [f"Capacity per direction with the seed's {n804}-byte frames back to back, "
                     "both directions at once (docs/bench/vtep_linerate.json); 10G at "
                     f"{n804} + 24 wire bytes is {linerate.line_rate_mpps(10, n804 - 4):.3f} Mpps "
-                    "per direction and port:", "",
+                    "per direction and port. Latency: idle pipeline, first input beat to "
+                    "first output beat (section \"Latency per block\"):", "",
                     table(["block", "W", "cycles/frame", f"Mpps at {vclk:g} MHz",
-                           "fraction of 10G", "Mpps at fmax"], rows), ""]
+                           "fraction of 10G", "Mpps at fmax", "latency (cycles)",
+                           "latency at fmax (ns)"], rows), ""]
     return out
 
 
-def section_sim_speed(sweep, simspeed) -> list[str]:
+def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
+                      vxseed: dict[str, Any] | None = None) -> list[str]:
     out = ["## Simulation speed", ""]
     if simspeed:
         rows = []
@@ -855,6 +1200,7 @@ def section_sim_speed(sweep, simspeed) -> list[str]:
                 "scripts/report/blockbench.cpp. Last column: simulated cycles per second over "
                 "these scenarios.", "",
                 table(["block", "W", *heads, "cycles / s"], rows), ""]
+    out += section_vxlan_sim_speed(vlr, vxseed)
     if len(out) == 2:
         out += ["*Not measured yet.*", ""]
     return out
@@ -932,6 +1278,8 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     lr = load(bench_dir / "linerate.json")
     lat = load(bench_dir / "latency.json")
     simspeed = load(bench_dir / "sim_speed.json")
+    vlr = load(bench_dir / "vtep_linerate.json")
+    vxseed = load(bench_dir / "vxlan_seed.json")
     parts = ["# Performance: what each block costs and delivers", "",
              "<!-- Generated by scripts/report/make_report.py from docs/bench/*.json. "
              "Do not edit: run `make report`. -->", "",
@@ -942,16 +1290,15 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     parts += section_measures()
     parts += section_synth(synth)
     parts += section_goals(synth)
-    parts += section_throughput(sweep, lr, synth)
-    parts += section_latency(lat, synth)
-    parts += section_seeds(sweep, lr, lat, synth, load(bench_dir / "vxlan_seed.json"),
-                           load(bench_dir / "vtep_linerate.json"))
-    parts += section_sim_speed(sweep, simspeed)
+    parts += section_throughput(sweep, lr, synth, vlr)
+    parts += section_latency(lat, synth, vlr)
+    parts += section_seeds(sweep, lr, lat, synth, vxseed, vlr)
+    parts += section_sim_speed(sweep, simspeed, vlr, vxseed)
     parts += section_howto(synth, sweep)
     text = "\n".join(parts).rstrip() + "\n"
     if img_rel != "img":
         text = text.replace("](img/", f"]({img_rel}/")
-    return text, {"synth": synth, "sweep": sweep, "lr": lr, "lat": lat}
+    return text, {"synth": synth, "sweep": sweep, "lr": lr, "lat": lat, "vlr": vlr}
 
 
 def make_plots(data: dict[str, Any], img_dir: Path) -> list[Path]:
@@ -959,7 +1306,7 @@ def make_plots(data: dict[str, Any], img_dir: Path) -> list[Path]:
     made = []
     synth, lr, lat = data["synth"], data["lr"], data["lat"]
     if lr:
-        plot_linerate(lr, img_dir / "perf_linerate.png")
+        plot_linerate(lr, img_dir / "perf_linerate.png", data.get("vlr"))
         plot_clock_needed(lr, synth, img_dir / "perf_clock_100g.png")
         made += [img_dir / "perf_linerate.png", img_dir / "perf_clock_100g.png"]
     if synth:
@@ -967,7 +1314,7 @@ def make_plots(data: dict[str, Any], img_dir: Path) -> list[Path]:
         plot_resources(synth, img_dir / "perf_resources.png")
         made += [img_dir / "perf_fmax.png", img_dir / "perf_resources.png"]
     if lat:
-        plot_latency(lat, synth, img_dir / "perf_latency.png")
+        plot_latency(lat, synth, img_dir / "perf_latency.png", data.get("vlr"))
         made.append(img_dir / "perf_latency.png")
     return made
 
