@@ -7,19 +7,31 @@
 // the FIFO can hold). Blocks that must write a frame's length in front of it (tunnel encap:
 // IP total length, UDP length) sit behind it.
 //
-//   s_axis ──► beat RAM (DEPTH beats) ──► output register ──► m_axis  (+ m_len, m_bad)
-//                 └─ on tlast: {length, bad} ──► length queue ──┘
+//   s_axis ──► beat RAM (DEPTH beats) ──► prefetch register ──► output register ──► m_axis
+//                 └─ on tlast: {length, bad} ──► length queue ──────────┘  (+ m_len, m_bad)
 //
 // A frame longer than the RAM is cut where the RAM is full: the rest of it is discarded as it
 // arrives (the FIFO never stalls on it), and at its last beat the stored part is released
 // marked bad (m_oversize), with the frame's real length.
 // Output: one beat per cycle while frames are complete (registered RAM read with a one-beat
 // prefetch).
+//
+// Timing. Every decision is a few LUTs from registers (ECP5 out of context: docs/performance.md):
+// - s_axis_tready is a register. It holds exactly what "no free length-queue entry, or the RAM
+//   is full and the frame is not being discarded" says of the next cycle, from fill counts kept
+//   with "is full" / "is one short of full" flags, so no pointer subtraction is on its path.
+// - the frame's length at its last beat needs no adder: every beat before the last is full,
+//   so the length is (beats before) × KEEP_W + the last beat's bytes, a concatenation, or
+//   (beats before + 1) × KEEP_W, kept in a register, when the last beat is full. The last
+//   beat's bytes come from a log-depth "highest tkeep bit" tree.
+// - nothing is computed from the RAM's read data (a block RAM's clock-to-output is most of a
+//   cycle): which length-queue entry a beat belongs to is counted on the read side, from the
+//   address of each frame's last stored beat, kept in the length queue.
 
 `default_nettype none
 
 module axis_frame_fifo #(
-    // Width of the data bus in bits (a multiple of 8).
+    // Width of the data bus in bits: a power of two, 16 to 512 (2 to 64 bytes per beat).
     parameter int DATA_W = 256,
     // Bytes per beat.
     parameter int KEEP_W = DATA_W / 8,
@@ -52,12 +64,20 @@ module axis_frame_fifo #(
     localparam int AW      = $clog2(DEPTH);
     localparam int FW      = $clog2(FRAMES);
     localparam int BYTE_SH = $clog2(KEEP_W);
+    // Frame lengths are counted in 24 bits (wrapping beyond 16 MiB) and reported saturated
+    // to 16 bits; the count of full beats before the last is what is kept.
+    localparam int LEN_W   = 24;
+    localparam int BEATS_W = LEN_W - BYTE_SH;
 
     if ((1 << AW) != DEPTH || DEPTH < 4) begin : g_param_check_1
         $error("axis_frame_fifo: DEPTH must be a power of two >= 4");
     end
     if ((1 << FW) != FRAMES || FRAMES < 2) begin : g_param_check_2
         $error("axis_frame_fifo: FRAMES must be a power of two >= 2");
+    end
+    if (KEEP_W * 8 != DATA_W || (1 << BYTE_SH) != KEEP_W || KEEP_W < 2 || KEEP_W > 64)
+    begin : g_param_check_3
+        $error("axis_frame_fifo: DATA_W must be a power of two from 16 to 512");
     end
 
     // Beat RAM: {last, keep, data}.
@@ -66,36 +86,68 @@ module axis_frame_fifo #(
 
     logic [AW:0]  wr_ptr, wr_start, rd_ptr;     // wr_start: first beat of the frame being written
     logic         dropping;                     // discarding the tail of an oversize frame
-    logic [23:0]  wr_len;                       // bytes of the frame being written
+    // Beats of the frame being written before this one (all full), and that plus one.
+    logic [BEATS_W-1:0] wr_beats, wr_beats_p1;
+    logic [AW:0]  fr_stored;                    // beats of the frame being written in the RAM
+    logic [AW:0]  wr_lastb;                     // address of the last beat written (wr_ptr - 1)
 
-    // Length queue of complete frames: {oversize, bad, len}.
+    // RAM fill (wr_ptr - rd_ptr) and length-queue fill (lq_wr - lq_rd), counted, with flags.
+    logic [AW:0]  ram_used;
+    logic [FW:0]  lq_used;
+    logic         ram_full, ram_full_m1;        // ram_used == DEPTH, == DEPTH - 1
+    logic         lq_full, lq_full_m1;          // lq_used == FRAMES, == FRAMES - 1
+
+    // Length queue of complete frames: {oversize, bad, len}, and where each ends in the RAM.
     logic [15:0]  lq_len  [FRAMES];
+    logic [AW:0]  lq_lastb [FRAMES];
     logic         lq_bad  [FRAMES];
     logic         lq_over [FRAMES];
     logic [FW:0]  lq_wr, lq_rd;
 
-    wire          s_hs     = s_axis_tvalid && s_axis_tready;
-    wire [AW:0]   used     = wr_ptr - rd_ptr;
-    wire          ram_full = used == (AW+1)'(DEPTH);
-    wire          lq_full  = (lq_wr - lq_rd) == (FW+1)'(FRAMES);
+    wire          s_hs = s_axis_tvalid && s_axis_tready;
 
-    logic [BYTE_SH:0] live_len;
+    // Bytes in the last beat: up to and including its highest set tkeep bit (0 if none), as a
+    // balanced tree of (any bit set, index of the highest) pairs.
+    logic             last_any;
+    logic [BYTE_SH:0] last_bytes;
     always_comb begin
-        live_len = '0;
-        for (int b = 0; b < KEEP_W; b++)
-            if (s_axis_tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
-        if (!s_axis_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
+        logic             any [2*KEEP_W];
+        logic [BYTE_SH:0] idx [2*KEEP_W];
+        // Node n has children 2n and 2n+1; leaves KEEP_W..2*KEEP_W-1 are the tkeep bits.
+        for (int b = 0; b < KEEP_W; b++) begin
+            any[KEEP_W + b] = s_axis_tkeep[b];
+            idx[KEEP_W + b] = (BYTE_SH+1)'(b);
+        end
+        for (int n = KEEP_W - 1; n >= 1; n--) begin
+            any[n] = any[2*n] || any[2*n + 1];
+            idx[n] = any[2*n + 1] ? idx[2*n + 1] : idx[2*n];
+        end
+        any[0] = 1'b0;
+        idx[0] = '0;
+        last_any   = any[1];
+        last_bytes = last_any ? idx[1] + 1'b1 : '0;
+    end
+
+    // The frame's length at its last beat, and whether it exceeds 16 bits.
+    logic [LEN_W-1:0] len_last;
+    logic             len_sat;
+    always_comb begin
+        if (last_bytes[BYTE_SH]) begin          // a full last beat
+            len_last = {wr_beats_p1, {BYTE_SH{1'b0}}};
+            len_sat  = |len_last[LEN_W-1:16];
+        end else begin
+            len_last = LEN_W'({wr_beats, last_bytes[BYTE_SH-1:0]});
+            len_sat  = |len_last[LEN_W-1:16];
+        end
     end
 
     // Accept a beat while there is room, always while discarding, and never start a frame
-    // without a free length-queue entry.
-    assign s_axis_tready = !lq_full && (dropping || !ram_full);
-
+    // without a free length-queue entry (the register below holds this for each cycle).
     wire          store    = s_hs && !dropping && !ram_full;
-    wire [23:0]   len_next = wr_len + 24'(live_len);
     // The frame alone fills the RAM on this beat and is still open: discard the rest of it.
     // A RAM full of other frames only stalls.
-    wire          overflow = store && !s_axis_tlast && (wr_ptr + 1'b1 - wr_start) == (AW+1)'(DEPTH);
+    wire          overflow = store && !s_axis_tlast && fr_stored == (AW+1)'(DEPTH - 1);
+    wire          commit   = s_hs && s_axis_tlast && (store || dropping);
 
     // ------------------------------------------------------------------ read side
     // Beats of committed frames are [rd_ptr, wr_start).
@@ -104,36 +156,68 @@ module axis_frame_fifo #(
     logic [FW-1:0] rd_fr, pf_fr;            // length-queue entry of the beat read / prefetched
     wire           out_take = pf_valid && (!m_axis_tvalid || m_axis_tready);
     wire           rd_en    = (rd_ptr != wr_start) && (!pf_valid || out_take);
+    wire           lq_free  = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+
+    // Next fills as flags: one more, one fewer, or the same.
+    logic ram_full_n, ram_full_m1_n, lq_full_n, lq_full_m1_n, dropping_n;
+    always_comb begin
+        // The RAM only grows when it is not full, and only shrinks when it is not empty.
+        ram_full_n    = (store && !rd_en) ? ram_full_m1 : (!store && rd_en) ? 1'b0 : ram_full;
+        ram_full_m1_n = (store && !rd_en) ? (ram_used == (AW+1)'(DEPTH - 2))
+                      : (!store && rd_en) ? ram_full : ram_full_m1;
+        lq_full_n     = (commit && !lq_free) ? lq_full_m1 : (!commit && lq_free) ? 1'b0 : lq_full;
+        lq_full_m1_n  = (commit && !lq_free) ? (lq_used == (FW+1)'(FRAMES - 2))
+                      : (!commit && lq_free) ? lq_full : lq_full_m1;
+        dropping_n    = dropping;
+        if (s_hs && s_axis_tlast) dropping_n = 1'b0;
+        if (overflow) dropping_n = 1'b1;
+    end
 
     always_ff @(posedge clk) begin
         if (store) begin
             ram[wr_ptr[AW-1:0]] <= {s_axis_tlast || overflow, s_axis_tkeep, s_axis_tdata};
         end
+        if (store) begin
+            wr_ptr   <= wr_ptr + 1'b1;
+            wr_lastb <= wr_ptr;
+        end
         if (s_hs) begin
-            wr_len <= s_axis_tlast ? 24'd0 : len_next;
-            if (store) wr_ptr <= wr_ptr + 1'b1;
-            if (s_axis_tlast) dropping <= 1'b0;
-            if (overflow) dropping <= 1'b1;
+            wr_beats    <= s_axis_tlast ? '0 : wr_beats_p1;
+            wr_beats_p1 <= s_axis_tlast ? BEATS_W'(1) : wr_beats_p1 + 1'b1;
+        end
+        if (commit) begin
             // A frame is committed at its last beat, an oversize one too: its stored part waits
             // (alone in the RAM) so that it is counted with its real length.
-            if (s_axis_tlast && (store || dropping)) begin
-                lq_len[lq_wr[FW-1:0]]  <= (len_next > 24'hFFFF) ? 16'hFFFF : len_next[15:0];
-                lq_bad[lq_wr[FW-1:0]]  <= s_axis_tuser || dropping;
-                lq_over[lq_wr[FW-1:0]] <= dropping;
-                lq_wr <= lq_wr + 1'b1;
-                wr_start <= store ? wr_ptr + 1'b1 : wr_ptr;
-            end
+            lq_len[lq_wr[FW-1:0]]  <= len_sat ? 16'hFFFF : len_last[15:0];
+            lq_bad[lq_wr[FW-1:0]]  <= s_axis_tuser || dropping;
+            lq_over[lq_wr[FW-1:0]] <= dropping;
+            lq_lastb[lq_wr[FW-1:0]] <= store ? wr_ptr : wr_lastb;
+            lq_wr    <= lq_wr + 1'b1;
+            wr_start <= store ? wr_ptr + 1'b1 : wr_ptr;
+            fr_stored <= '0;
+        end else if (store) begin
+            fr_stored <= fr_stored + 1'b1;
         end
+        dropping <= dropping_n;
 
-        // RAM read into the prefetch register.
+        ram_used    <= ram_used + (AW+1)'(store) - (AW+1)'(rd_en);
+        lq_used     <= lq_used + (FW+1)'(commit) - (FW+1)'(lq_free);
+        ram_full    <= ram_full_n;
+        ram_full_m1 <= ram_full_m1_n;
+        lq_full     <= lq_full_n;
+        lq_full_m1  <= lq_full_m1_n;
+        s_axis_tready <= !lq_full_n && (dropping_n || !ram_full_n);
+
+        // RAM read into the prefetch register; after a frame's last beat, the next frame.
         if (rd_en) begin
-            pf_beat <= ram[rd_ptr[AW-1:0]];
-            pf_fr   <= rd_fr;
-            if (ram[rd_ptr[AW-1:0]][BW-1]) rd_fr <= rd_fr + 1'b1;
+            pf_beat  <= ram[rd_ptr[AW-1:0]];
+            pf_fr    <= rd_fr;
+            if (rd_ptr == lq_lastb[rd_fr]) rd_fr <= rd_fr + 1'b1;
+            rd_ptr   <= rd_ptr + 1'b1;
+            pf_valid <= 1'b1;
+        end else if (out_take) begin
+            pf_valid <= 1'b0;
         end
-        if (rd_en) rd_ptr <= rd_ptr + 1'b1;
-        if (rd_en) pf_valid <= 1'b1;
-        else if (out_take) pf_valid <= 1'b0;
 
         // Output register.
         if (out_take) begin
@@ -146,10 +230,14 @@ module axis_frame_fifo #(
         if (out_take) m_axis_tvalid <= 1'b1;
         else if (m_axis_tready) m_axis_tvalid <= 1'b0;
         // A frame's queue entry is freed when its last beat leaves.
-        if (m_axis_tvalid && m_axis_tready && m_axis_tlast) lq_rd <= lq_rd + 1'b1;
+        if (lq_free) lq_rd <= lq_rd + 1'b1;
 
         if (rst) begin
-            wr_ptr <= '0; wr_start <= '0; rd_ptr <= '0; wr_len <= '0; dropping <= 1'b0;
+            wr_ptr <= '0; wr_start <= '0; rd_ptr <= '0; dropping <= 1'b0;
+            wr_beats <= '0; wr_beats_p1 <= BEATS_W'(1); fr_stored <= '0; wr_lastb <= '0;
+            ram_used <= '0; lq_used <= '0;
+            ram_full <= 1'b0; ram_full_m1 <= 1'b0; lq_full <= 1'b0; lq_full_m1 <= 1'b0;
+            s_axis_tready <= 1'b1;
             lq_wr <= '0; lq_rd <= '0; pf_valid <= 1'b0; m_axis_tvalid <= 1'b0;
             rd_fr <= '0; pf_fr <= '0;
         end

@@ -19,7 +19,8 @@ WIDTHS = (64, 128, 256, 512)
 # source exists (the Avalon-ST shell).
 MODULES = ("axis_skid", "gre_classify", "gre_classify_pipe", "axis_splice", "gre_decap",
            "gre_decap_pipe", "gre_decap_avst", "axis_frame_fifo", "hash_table",
-           "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap", "vtep_top")
+           "hash_table_4k", "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap",
+           "vtep_top")
 
 # What a variant's extra stages cost, in cycles (gre_classify.sv "Pipelining"; asserted for
 # gre_decap by tb/gre_decap/test_gre_decap_cycles.py).
@@ -29,7 +30,14 @@ VARIANT_LATENCY = {
 }
 
 # Blocks without a bus width: built once (reported at 256 bits).
-WIDTH_INDEPENDENT = frozenset({"hash_table"})
+WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k"})
+
+# The VXLAN tunnel table that vxlan_encap and vtep_top are placed and routed with. Their default
+# (TUNNEL_SLOTS = 32768: 16K tunnels at 50 % load) needs 928 DP16KD block RAMs and the
+# LFE5UM-85F has 208, so the ECP5 runs use the largest power of two that fits beside the VNI
+# table and the frame FIFO (4096 slots: 116 DP16KD); the `hash_table` row gives the default
+# table's own cost (and the UltraScale+ counts, where it fits in URAM).
+ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # The *_pipe builds cut gre_classify's decision chain at all four points (PIPE_CUTS = 4'b1111,
@@ -37,6 +45,7 @@ WIDTH_INDEPENDENT = frozenset({"hash_table"})
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
     "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15}),
+    "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
 }
 
 DESCRIPTIONS = {
@@ -49,11 +58,14 @@ DESCRIPTIONS = {
     "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
     "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
+    "hash_table_4k": "the same table with 4096 slots, as the ECP5 builds of vxlan_encap and "
+                     "vtep_top use it",
     "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
-    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR",
-    "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space",
+    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (ECP5: 4096 "
+                   "tunnel slots)",
+    "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (ECP5: 4096 tunnel slots)",
 }
 
 
@@ -83,6 +95,8 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module == "hash_table":
         # Not bus-width dependent: the same table at every width (vxlan_encap's tunnels).
         return {}
+    if module in ("vxlan_encap", "vtep_top"):
+        return {"DATA_W": width, "TUNNEL_SLOTS": ECP5_TUNNEL_SLOTS}
     if module == "axis_splice":
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
@@ -174,3 +188,67 @@ def files_hash(files: list[Path], root: Path = ROOT) -> str:
     for f in files:
         h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+# What limits each module that falls short of the timing goals, what has been done about it,
+# and the next cut: shown under the module's critical paths in docs/performance.md. Prose
+# only; every figure in that page comes from the synthesis run.
+TIMING_NOTES: dict[str, str] = {
+    "gre_classify": (
+        "**Why.** The decision is one combinational function of the header bytes seen so far: "
+        "the L2 walk gives the IP header's offset, the IP header's IHL gives the GRE header's, "
+        "the GRE flags give the inner frame's, each read out of the 128-byte header window "
+        "through a byte multiplexer whose select is the previous step's result; the header "
+        "checksum and the policy come after. **Done.** `gre_classify_pipe` (`PIPE_CUTS` = 15) "
+        "cuts this chain in four registered stages (see the pipelined builds above; the "
+        "decision comes 4 cycles later, the frame-end verdict 7)."),
+    "gre_classify_pipe": (
+        "**Why.** Stage 2 (decision steps 1–4: the outer IP checks, then the GRE header found "
+        "at L2 + IHL×4 through the header-window multiplexer, then its flags and length) is "
+        "now the deepest. **Next.** A fifth cut between steps 3 and 4 (register the GRE "
+        "offset and the IP verdict: +1 cycle), or precompute the GRE fields at each possible "
+        "offset (L2 ∈ {14, 18, 22} × IHL ∈ 5…15) in stage 1 so that stage 2 only selects."),
+    "axis_splice": (
+        "**Why.** The engine decides each output beat in one cycle, with the beat arriving "
+        "in that cycle bypassed in (cut-through, which is what makes the GRE pipeline 2 "
+        "cycles): the last beat's tkeep gives the frame length, which gives the bytes the "
+        "segments supply, whether this output beat is the last, whether the frame is done, "
+        "the oldest buffered beat still needed, the occupancy and finally the registered "
+        "`s_axis_tready` — six 22- to 27-bit additions and comparisons in series. Every top "
+        "contains this engine, so this path caps them all. **Next**, in order of cost: "
+        "(1) `s_axis_tready` from the occupancy of the cycle before, with two spare beats of "
+        "buffer (no latency; the buffer grows); (2) the per-frame constants (SEG2 shift, "
+        "bytes the segments supply, output length) computed into the frame record when the "
+        "descriptor or the last beat arrives rather than in the output decision; (3) byte "
+        "positions compared per output byte narrowed to 9 bits (edits lie in the first 256 "
+        "bytes); (4) a plan stage (source beats, shifts, keep, last) registered ahead of a "
+        "data stage (buffer read, funnel shift, patches): +1 cycle on every frame. 250 MHz "
+        "needs all four and probably a second data stage at 512 bits."),
+    "axis_frame_fifo": (
+        "**Done.** Its first synthesis named the last beat's tkeep → frame length (an adder) → "
+        "length queue, the fill comparisons → `s_axis_tready` → RAM write enable, and the "
+        "read side's use of the block RAM's output to count frames. The RTL now keeps "
+        "`s_axis_tready` in a register from fill counters with full / one-short-of-full "
+        "flags, forms the length without an adder (beats before the last are full: a "
+        "concatenation, from a log-depth highest-tkeep-bit tree), and counts frames on the "
+        "read side from each frame's last-beat address in the length queue: cycle for cycle "
+        "the same block (checked against the old RTL in lockstep). **Next.** What is left is "
+        "the block RAM's clock-to-output straight into the output register: the EBR output "
+        "register (`REGMODE = OUTREG`) removes it at +1 cycle of latency and a two-entry "
+        "skid buffer after the RAM to keep one beat per cycle under backpressure."),
+    "vxlan_classify": (
+        "**Why.** The same shape as `gre_classify`: header window → L2 → outer IP → UDP port "
+        "→ VXLAN header → inner headers, each found at an offset the previous step computes; "
+        "the frame-end verdict adds the UDP checksum over the frame. The IPv4 header checksum "
+        "and the UDP pseudo-header were summed by a chain of additions: they are now adder "
+        "trees (`parse_pkg::word_sum`, as in `gre_classify`), the same function. **Next.** "
+        "The register cuts `gre_classify` has (`PIPE_CUTS`), and the same split of the "
+        "frame-end checksum into registered steps."),
+}
+for _m in ("gre_decap", "gre_decap_pipe", "gre_decap_avst", "vxlan_decap", "vxlan_encap",
+           "vtep_top"):
+    TIMING_NOTES.setdefault(_m, (
+        "**Why.** The path nextpnr names runs through the block's parts (the module column "
+        "of the table above has each part alone): a top is as fast as its slowest part, "
+        "mostly `axis_splice`, the shared edit engine, and the header parser. See those "
+        "modules' notes for what to cut."))

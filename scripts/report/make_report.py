@@ -441,11 +441,17 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                 bullets.append(f"**{w} bit, goal ≥ {goal:g} MHz:** not measured yet.")
                 continue
             have = set(synth.modules()) | set(blocks.available())
-            pending = [m for m in blocks.MODULES if m in have and synth.fmax(m, w) is None]
+            nofit = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
+                     ((synth.get(m, w) or {}).get("pnr") or {}).get("does_not_fit")]
+            pending = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
+                       synth.fmax(m, w) is None and m not in nofit]
             s = (f"**{w} bit, goal ≥ {goal:g} MHz:** {len(ok)} of {len(ok) + len(bad)} "
                  f"measured modules meet it")
             if pending:
                 s += f" ({', '.join(f'`{m}`' for m in pending)} not measured)"
+            if nofit:
+                s += (f"; {', '.join(f'`{m}`' for m in nofit)} does not fit the device "
+                      "(see the table)")
             if worst:
                 s += (f"; the slowest is `{worst[1]}` at {fnum(worst[0])} MHz "
                       f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
@@ -525,6 +531,12 @@ def section_measures() -> list[str]:
             ""]
 
 
+def _no_fit(pnr: dict[str, Any]) -> str:
+    """'does not fit: DP16KD 928 of 208' from a place-and-route result that did not fit."""
+    return "does not fit: " + ", ".join(f"{c} {fint(u)} of {fint(a)}"
+                                        for c, (u, a) in pnr["does_not_fit"].items())
+
+
 def _widths_of(m: str) -> tuple[int, ...]:
     """The bus widths a module is built at: one build (reported at 256) when it has none."""
     return (256,) if m in blocks.WIDTH_INDEPENDENT else WIDTHS
@@ -564,7 +576,10 @@ def section_synth(synth: Synth) -> list[str]:
                 dist = "–"
             comb = pn.get("utilization", {}).get("TRELLIS_COMB", {}).get("used")
             flag = " †" if synth.stale(m, w) else ""
-            err = (" (error)" if e.get("errors") else " (not finished)") if fm is None else ""
+            err = ""
+            if fm is None:
+                err = (f" ({_no_fit(pn)})" if pn.get("does_not_fit") else
+                       " (error)" if e.get("errors") else " (not finished)")
             rows.append([f"`{m}`{flag}", _wlabel(m, w), fint(ec.get("lut4")), fint(comb),
                          fint(ec.get("ff")), fint(ec.get("dp16kd")),
                          fint(ec.get("lutram_dpr16x4")), fnum(fm) + err,
@@ -611,7 +626,9 @@ def section_goals(synth: Synth) -> list[str]:
                 continue
             fm = e.get("pnr", {}).get("fmax_mhz")
             if fm is None:
-                st = "failed (see synth.json)" if e.get("errors") else "not finished"
+                pn = e.get("pnr", {})
+                st = (_no_fit(pn) if pn.get("does_not_fit") else
+                      "failed (see synth.json)" if e.get("errors") else "not finished")
                 rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", st, "–", "–", "–"])
                 continue
             ok = fm >= g
@@ -622,7 +639,7 @@ def section_goals(synth: Synth) -> list[str]:
                 short.append((m, w, e))
     out += [table(["module", "W", "goal MHz", "fmax MHz", "distance",
                    "critical path / budget", ""], rows, "lrrrrrl"), ""]
-    variants = [v for v in blocks.VARIANTS if v in have]
+    variants = [v for v in blocks.VARIANTS if v in have and v in blocks.VARIANT_LATENCY]
     if variants:
         out += ["**Pipelined builds** (the same RTL with register cuts, what they cost in "
                 "cycles; docs/gre_decap.md, \"Pipelined builds\"):", ""]
@@ -637,24 +654,38 @@ def section_goals(synth: Synth) -> list[str]:
                               f"{fv / fb:.1f} ×" if fb and fv else "–"])
         out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",
                        "fmax, MHz", "speed-up"], vrows, "lrllrrr"), ""]
+    # One section per module that falls short: its critical path at every width measured,
+    # what was done about it and what comes next (blocks.TIMING_NOTES), and nextpnr's report
+    # of the path at the widest width.
+    by_mod: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for m, w, e in short:
+        by_mod.setdefault(m, []).append((w, e))
+    for m, lst in by_mod.items():
+        ws = [w for w in WIDTHS if synth.fmax(m, w) is not None]
+        out += [f"### `{m}`", ""]
+        prow = []
+        for w in ws:
+            cp = (synth.get(m, w) or {}).get("pnr", {}).get("critical_path") or {}
+            lines = ", ".join(f"`{x}`" for x in cp.get("rtl_lines", [])[:8]) or "–"
+            prow.append([_wlabel(m, w), fnum(synth.fmax(m, w)),
+                         f"`{short_cell(cp.get('from'))}` → `{short_cell(cp.get('to'))}`"
+                         if cp else "–",
+                         f"{fnum(cp.get('delay_ns'), 2)} ({fnum(cp.get('logic_ns'), 2)} logic)"
+                         if cp else "–", str(cp.get("logic_levels", "–")), lines])
+        out += [table(["W", "fmax MHz", "critical path (from → to)", "ns", "cells",
+                       "RTL lines on the path"], prow, "rrlrrl"), ""]
+        note = blocks.TIMING_NOTES.get(m)
+        if note:
+            out += [note, ""]
+        w, e = max(lst, key=lambda t: t[0])
         cp = e.get("pnr", {}).get("critical_path") or {}
-        if not cp:
-            continue
-        lines = ", ".join(f"`{x}`" for x in cp.get("rtl_lines", [])[:12]) or "–"
-        out += [f"### `{m}` at {w} bit: {fnum(e['pnr'].get('fmax_mhz'))} MHz",
-                "",
-                f"Critical path `{short_cell(cp.get('from'))}` → `{short_cell(cp.get('to'))}`: "
-                f"{fnum(cp.get('delay_ns'), 2)} ns ({fnum(cp.get('logic_ns'), 2)} ns logic, "
-                f"{fnum(cp.get('routing_ns'), 2)} ns routing), {cp.get('logic_levels', '?')} "
-                f"logic cells. RTL lines on the path: {lines}.", ""]
-        text = cp.get("text", "")
-        tl = text.splitlines()
+        tl = cp.get("text", "").splitlines()
         if len(tl) > 40:
             tl = tl[:18] + [f"   ... {len(tl) - 36} lines (full text in docs/bench/synth.json) ..."] \
                 + tl[-18:]
-        out += ["<details><summary>nextpnr's critical path report</summary>", "", "```",
-                *tl, "```", "", "</details>", ""]
+        if tl:
+            out += [f"<details><summary>nextpnr's critical path report, {_wlabel(m, w)} bit"
+                    "</summary>", "", "```", *tl, "```", "", "</details>", ""]
     return out
 
 

@@ -310,6 +310,23 @@ def run_tool(cmd: list[str], log: Path, label: str, timeout: float,
     return dt
 
 
+def does_not_fit(log: Path) -> dict[str, tuple[int, int]]:
+    """Cell types a failed nextpnr run had too few of: {type: (needed, on the device)}, from
+    its "Device utilisation" lines; empty when the run failed for another reason."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return {}
+    if "no BELs remaining to implement cell type" not in text:
+        return {}
+    over = {}
+    for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", text, flags=re.M):
+        used, avail = int(m.group(2)), int(m.group(3))
+        if used > avail:
+            over[m.group(1)] = (used, avail)
+    return over
+
+
 def last_pass(log: Path) -> str:
     """The last 'Executing ...' (Yosys) or phase (nextpnr) line of a running log."""
     try:
@@ -456,7 +473,21 @@ class Job:
                "--timing-allow-fail",
                "--threads", "1", "--report", rel(rep), "-l", rel(log)]
         say(f"  -> {self.name}: nextpnr seed {seed} ...")
-        t = run_tool(cmd, log, f"{self.name}: nextpnr seed {seed}", self.args.timeout)
+        t0 = time.monotonic()
+        try:
+            t = run_tool(cmd, log, f"{self.name}: nextpnr seed {seed}", self.args.timeout)
+        except StepError:
+            over = does_not_fit(log)
+            if not over:
+                raise
+            # Deterministic: the design needs more of a cell type than the device has. Kept
+            # (and cached) as the outcome, with the counts.
+            res = {"seed": seed, "freq_target_mhz": self.args.freq, "router": self.args.router,
+                   "fmax_mhz": None, "does_not_fit": over,
+                   "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": last_cpu()}
+            say(f"  <- {self.name}: does not fit {DEVICE['part']}: " + ", ".join(
+                f"{c} {u}/{a}" for c, (u, a) in over.items()))
+            return self.store(f"pnr_s{seed}", key, res)
         cpu = last_cpu()
         r = json.loads(rep.read_text())
         fmax = None
