@@ -160,6 +160,7 @@ module vxlan_classify
         logic [7:0]       flags, tos, tos_n;
         logic [LEN_W-1:0] ip_end;
         logic [31:0]      isum, psum;
+        logic [63:0][15:0] isum_w, psum_w;
 
         c_done = 1'b0; c_outcome = O_PASS; c_decap = 1'b0; c_csum_check = 1'b0; c_hdr_ok = 1'b0;
         c_ip_end = '0; c_inner_len = '0; c_k = '0; c_vni = '0; c_pseudo = '0;
@@ -215,9 +216,12 @@ module vxlan_classify
             end
         end
 
-        // 4. Outer checks.
+        // 4. Outer checks. The header checksum sums IHL*2 words: masked words into an adder
+        // tree (parse_pkg::word_sum; a loop of additions would be 30 adders in series).
+        isum_w = '0;
         for (int w = 0; w < 30; w++)
-            if (5'(w) < {ihl, 1'b0}) isum = isum + {16'h0, iph[2*w], iph[2*w+1]};
+            if (5'(w) < {ihl, 1'b0}) isum_w[w] = {iph[2*w], iph[2*w+1]};
+        isum = word_sum(isum_w);
         tlen = {iph[2], iph[3]};
         plen = {iph[4], iph[5]};
         if (!stop && v4) begin
@@ -297,12 +301,15 @@ module vxlan_classify
         end
 
         // Pseudo-header for the UDP checksum (IPv4: src, dst, 17, UDP length; IPv6 likewise).
-        if (v4) begin
-            for (int w = 6; w < 10; w++) psum = psum + {16'h0, iph[2*w], iph[2*w+1]};
-        end else begin
-            for (int w = 4; w < 20; w++) psum = psum + {16'h0, iph[2*w], iph[2*w+1]};
-        end
-        psum = psum + 32'd17 + {16'h0, ulen};
+        psum_w = '0;
+        for (int w = 0; w < 16; w++)
+            if (v4 ? (w >= 6 && w < 10) : (w >= 4 && w < 20))
+                psum_w[w] = {iph[2*w], iph[2*w+1]};
+        for (int w = 16; w < 20; w++)
+            if (!v4) psum_w[w] = {iph[2*w], iph[2*w+1]};
+        psum_w[20] = 16'd17;
+        psum_w[21] = ulen;
+        psum = word_sum(psum_w);
 
         // 8./9. Decapsulate, unless the frame is already known to be short.
         if (!stop) begin

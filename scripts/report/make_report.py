@@ -740,12 +740,16 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
             continue
         need = wd["clock_needed_mhz"]
         fm = synth.fmax(blk, w) if synth else None
+        carried = [g for g in PLOT_RATES if fm and need[str(g)]["mhz"] <= fm]
         rows.append([str(w), *[f"{fnum(need[str(g)]['mhz'], 0)} ({need[str(g)]['at_len']} B)"
-                               for g in PLOT_RATES], fnum(fm)])
+                               for g in PLOT_RATES], fnum(fm),
+                     (f"{max(carried)}G" if carried else "not 10G") if fm else "–"])
     out += ["**Clock each width needs** so that the measured cycles per frame carry the line "
             "rate at *every* measured frame length (worst length in brackets), beside the "
-            f"measured fmax of `{blk}`:", "",
-            table(["W", *[f"{g}G" for g in PLOT_RATES], "fmax MHz"], rows), ""]
+            f"measured fmax of `{blk}` on the ECP5 and the fastest of these line rates that "
+            "clock carries at every length:", "",
+            table(["W", *[f"{g}G" for g in PLOT_RATES], "fmax MHz", "carried at fmax"],
+                  rows), ""]
     # 65-byte problem.
     rows = []
     for w in WIDTHS:
