@@ -456,14 +456,19 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                 s += (f"; the slowest is `{worst[1]}` at {fnum(worst[0])} MHz "
                       f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
             bullets.append(s + ".")
-        top = synth.get("gre_decap", 256)
-        if top and top.get("ecp5"):
+        for name in ("gre_decap", "vtep_top"):
+            top = synth.get(name, 256)
+            if not (top and top.get("ecp5")):
+                continue
             e = top["ecp5"]
+            extra = (f" (tunnel table {top['params']['TUNNEL_SLOTS']} slots)"
+                     if "TUNNEL_SLOTS" in top.get("params", {}) else "")
+            stale = " (RTL changed since: † below)" if synth.stale(name, 256) else ""
             bullets.append(
-                f"**gre_decap at 256 bit** on LFE5UM-85F: {fint(e.get('lut4'))} LUT4, "
+                f"**{name} at 256 bit**{extra} on LFE5UM-85F: {fint(e.get('lut4'))} LUT4, "
                 f"{fint(e.get('ff'))} flip-flops, {fint(e.get('dp16kd'))} DP16KD, " +
-                (f"fmax {fnum(synth.fmax('gre_decap', 256))} MHz."
-                 if synth.fmax("gre_decap", 256) else "place and route not finished."))
+                (f"fmax {fnum(synth.fmax(name, 256))} MHz{stale}."
+                 if synth.fmax(name, 256) else f"place and route not finished{stale}."))
     if lr and sweep:
         rs = [r for r in sweep.get("rows", []) if r.get("purpose", "sweep") == "sweep"]
         exact = [r for r in rs if r.get("cycles_per_frame") is not None and
