@@ -231,8 +231,9 @@ TIMING_NOTES: dict[str, str] = {
         "`s_axis_tready` in a register from fill counters with full / one-short-of-full "
         "flags, forms the length without an adder (beats before the last are full: a "
         "concatenation, from a log-depth highest-tkeep-bit tree), and counts frames on the "
-        "read side from each frame's last-beat address in the length queue: cycle for cycle "
-        "the same block (checked against the old RTL in lockstep). **Next.** What is left is "
+        "read side from each frame's last-beat address in the length queue. The block is "
+        "cycle for cycle what it was (tb/axis_frame_fifo asserts its latency and gapless "
+        "output; the VXLAN tests' exact cycle counts are unchanged). **Next.** What is left is "
         "the block RAM's clock-to-output straight into the output register: the EBR output "
         "register (`REGMODE = OUTREG`) removes it at +1 cycle of latency and a two-entry "
         "skid buffer after the RAM to keep one beat per cycle under backpressure."),
