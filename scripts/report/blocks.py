@@ -34,9 +34,9 @@ WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k"})
 
 # The VXLAN tunnel table that vxlan_encap and vtep_top are placed and routed with. Their default
 # (TUNNEL_SLOTS = 32768: 16K tunnels at 50 % load) needs 928 DP16KD block RAMs and the
-# LFE5UM-85F has 208, so the ECP5 runs use the largest power of two that fits beside the VNI
-# table and the frame FIFO (4096 slots: 116 DP16KD); the `hash_table` row gives the default
-# table's own cost (and the UltraScale+ counts, where it fits in URAM).
+# LFE5UM-85F has 208, so they are built (ECP5 and UltraScale+ alike) with the largest power of
+# two that fits beside the VNI table and the frame FIFO (4096 slots: 116 DP16KD); the
+# `hash_table` row gives the default table's own cost (on UltraScale+ it fits in URAM).
 ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
@@ -58,14 +58,15 @@ DESCRIPTIONS = {
     "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
     "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
-    "hash_table_4k": "the same table with 4096 slots, as the ECP5 builds of vxlan_encap and "
-                     "vtep_top use it",
+    "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
+                     "here",
     "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
-    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (ECP5: 4096 "
-                   "tunnel slots)",
-    "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (ECP5: 4096 tunnel slots)",
+    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
+                   "4096 tunnel slots)",
+    "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
+                "slots)",
 }
 
 
@@ -237,6 +238,14 @@ TIMING_NOTES: dict[str, str] = {
         "the block RAM's clock-to-output straight into the output register: the EBR output "
         "register (`REGMODE = OUTREG`) removes it at +1 cycle of latency and a two-entry "
         "skid buffer after the RAM to keep one beat per cycle under backpressure."),
+    "hash_table_4k": (
+        "**Why.** A lookup takes three cycles: hash, registered read of both buckets' block "
+        "RAMs, then the eight key comparisons and the value multiplexer into the result "
+        "register. The last stage starts at the block RAMs' outputs, whose clock-to-output "
+        "is most of the budget before the 45-bit comparisons begin. **Next.** The EBR output "
+        "registers (`REGMODE = OUTREG`) as a fourth stage: `LOOKUP_LATENCY` 4, one more cycle "
+        "of latency in both VXLAN directions (`encap_classify` takes the table's latency as "
+        "a parameter; `vxlan_decap`'s descriptor would come a cycle later)."),
     "vxlan_classify": (
         "**Why.** The same shape as `gre_classify`: header window → L2 → outer IP → UDP port "
         "→ VXLAN header → inner headers, each found at an offset the previous step computes; "
@@ -246,8 +255,33 @@ TIMING_NOTES: dict[str, str] = {
         "The register cuts `gre_classify` has (`PIPE_CUTS`), and the same split of the "
         "frame-end checksum into registered steps."),
 }
-for _m in ("gre_decap", "gre_decap_pipe", "gre_decap_avst", "vxlan_decap", "vxlan_encap",
-           "vtep_top"):
+TIMING_NOTES.update({
+    "encap_classify": (
+        "**Why.** The decision (inner IPv4 found behind 0–2 VLAN tags, its IHL giving the L4 "
+        "offset) and the flow hash, CRC-32C over 13 bytes read from the header window at "
+        "those variable offsets, are computed in the cycle the headers complete and "
+        "registered into the lookup pipeline. **Next.** Register the 13 extracted bytes and "
+        "the decision before the CRC (+1 cycle ahead of the tunnel lookup; the CRC of a "
+        "fixed 13-byte block is a flat XOR network)."),
+    "gre_decap": (
+        "**Why.** The parser's frame-end verdict and decision reach the splice engine in "
+        "the same cycle, so the path runs from the header window through `gre_classify` into "
+        "`axis_splice`'s ready logic: the two parts' paths in series. **Done.** "
+        "`gre_decap_pipe` registers the classifier in four stages and hands the engine its "
+        "verdict on a strobe (`LATE_EOF`); its critical path is then the engine's own. "
+        "**Next.** `axis_splice`'s."),
+    "gre_decap_pipe": (
+        "**Why.** With the classifier cut in four stages the critical path is `axis_splice`'s "
+        "own (tkeep → frame length → … → `s_axis_tready`). **Next.** `axis_splice`'s."),
+    "vxlan_decap": (
+        "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
+        "checksum over the whole frame) reaches the splice engine in the same cycle and "
+        "decides the last output beat's `tuser`, so the parser's path and the engine's run "
+        "in series. **Next.** What `gre_decap_pipe` does for GRE: `vxlan_classify` cut in "
+        "registered stages, its verdict handed over on a strobe (`axis_splice` `LATE_EOF`), "
+        "then `axis_splice`'s own cuts."),
+})
+for _m in ("gre_decap_avst", "vxlan_encap", "vtep_top"):
     TIMING_NOTES.setdefault(_m, (
         "**Why.** The path nextpnr names runs through the block's parts (the module column "
         "of the table above has each part alone): a top is as fast as its slowest part, "

@@ -595,6 +595,15 @@ def section_synth(synth: Synth) -> list[str]:
     out += [table(["module", "W", "LUT4", "slice LUTs", "FF", "DP16KD", "DPR16X4", "fmax MHz",
                    "goal", "vs goal", "xcup LUT", "xcup FF", "xcup BRAM36", "xcup URAM"],
                   rows, "lr" + "r" * 12), ""]
+    prow = []
+    for m in mods:
+        prm = {k: v for k, v in blocks.module_params(m, 256).items() if k != "DATA_W"}
+        per_w = [blocks.module_params(m, w) for w in WIDTHS]
+        prm_s = ", ".join(f"{k}={v}" + (" at 256 bits" if len({q.get(k) for q in per_w}) > 1
+                                         else "") for k, v in prm.items())
+        prow.append([f"`{m}`", blocks.DESCRIPTIONS.get(m, ""), prm_s or "defaults"])
+    out += ["What each row is, and the parameters it is built with besides `DATA_W`:", "",
+            table(["module", "what", "parameters"], prow, "lll"), ""]
     if any(synth.stale(m, w) for m, w in synth.rows):
         out += ["† the RTL this module uses changed after this synthesis run: re-run "
                 "`make synth` for current numbers.", ""]
