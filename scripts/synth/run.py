@@ -20,6 +20,9 @@ For each (module, DATA_W):
 Results go to docs/bench/synth.json (merged with entries already there for configurations
 not re-run); raw logs, netlists and the wrapper stay under build/synth/. A step is re-run only
 when its inputs change (RTL files the module uses, parameters, tool versions, FLOW_VERSION).
+The results docs/bench/synth.json records count as cached too, with the same checks, so a
+fresh clone does not redo hours of place and route for RTL that has not changed (only a
+synthesis whose netlist a still-missing place and route needs is run again).
 
     .venv/bin/python scripts/synth/run.py                      # everything (long)
     .venv/bin/python scripts/synth/run.py --modules axis_skid --widths 64 256
@@ -88,6 +91,22 @@ def tool_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             out[n] = "missing"
     return out
+
+
+_recorded: dict[str, Any] | None = None
+
+
+def recorded_results() -> dict[str, Any]:
+    """docs/bench/synth.json as committed, results keyed by (module, width); read once."""
+    global _recorded
+    if _recorded is None:
+        try:
+            doc = json.loads(OUT.read_text())
+        except (OSError, ValueError):
+            doc = {}
+        doc["results"] = {(e["module"], e["width"]): e for e in doc.get("results", [])}
+        _recorded = doc
+    return _recorded
 
 
 # ------------------------------------------------------------------------------- wrapper
@@ -381,15 +400,52 @@ class Job:
     def key(self, *extra: Any) -> str:
         return hashlib.sha256((self.key_base + json.dumps(extra)).encode()).hexdigest()[:20]
 
-    def cached(self, step: str, key: str) -> dict[str, Any] | None:
+    def cached(self, step: str, key: str, recorded: bool = True) -> dict[str, Any] | None:
+        """A step's result from build/synth/, else (``recorded``) from docs/bench/synth.json.
+
+        The recorded results count as a cache because they were made by the same tools and
+        flow from the same RTL and parameters (all checked): a fresh clone re-runs only what
+        changed, not hours of place and route."""
+        if self.args.force:
+            return None
         f = self.dir / f"{step}.result.json"
-        if self.args.force or not f.exists():
+        if f.exists():
+            try:
+                d = json.loads(f.read_text())
+            except ValueError:
+                d = {}
+            if d.get("key") == key:
+                return d
+        r = self.recorded(step) if recorded else None
+        if r is None:
             return None
-        try:
-            d = json.loads(f.read_text())
-        except ValueError:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        return self.store(step, key, dict(r, recorded_in=rel(OUT)))
+
+    def recorded(self, step: str) -> dict[str, Any] | None:
+        """``step``'s result as docs/bench/synth.json holds it, if made from these inputs."""
+        doc = recorded_results()
+        e = doc.get("results", {}).get((self.block, self.width))
+        if (e is None or e.get("stale") or e.get("rtl_hash") != self.rtl_hash
+                or e.get("params") != self.params or doc.get("flow_version") != FLOW_VERSION
+                or doc.get("tools") != tool_versions()):
             return None
-        return d if d.get("key") == key else None
+        if step == "ecp5_synth":
+            return e.get("ecp5")
+        if step == "xcup":
+            return e.get("xcup")
+        seed = int(step.removeprefix("pnr_s"))
+        want = {"router": self.args.router, "freq_target_mhz": self.args.freq}
+        p = e.get("pnr")
+        if p and p.get("seed") == seed and all(p.get(k) == v for k, v in want.items()):
+            return p
+        for s in e.get("pnr_seeds", []):
+            # Older summaries carry no router/target: those of the whole file apply.
+            ctx = {k: s.get(k, doc.get(k)) for k in want}
+            if s.get("seed") == seed and ctx == want:
+                return {"seed": seed, **want, "fmax_mhz": s.get("fmax_mhz"),
+                        "seconds": s.get("seconds")}
+        return None
 
     def cached_any(self, step: str, key: str) -> tuple[dict[str, Any] | None, bool]:
         """The cached result of a step even if its inputs changed since: (data, current)."""
@@ -414,10 +470,10 @@ class Job:
         return st
 
     # -- steps ------------------------------------------------------------------------
-    def ecp5_synth(self) -> dict[str, Any]:
+    def ecp5_synth(self, need_netlist: bool = False) -> dict[str, Any]:
         key = self.key("ecp5")
         c = self.cached("ecp5_synth", key)
-        if c:
+        if c and not (need_netlist and not (self.dir / "ecp5.json").exists()):
             return c
         self.dir.mkdir(parents=True, exist_ok=True)
         d = self.dir
@@ -536,14 +592,20 @@ class Job:
     def run_ecp5(self, entry: dict[str, Any]) -> None:
         """Yosys synth_ecp5 + nextpnr (every seed) into ``entry``."""
         try:
-            entry["ecp5"] = {k: v for k, v in self.ecp5_synth().items() if k != "key"}
+            # A recorded synthesis result has no netlist with it: synthesize again when some
+            # seed still has to be placed and routed.
+            need = any(self.cached(f"pnr_s{s}", self.pnr_key(s)) is None for s in self.seeds)
+            entry["ecp5"] = {k: v for k, v in self.ecp5_synth(need).items()
+                             if k not in ("key", "rtl_hash")}
             runs = []
             for s in self.seeds:
                 runs.append({k: v for k, v in self.pnr(s).items() if k != "key"})
             entry["pnr"] = runs[0]
             if len(runs) > 1:
                 entry["pnr_seeds"] = [{"seed": r["seed"], "fmax_mhz": r["fmax_mhz"],
-                                       "seconds": r["seconds"]} for r in runs]
+                                       "seconds": r["seconds"], "router": r.get("router"),
+                                       "freq_target_mhz": r.get("freq_target_mhz")}
+                                      for r in runs]
         except StepError as exc:
             entry["errors"].append(str(exc))
             say(f"  !! {exc}")

