@@ -1255,6 +1255,44 @@ def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
     return out
 
 
+def synth_todo(synth: Synth) -> list[tuple[str, int, str]]:
+    """(module, width, why) of every configuration without a current fmax or fit outcome."""
+    todo = []
+    for m in blocks.available():
+        for w in ([256] if m in blocks.WIDTH_INDEPENDENT else WIDTHS):
+            e = synth.get(m, w)
+            if not e:
+                todo.append((m, w, "not run"))
+            elif synth.stale(m, w) or e.get("stale"):
+                todo.append((m, w, "RTL changed since"))
+            elif e.get("errors"):
+                todo.append((m, w, "failed"))
+            elif not e.get("pnr"):
+                todo.append((m, w, "place and route not finished"))
+            elif not e.get("xcup"):
+                todo.append((m, w, "UltraScale+ counts not run"))
+    return todo
+
+
+def section_todo(synth: Synth) -> list[str]:
+    """What `make synth` has still to measure, with the command for each module."""
+    todo = synth_todo(synth)
+    if not todo:
+        return ["**Every configuration is measured** on the current RTL.", ""]
+    by_mod: dict[str, list[tuple[int, str]]] = {}
+    for m, w, why in todo:
+        by_mod.setdefault(m, []).append((w, why))
+    rows = []
+    for m, items in by_mod.items():
+        ws = " ".join(str(w) for w, _ in items)
+        rows.append([f"`{m}`", ", ".join(f"{w}: {why}" for w, why in items),
+                     f"`make synth SYNTH_ARGS='--modules {m} --widths {ws}'`"])
+    return [f"**Still to measure** ({len(todo)} configuration(s)). Each is CPU time only; the "
+            "tops take about an hour each on one core (Yosys about 30 min, nextpnr 20–60 min), "
+            "the parsers and register slices minutes:", "",
+            table(["module", "widths", "command"], rows, "lll"), ""]
+
+
 def section_howto(synth: Synth, sweep) -> list[str]:
     out = ["## Reproduce, and how long it takes", "",
            "```",
@@ -1264,8 +1302,11 @@ def section_howto(synth: Synth, sweep) -> list[str]:
            "```", "",
            "Each script installs its pinned tools (requirements-report.txt) into `.venv` when "
            "missing and takes `--help`. `run.py` caches each step per (module, width, RTL "
-           "hash, tool versions) under build/synth/, and takes `--modules`, `--widths`, "
+           "hash, parameters, tool versions) under build/synth/, and counts the results "
+           "docs/bench/synth.json records as cached when they were made from the same inputs: "
+           "a fresh clone re-runs only what changed. It takes `--modules`, `--widths`, "
            "`--jobs`.", ""]
+    out += section_todo(synth)
     rows = []
     if synth:
         for m in synth.modules():

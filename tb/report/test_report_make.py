@@ -225,3 +225,27 @@ def test_vxlan_plots_are_written(vtep_bench_dir, tmp_path):
     assert {p.name for p in made} >= {"perf_linerate.png", "perf_latency.png"}
     for p in made:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_still_to_measure_lists_every_missing_configuration():
+    import blocks
+    h = blocks.files_hash(blocks.dependencies("axis_skid"))
+    full = {"ecp5": {"lut4": 1}, "pnr": {"fmax_mhz": 300.0}, "xcup": {"lut": 1}}
+    doc = {"results": [
+        {"module": "axis_skid", "width": 64, "rtl_hash": h, **full},
+        {"module": "axis_skid", "width": 128, "rtl_hash": "0000000000000000", **full},
+        {"module": "axis_skid", "width": 256, "rtl_hash": h, "ecp5": {"lut4": 1}},
+        {"module": "axis_skid", "width": 512, "rtl_hash": h, "ecp5": {"lut4": 1},
+         "pnr": {"fmax_mhz": 300.0}},
+    ]}
+    todo = {(m, w): why for m, w, why in make_report.synth_todo(make_report.Synth(doc))}
+    assert ("axis_skid", 64) not in todo
+    assert todo[("axis_skid", 128)] == "RTL changed since"
+    assert todo[("axis_skid", 256)] == "place and route not finished"
+    assert todo[("axis_skid", 512)] == "UltraScale+ counts not run"
+    # Every other module at every width (one row for width-independent ones) is missing.
+    others = [k for k in todo if k[0] != "axis_skid"]
+    assert len(others) == sum(1 if m in blocks.WIDTH_INDEPENDENT else len(blocks.WIDTHS)
+                              for m in blocks.available() if m != "axis_skid")
+    text = "\n".join(make_report.section_todo(make_report.Synth(doc)))
+    assert "--modules axis_skid --widths 128 256 512" in text
