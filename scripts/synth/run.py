@@ -692,6 +692,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                          "faster but gave 149 MHz where router1 gave 342 on the 128-bit "
                          "axis_skid)")
     ap.add_argument("--no-xilinx", action="store_true", help="skip synth_xilinx")
+    ap.add_argument("--no-ecp5", action="store_true",
+                    help="skip synth_ecp5 and nextpnr (UltraScale+ counts only)")
     ap.add_argument("--no-frontend-check", action="store_true",
                     help="skip the read_verilog -sv parse check")
     ap.add_argument("--force", action="store_true", help="ignore cached results")
@@ -785,7 +787,8 @@ def main(argv: list[str] | None = None) -> int:
                 "(read_slang is used for synthesis)")
         except (OSError, subprocess.SubprocessError) as exc:
             say(f"  !! frontend check: {exc}")
-    steps = [("ecp5", j) for j in jobs] + ([] if args.no_xilinx else [("xcup", j) for j in jobs])
+    steps = ([] if args.no_ecp5 else [("ecp5", j) for j in jobs]) + (
+        [] if args.no_xilinx else [("xcup", j) for j in jobs])
     say(f"synth: {len(jobs)} configuration(s), {len(steps)} task(s), {args.jobs} at a time; "
         f"logs in {rel(BUILD)}/")
     entries = {(j.block, j.width): j.base_entry() for j in jobs}
