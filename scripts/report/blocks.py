@@ -17,8 +17,9 @@ WIDTHS = (64, 128, 256, 512)
 
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
-MODULES = ("axis_skid", "gre_classify", "gre_classify_pipe", "axis_splice", "gre_decap",
-           "gre_decap_pipe", "gre_decap_avst", "axis_frame_fifo", "hash_table",
+MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
+           "gre_classify_pipe", "axis_splice", "allow_list", "gre_decap", "gre_decap_pipe",
+           "avst_to_axis", "axis_to_avst", "gre_decap_avst", "axis_frame_fifo", "hash_table",
            "hash_table_4k", "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap",
            "vtep_top")
 
@@ -30,7 +31,24 @@ VARIANT_LATENCY = {
 }
 
 # Blocks without a bus width: built once (reported at 256 bits).
-WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k"})
+WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "allow_list"})
+
+# Builds measured at fewer widths than every module. The pipelined variants exist for the
+# timing goals, which are set at 256 and 512 bits; at 64 and 128 bits their base modules'
+# rows stand. gre_decap_avst is gre_decap between avst_to_axis and axis_to_avst, each of
+# which has its own row at every width: the whole shell is built at the N3000's 256 bits.
+BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
+    "gre_classify_pipe": (256, 512),
+    "gre_decap_pipe": (256, 512),
+    "gre_decap_avst": (256,),
+}
+
+
+def widths_of(block: str) -> tuple[int, ...]:
+    """The bus widths a block is synthesized at (width-independent ones: once, as 256)."""
+    if block in WIDTH_INDEPENDENT:
+        return (256,)
+    return BUILD_WIDTHS.get(block, WIDTHS)
 
 # The VXLAN tunnel table that vxlan_encap and vtep_top are placed and routed with. Their default
 # (TUNNEL_SLOTS = 32768: 16K tunnels at 50 % load) needs 928 DP16KD block RAMs and the
@@ -54,6 +72,11 @@ DESCRIPTIONS = {
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
+    "avst_to_axis": "Avalon-ST to AXI4-Stream adapter (the shell's input)",
+    "axis_to_avst": "AXI4-Stream to Avalon-ST adapter (the shell's output)",
+    "axis_keep_check": "tkeep contract check at each top's input (marks bad frames)",
+    "axis_frame_meter": "frame and byte counter of a stream (the tops' counters)",
+    "allow_list": "gre_decap's allow list of outer addresses (AXI-Lite programmed)",
     "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
     "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
@@ -93,9 +116,12 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module == "axis_frame_fifo":
         # As vxlan_encap instantiates it (FIFO_BYTES = 32768).
         return {"DATA_W": width, "DEPTH": 32768 // (width // 8)}
-    if module == "hash_table":
-        # Not bus-width dependent: the same table at every width (vxlan_encap's tunnels).
+    if module in ("hash_table", "allow_list"):
+        # Not bus-width dependent: the same table at every width (vxlan_encap's tunnels;
+        # gre_decap's allow list, with its defaults as gre_decap instantiates it).
         return {}
+    if module == "axis_frame_meter":
+        return {"KEEP_W": width // 8}
     if module in ("vxlan_encap", "vtep_top"):
         return {"DATA_W": width, "TUNNEL_SLOTS": ECP5_TUNNEL_SLOTS}
     if module == "axis_splice":

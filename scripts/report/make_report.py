@@ -544,7 +544,7 @@ def _no_fit(pnr: dict[str, Any]) -> str:
 
 def _widths_of(m: str) -> tuple[int, ...]:
     """The bus widths a module is built at: one build (reported at 256) when it has none."""
-    return (256,) if m in blocks.WIDTH_INDEPENDENT else WIDTHS
+    return blocks.widths_of(m)
 
 
 def _wlabel(m: str, w: int) -> str:
@@ -1259,7 +1259,7 @@ def synth_todo(synth: Synth) -> list[tuple[str, int, str]]:
     """(module, width, why) of every configuration without a current fmax or fit outcome."""
     todo = []
     for m in blocks.available():
-        for w in ([256] if m in blocks.WIDTH_INDEPENDENT else WIDTHS):
+        for w in _widths_of(m):
             e = synth.get(m, w)
             if not e:
                 todo.append((m, w, "not run"))

@@ -80,7 +80,7 @@ def say(msg: str) -> None:
 from blocks import (MODULES, WIDTHS, dependencies, file_dependencies,  # noqa: E402
                     files_hash, module_params)
 from blocks import available as available_modules  # noqa: E402
-from blocks import WIDTH_INDEPENDENT, rtl_module  # noqa: E402
+from blocks import WIDTH_INDEPENDENT, rtl_module, widths_of  # noqa: E402
 
 def tool_versions() -> dict[str, str]:
     from importlib import metadata
@@ -437,8 +437,10 @@ class Job:
         seed = int(step.removeprefix("pnr_s"))
         want = {"router": self.args.router, "freq_target_mhz": self.args.freq}
         p = e.get("pnr")
-        if p and p.get("seed") == seed and all(p.get(k) == v for k, v in want.items()):
-            return p
+        # Results recorded before the router was kept per run: the whole file's applies.
+        if p and p.get("seed") == seed and all(p.get(k, doc.get(k)) == v
+                                               for k, v in want.items()):
+            return {**want, **p}
         for s in e.get("pnr_seeds", []):
             # Older summaries carry no router/target: those of the whole file apply.
             ctx = {k: s.get(k, doc.get(k)) for k in want}
@@ -729,6 +731,8 @@ def main(argv: list[str] | None = None) -> int:
         for w in args.widths:
             if m in WIDTH_INDEPENDENT and w != (256 if 256 in args.widths else args.widths[0]):
                 continue                    # one build; its parameters have no width
+            if m not in WIDTH_INDEPENDENT and w not in widths_of(m):
+                continue                    # built at fewer widths (blocks.BUILD_WIDTHS)
             seeds = [args.seed] + ([s for s in extra if s != args.seed]
                                    if (m, w) in spread else [])
             jobs.append(Job(m, w, seeds, args))

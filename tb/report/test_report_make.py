@@ -245,7 +245,9 @@ def test_still_to_measure_lists_every_missing_configuration():
     assert todo[("axis_skid", 512)] == "UltraScale+ counts not run"
     # Every other module at every width (one row for width-independent ones) is missing.
     others = [k for k in todo if k[0] != "axis_skid"]
-    assert len(others) == sum(1 if m in blocks.WIDTH_INDEPENDENT else len(blocks.WIDTHS)
+    assert len(others) == sum(len(blocks.widths_of(m))
                               for m in blocks.available() if m != "axis_skid")
+    assert blocks.widths_of("hash_table") == (256,) and blocks.widths_of("axis_skid") == (
+        64, 128, 256, 512)
     text = "\n".join(make_report.section_todo(make_report.Synth(doc)))
     assert "--modules axis_skid --widths 128 256 512" in text
