@@ -9,9 +9,11 @@
 //   * avst_sop = 1 on the first beat of every frame (the beat after a tlast, or the first
 //     beat after reset).
 //   * avst_eop = tlast. avst_empty (meaningful with eop, 0 otherwise) = the number of unused
-//     bytes at the end of the last beat = KEEP_W - 1 - (index of the highest set tkeep bit).
-//     tkeep is expected contiguous from bit 0 and non-zero on tlast (holes are not
-//     represented); on other beats tkeep is ignored (every byte is data).
+//     bytes at the end of the last beat = KEEP_W - (index of the lowest clear tkeep bit), 0
+//     for a full beat. tkeep is expected contiguous from bit 0 and non-zero on tlast, as
+//     axis_keep_check makes it at each top's input (holes are not represented; a last beat
+//     with tkeep = 0 reads as a full one); on other beats tkeep is ignored (every byte is
+//     data).
 //   * avst_error = tuser on the tlast beat (aborted / bad frame), 0 on the others.
 //
 // Timing: the conversion is done before an axis_skid, so every Avalon-ST output (sop and
@@ -19,7 +21,9 @@
 
 `default_nettype none
 
-module axis_to_avst #(
+module axis_to_avst
+    import stream_pkg::*;
+#(
     // Width of the data buses in bits (a power of two, at least 16)
     parameter int DATA_W = 256,
     // Width of tkeep (bytes per beat); not to be overridden
@@ -75,7 +79,7 @@ module axis_to_avst #(
     // Conversion (combinational)
     // ------------------------------------------------------------------------------------
     logic [DATA_W-1:0]  conv_data;
-    logic [EMPTY_W-1:0] last_idx;
+    logic [KEEP_W-1:0]  unused_rev;   // unused byte lanes, bit-reversed
     logic [EMPTY_W-1:0] conv_empty;
     logic               conv_error;
 
@@ -83,17 +87,14 @@ module axis_to_avst #(
         assign conv_data[DATA_W-1-8*i -: 8] = s_axis_tdata[8*i +: 8];
     end
 
-    // Index of the highest set tkeep bit
+    // Unused bytes of a contiguous tkeep are its clear bits: bit-reversed and inverted, they
+    // are a contiguous tkeep of `empty` bytes, counted by the log-depth tree of
+    // stream_pkg::keep_bytes (a priority chain over tkeep then a subtraction was the 512-bit
+    // build's critical path). A full beat counts KEEP_W, which is 0 in EMPTY_W bits.
     always_comb begin
-        last_idx = '0;
-        for (int i = 0; i < KEEP_W; i++) begin
-            if (s_axis_tkeep[i]) begin
-                last_idx = EMPTY_W'(i);
-            end
-        end
+        for (int i = 0; i < KEEP_W; i++) unused_rev[i] = !s_axis_tkeep[KEEP_W-1-i];
     end
-
-    assign conv_empty = s_axis_tlast ? EMPTY_W'(KEEP_W - 1) - last_idx : '0;
+    assign conv_empty = s_axis_tlast ? EMPTY_W'(keep_bytes(64'(unused_rev))) : '0;
     assign conv_error = s_axis_tlast && s_axis_tuser;
 
     // ------------------------------------------------------------------------------------

@@ -30,7 +30,9 @@
 
 `default_nettype none
 
-module axis_frame_fifo #(
+module axis_frame_fifo
+    import stream_pkg::*;
+#(
     // Width of the data bus in bits: a power of two, 16 to 512 (2 to 64 bytes per beat).
     parameter int DATA_W = 256,
     // Bytes per beat.
@@ -106,27 +108,9 @@ module axis_frame_fifo #(
 
     wire          s_hs = s_axis_tvalid && s_axis_tready;
 
-    // Bytes in the last beat: up to and including its highest set tkeep bit (0 if none), as a
-    // balanced tree of (any bit set, index of the highest) pairs.
-    logic             last_any;
-    logic [BYTE_SH:0] last_bytes;
-    always_comb begin
-        logic             any [2*KEEP_W];
-        logic [BYTE_SH:0] idx [2*KEEP_W];
-        // Node n has children 2n and 2n+1; leaves KEEP_W..2*KEEP_W-1 are the tkeep bits.
-        for (int b = 0; b < KEEP_W; b++) begin
-            any[KEEP_W + b] = s_axis_tkeep[b];
-            idx[KEEP_W + b] = (BYTE_SH+1)'(b);
-        end
-        for (int n = KEEP_W - 1; n >= 1; n--) begin
-            any[n] = any[2*n] || any[2*n + 1];
-            idx[n] = any[2*n + 1] ? idx[2*n + 1] : idx[2*n];
-        end
-        any[0] = 1'b0;
-        idx[0] = '0;
-        last_any   = any[1];
-        last_bytes = last_any ? idx[1] + 1'b1 : '0;
-    end
+    // Bytes in the last beat: up to and including its highest set tkeep bit (0 if none), from
+    // a log-depth tree (stream_pkg::keep_bytes).
+    wire  [BYTE_SH:0] last_bytes = (BYTE_SH+1)'(keep_bytes(64'(s_axis_tkeep)));
 
     // The frame's length at its last beat, and whether it exceeds 16 bits.
     logic [LEN_W-1:0] len_last;

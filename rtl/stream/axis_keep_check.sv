@@ -64,15 +64,43 @@ module axis_keep_check #(
     // ------------------------------------------------------------------------------------
     // This beat: its keep filled down from the highest set bit, and whether it has a hole
     // ------------------------------------------------------------------------------------
-    logic [KEEP_W-1:0] keep_fill;   // bit b set when any tkeep bit >= b is set
+    // m_axis_tkeep above bit 0 is "tlast is clear, or some tkeep bit at or above this one is
+    // set": the suffix OR of tkeep, with !tlast folded into every bit at the first level so
+    // that no multiplexer follows the fill. It is written as a radix-4 parallel suffix OR,
+    // ceil(log4(KEEP_W)) levels, instead of a chain from the top bit (5 LUTs deep at 256 bits
+    // and 12 at 512 after synthesis, this block's critical path). A last beat has a hole when
+    // it has no byte, or a clear bit right below a set one: one LUT per bit pair, then an OR
+    // reduction, independent of the fill (it compared the fill with tkeep, after the fill).
+    localparam int LEVELS = (KEEP_W <= 1) ? 0 : ($clog2(KEEP_W) + 1) / 2;
+
+    logic [KEEP_W-1:0] keep_fill;   // !tlast, or any tkeep bit >= b set
     logic              beat_hole;
 
+    for (genvar l = 0; l <= LEVELS; l++) begin : g_fill
+        // Level l > 0: bit b covers bits b .. b + 4^l - 1 of level 0.
+        logic [KEEP_W-1:0] lvl;
+        if (l == 0) begin : g_first
+            assign lvl = s_axis_tkeep | {KEEP_W{!s_axis_tlast}};
+        end else begin : g_next
+            always_comb begin
+                for (int b = 0; b < KEEP_W; b++) begin
+                    lvl[b] = g_fill[l-1].lvl[b];
+                    for (int k = 1; k < 4; k++) begin
+                        if (b + k * (1 << (2 * (l - 1))) < KEEP_W)
+                            lvl[b] = lvl[b] | g_fill[l-1].lvl[b + k * (1 << (2 * (l - 1)))];
+                    end
+                end
+            end
+        end
+    end
+    assign keep_fill = g_fill[LEVELS].lvl;
+
     always_comb begin
-        keep_fill[KEEP_W-1] = s_axis_tkeep[KEEP_W-1];
-        for (int b = KEEP_W - 2; b >= 0; b--)
-            keep_fill[b] = s_axis_tkeep[b] | keep_fill[b+1];
+        logic [KEEP_W-1:0] up;
+        up = '0;
+        for (int b = 0; b + 1 < KEEP_W; b++) up[b] = !s_axis_tkeep[b] && s_axis_tkeep[b+1];
         if (s_axis_tlast)
-            beat_hole = !keep_fill[0] || (keep_fill != s_axis_tkeep);
+            beat_hole = !(|s_axis_tkeep) || (|up);
         else
             beat_hole = !(&s_axis_tkeep);
     end
@@ -97,15 +125,10 @@ module axis_keep_check #(
     assign s_axis_tready = m_axis_tready;
     assign m_axis_tlast  = s_axis_tlast;
 
-    always_comb begin
-        if (!s_axis_tlast) begin
-            m_axis_tkeep = '1;
-            m_axis_tuser = s_axis_tuser;
-        end else begin
-            m_axis_tkeep = keep_fill[0] ? keep_fill : KEEP_W'(1);
-            m_axis_tuser = s_axis_tuser || hole_seen || beat_hole;
-        end
-    end
+    // Before the last beat the fill is all ones (!tlast); bit 0 always, since a last beat
+    // keeps at least one byte.
+    assign m_axis_tkeep = keep_fill | KEEP_W'(1);
+    assign m_axis_tuser = s_axis_tuser || (s_axis_tlast && (hole_seen || beat_hole));
 
 endmodule
 

@@ -307,6 +307,24 @@ TIMING_NOTES.update({
         "registered stages, its verdict handed over on a strobe (`axis_splice` `LATE_EOF`), "
         "then `axis_splice`'s own cuts."),
 })
+TIMING_NOTES.update({
+    "allow_list": (
+        "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
+        "destination} compares and a 64-way OR between the address registers and the hit "
+        "register, inside `gre_classify`'s decision cycle. **Next.** Compare in one cycle, "
+        "register the 64 match bits, reduce them in the next: the lookup becomes one cycle "
+        "long, which the pipelined classifier can absorb in a stage it already has "
+        "(`PIPE_CUTS`), and the default build cannot without a cycle of latency."),
+    "avst_to_axis": (
+        "**Why.** Just short of the goal: the path is the register slice's output multiplexer "
+        "(ready → tkeep), the same logic as `axis_skid`, whose fmax varies over nextpnr "
+        "seeds by more than the distance (the seed spread above). No logic to cut."),
+    "axis_to_avst": (
+        "**Done.** `avst_empty` came from a priority chain over tkeep and a subtraction, the "
+        "512-bit build's critical path; it is now the byte count of the inverted, "
+        "bit-reversed tkeep from `stream_pkg::keep_bytes`' log-depth tree, with no adder. "
+        "Where it is still short, the distance is inside the seed spread above."),
+})
 for _m in ("gre_decap_avst", "vxlan_encap", "vtep_top"):
     TIMING_NOTES.setdefault(_m, (
         "**Why.** The path nextpnr names runs through the block's parts (the module column "

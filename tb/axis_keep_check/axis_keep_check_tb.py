@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
+
+from tb.common.bench import clock_and_reset
 
 
 def fill(keep: int) -> int:
@@ -37,18 +38,8 @@ def rand_keep(rng: random.Random, kw: int, last: bool, p_hole: float) -> int:
 
 
 async def setup(dut):
-    Clock(dut.clk, 4, unit="ns").start()
-    dut.s_axis_tvalid.value = 0
-    dut.s_axis_tlast.value = 0
-    dut.s_axis_tuser.value = 0
-    dut.s_axis_tkeep.value = 0
-    dut.s_axis_tdata.value = 0
-    dut.m_axis_tready.value = 0
-    dut.rst.value = 1
-    for _ in range(3):
-        await RisingEdge(dut.clk)
-    dut.rst.value = 0
-    await RisingEdge(dut.clk)
+    await clock_and_reset(dut, ("s_axis_tvalid", "s_axis_tlast", "s_axis_tuser", "s_axis_tkeep",
+                                "s_axis_tdata", "m_axis_tready"))
     return len(dut.s_axis_tkeep)
 
 
