@@ -447,8 +447,10 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                        synth.fmax(m, w) is None and m not in nofit]
             s = (f"**{w} bit, goal ≥ {goal:g} MHz:** {len(ok)} of {len(ok) + len(bad)} "
                  f"measured modules meet it")
+            if ok:
+                s += f" ({', '.join(f'`{m}`' for m in ok)})"
             if pending:
-                s += f" ({', '.join(f'`{m}`' for m in pending)} not measured)"
+                s += f"; {', '.join(f'`{m}`' for m in pending)} not measured"
             if nofit:
                 s += (f"; {', '.join(f'`{m}`' for m in nofit)} does not fit the device "
                       "(see the table)")
