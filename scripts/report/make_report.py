@@ -135,8 +135,12 @@ class Synth:
         e = self.get(m, w)
         if not e or "rtl_hash" not in e:
             return False
+        if e.get("stale"):          # some step was measured on other RTL (run.py --collect)
+            return True
         try:
-            return blocks.files_hash(blocks.dependencies(m)) != e["rtl_hash"]
+            # A pipelined build (gre_decap_pipe) is its RTL module with other parameters.
+            return (blocks.files_hash(blocks.dependencies(blocks.rtl_module(m)))
+                    != e["rtl_hash"])
         except (KeyError, OSError):
             return False
 
