@@ -306,8 +306,6 @@ TIMING_NOTES.update({
         "in series. **Next.** What `gre_decap_pipe` does for GRE: `vxlan_classify` cut in "
         "registered stages, its verdict handed over on a strobe (`axis_splice` `LATE_EOF`), "
         "then `axis_splice`'s own cuts."),
-})
-TIMING_NOTES.update({
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "
