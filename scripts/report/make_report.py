@@ -127,6 +127,22 @@ class Synth:
         e = self.get(m, w)
         return (e or {}).get("pnr", {}).get("fmax_mhz")
 
+    def placed(self, m: str, w: int) -> float | None:
+        """nextpnr's timing estimate after placement, for a run that was not routed
+        (run.py --place-only or --route-limit); None when routed or not run."""
+        pn = (self.get(m, w) or {}).get("pnr", {})
+        return pn.get("placed_fmax_mhz") if pn.get("routed") is False else None
+
+    def calibration(self) -> list[tuple[str, int, float, float]]:
+        """(module, width, placed estimate, routed fmax) of every routed run whose
+        placement estimate is known: how far the estimate is from the routed figure."""
+        out = []
+        for (m, w), e in sorted(self.rows.items()):
+            pn = e.get("pnr", {})
+            if pn.get("fmax_mhz") and pn.get("placed_fmax_mhz"):
+                out.append((m, w, pn["placed_fmax_mhz"], pn["fmax_mhz"]))
+        return out
+
     def modules(self) -> list[str]:
         seen = [m for m in blocks.MODULES if any(k[0] == m for k in self.rows)]
         return seen + sorted({k[0] for k in self.rows} - set(seen))
@@ -312,6 +328,20 @@ def plot_fmax(synth: Synth, out: Path) -> None:
     fig, ax = plt.subplots(figsize=(11, 4.6))
     vals = {(m, w): synth.fmax(m, w) for m in mods for w in WIDTHS}
     _grouped(ax, mods, vals, "fmax, MHz (nextpnr, ECP5-85F speed 8)")
+    # Placed but unrouted runs: the placer's estimate as an outlined bar, never a filled one.
+    n = len(WIDTHS)
+    bw = 0.8 / n
+    est = False
+    for i, w in enumerate(WIDTHS):
+        for j, m in enumerate(mods):
+            v = synth.placed(m, w)
+            if v is None or vals.get((m, w)) is not None:
+                continue
+            x = j + (i - (n - 1) / 2) * bw
+            ax.bar([x], [v], bw * 0.95, facecolor="none", edgecolor=WCOLORS[w], hatch="///",
+                   lw=0.8, label=None if est else "placed, not routed (estimate)")
+            ax.text(x, v, f"≈{v:.0f}", ha="center", va="bottom", fontsize=6.5, rotation=90)
+            est = True
     for w, goal in sorted(synth.goals.items()):
         ax.axhline(goal, color=WCOLORS.get(w, "k"), ls="--", lw=1)
         ax.text(len(mods) - 0.5, goal, f" goal at {w} bit: {goal:g} MHz", va="bottom",
@@ -447,12 +477,17 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
             have = set(synth.modules()) | set(blocks.available())
             nofit = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
                      ((synth.get(m, w) or {}).get("pnr") or {}).get("does_not_fit")]
+            placed = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
+                      synth.fmax(m, w) is None and synth.placed(m, w) is not None]
             pending = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
-                       synth.fmax(m, w) is None and m not in nofit]
+                       synth.fmax(m, w) is None and m not in nofit and m not in placed]
             s = (f"**{w} bit, goal ≥ {goal:g} MHz:** {len(ok)} of {len(ok) + len(bad)} "
                  f"measured modules meet it")
             if ok:
                 s += f" ({', '.join(f'`{m}`' for m in ok)})"
+            if placed:
+                s += ("; placed but not routed (the placer's estimate only, below the goal): "
+                      + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))} MHz" for m in placed))
             if pending:
                 s += f"; {', '.join(f'`{m}`' for m in pending)} not measured"
             if nofit:
@@ -474,7 +509,10 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                 f"**{name} at 256 bit**{extra} on LFE5UM-85F: {fint(e.get('lut4'))} LUT4, "
                 f"{fint(e.get('ff'))} flip-flops, {fint(e.get('dp16kd'))} DP16KD, " +
                 (f"fmax {fnum(synth.fmax(name, 256))} MHz{stale}."
-                 if synth.fmax(name, 256) else f"place and route not finished{stale}."))
+                 if synth.fmax(name, 256) else
+                 f"placed but not routed: the placer estimates ≈{fnum(synth.placed(name, 256))} "
+                 f"MHz{stale}." if synth.placed(name, 256) else
+                 f"place and route not finished{stale}."))
     if lr and sweep:
         rs = [r for r in sweep.get("rows", []) if r.get("purpose", "sweep") == "sweep"]
         exact = [r for r in rs if r.get("cycles_per_frame") is not None and
@@ -524,6 +562,12 @@ def section_measures() -> list[str]:
             "paths from and to the ports are included once, as a neighbouring registered block "
             "would see them. Not a sign-off timing: no clock uncertainty, no I/O, no "
             "neighbouring logic competing for routing.",
+            "- **≈ fmax (placed, not routed)** — for the largest tops nextpnr's router1 did "
+            "not converge within the time this machine allows (over an hour on two cores): "
+            "`run.py --place-only` (or `--route-limit`) keeps the timing estimate nextpnr "
+            "prints after placement instead, marked ≈ and drawn as an outlined bar. It is an "
+            "estimate from nextpnr's delay model, not a routed figure; the calibration below "
+            "the synthesis table shows how it compares with routed results.",
             "- **UltraScale+ counts** — Yosys `synth_xilinx -family xcup` of the bare module: "
             "resource counts only (no place and route, no timing). Vivado would differ.",
             "- **cycles per frame** — measured on the cycle-accurate Verilator model, frames of "
@@ -581,8 +625,11 @@ def section_synth(synth: Synth) -> list[str]:
             ec, pn, xc = e.get("ecp5", {}), e.get("pnr", {}), e.get("xcup", {})
             fm = pn.get("fmax_mhz")
             goal = synth.goals.get(w)
+            est = synth.placed(m, w) if fm is None else None
             if fm is not None and goal:
                 dist = f"{fm - goal:+.1f} ({100 * fm / goal:.0f} %)"
+            elif est is not None and goal:
+                dist = f"≈{est - goal:+.1f} (≈{100 * est / goal:.0f} %)"
             else:
                 dist = "–"
             comb = pn.get("utilization", {}).get("TRELLIS_COMB", {}).get("used")
@@ -591,9 +638,10 @@ def section_synth(synth: Synth) -> list[str]:
             if fm is None:
                 err = (f" ({_no_fit(pn)})" if pn.get("does_not_fit") else
                        " (error)" if e.get("errors") else " (not finished)")
+            shown = fnum(fm) + err if est is None else f"≈{fnum(est)} (placed, not routed)"
             rows.append([f"`{m}`{flag}", _wlabel(m, w), fint(ec.get("lut4")), fint(comb),
                          fint(ec.get("ff")), fint(ec.get("dp16kd")),
-                         fint(ec.get("lutram_dpr16x4")), fnum(fm) + err,
+                         fint(ec.get("lutram_dpr16x4")), shown,
                          f"{goal:g}" if goal else "–", dist,
                          fint(xc.get("lut")), fint(xc.get("ff")),
                          fnum(xc.get("bram36_equiv"), 1) if xc else "–",
@@ -613,6 +661,15 @@ def section_synth(synth: Synth) -> list[str]:
     if any(synth.stale(m, w) for m, w in synth.rows):
         out += ["† the RTL this module uses changed after this synthesis run: re-run "
                 "`make synth` for current numbers.", ""]
+    cal = synth.calibration()
+    if cal:
+        r = sorted(f / p for _, _, p, f in cal)
+        med = r[len(r) // 2] if len(r) % 2 else (r[len(r) // 2 - 1] + r[len(r) // 2]) / 2
+        out += [f"**How far the placement estimate is from the routed fmax** (every routed "
+                f"run whose nextpnr log gave both, {len(cal)} configurations): routed fmax = "
+                f"{fnum(r[0], 2)}–{fnum(r[-1], 2)} × the estimate after placement, median "
+                f"{fnum(med, 2)}. A ≈ figure above is therefore more likely low than high, "
+                "but it is not a measurement of the routed design.", ""]
     for sp in d.get("seed_spread", []):
         out += [f"**Seed spread** (`{sp['module']}`, {sp['width']} bit, seeds "
                 f"{', '.join(map(str, sp['seeds']))}): fmax {fnum(sp['min'])}–{fnum(sp['max'])} "
@@ -645,6 +702,13 @@ def section_goals(synth: Synth) -> list[str]:
                 rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", "not run", "–", "–", "–"])
                 continue
             fm = e.get("pnr", {}).get("fmax_mhz")
+            est = synth.placed(m, w)
+            if fm is None and est is not None:
+                rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}",
+                             f"≈{fnum(est)} (placed, not routed)", f"≈{est - g:+.1f} MHz",
+                             f"≈{1000 / est:.2f} / {1000 / g:.2f} ns",
+                             "meets (estimate)" if est >= g else "**short** (estimate)"])
+                continue
             if fm is None:
                 pn = e.get("pnr", {})
                 st = (_no_fit(pn) if pn.get("does_not_fit") else
@@ -1275,6 +1339,8 @@ def synth_todo(synth: Synth) -> list[tuple[str, int, str]]:
                 todo.append((m, w, "failed"))
             elif not e.get("pnr"):
                 todo.append((m, w, "place and route not finished"))
+            elif e["pnr"].get("routed") is False:
+                todo.append((m, w, "placed, not routed (estimate only)"))
             elif not e.get("xcup"):
                 todo.append((m, w, "UltraScale+ counts not run"))
     return todo

@@ -346,6 +346,20 @@ def does_not_fit(log: Path) -> dict[str, tuple[int, int]]:
     return over
 
 
+def placed_fmax(log: Path) -> float | None:
+    """nextpnr's timing estimate after placement (the last 'Max frequency' line before
+    routing starts), or None if placement did not finish."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return None
+    text = text.split("Info: Routing globals", 1)[0]
+    if "Info: Placement" not in text and "placement time" not in text:
+        return None
+    found = re.findall(r"Max frequency for clock '[^']*': ([\d.]+) MHz", text)
+    return float(found[-1]) if found else None
+
+
 def last_pass(log: Path) -> str:
     """The last 'Executing ...' (Yosys) or phase (nextpnr) line of a running log."""
     try:
@@ -520,7 +534,7 @@ class Job:
     def pnr(self, seed: int) -> dict[str, Any]:
         key = self.pnr_key(seed)
         c = self.cached(f"pnr_s{seed}", key)
-        if c:
+        if c and not self.wants_route(c):
             return c
         d = self.dir
         log = d / f"pnr_s{seed}.log"
@@ -530,12 +544,23 @@ class Job:
                f"{self.args.freq:g}", "--seed", str(seed), "--router", self.args.router,
                "--timing-allow-fail",
                "--threads", "1", "--report", rel(rep), "-l", rel(log)]
-        say(f"  -> {self.name}: nextpnr seed {seed} ...")
+        limit = self.args.timeout
+        if self.args.place_only:
+            cmd.append("--no-route")
+        elif self.args.route_limit is not None:
+            limit = min(limit, self.args.route_limit)
+        say(f"  -> {self.name}: nextpnr seed {seed}"
+            + (" (placement only)" if self.args.place_only else "") + " ...")
         t0 = time.monotonic()
         try:
-            t = run_tool(cmd, log, f"{self.name}: nextpnr seed {seed}", self.args.timeout)
+            t = run_tool(cmd, log, f"{self.name}: nextpnr seed {seed}", limit)
         except StepError:
             over = does_not_fit(log)
+            placed = placed_fmax(log) if limit < self.args.timeout else None
+            if placed is not None and not over:
+                # Routing was cut at --route-limit: keep the placer's timing estimate,
+                # marked unrouted (a later run with a longer limit routes it again).
+                return self.store_unrouted(seed, key, log, placed, limit, t0)
             if not over:
                 raise
             # Deterministic: the design needs more of a cell type than the device has. Kept
@@ -546,6 +571,12 @@ class Job:
             say(f"  <- {self.name}: does not fit {DEVICE['part']}: " + ", ".join(
                 f"{c} {u}/{a}" for c, (u, a) in over.items()))
             return self.store(f"pnr_s{seed}", key, res)
+        if self.args.place_only:
+            placed = placed_fmax(log)
+            if placed is None:
+                raise StepError(f"{self.name}: nextpnr --no-route printed no timing estimate "
+                                f"(log {rel(log)})")
+            return self.store_unrouted(seed, key, log, placed, 0.0, t0)
         cpu = last_cpu()
         r = json.loads(rep.read_text())
         fmax = None
@@ -555,11 +586,32 @@ class Job:
         cp = parse_critical_path(log.read_text(errors="replace"))
         res = {"seed": seed, "freq_target_mhz": self.args.freq, "router": self.args.router,
                "fmax_mhz": round(fmax, 2) if fmax is not None else None,
+               "placed_fmax_mhz": placed_fmax(log),
                "utilization": util, "critical_path": cp, "seconds": round(t, 1),
                "cpu_seconds": cpu}
         fm = f"{fmax:.1f} MHz" if fmax is not None else "no clock"
         say(f"  <- {self.name}: nextpnr seed {seed} {t:.0f} s: fmax {fm}"
             + (f"  ({short_cell(cp['from'])} -> {short_cell(cp['to'])})" if cp else ""))
+        return self.store(f"pnr_s{seed}", key, res)
+
+    def wants_route(self, cached: dict[str, Any]) -> bool:
+        """A cached placement-only result is redone when this run may route for longer."""
+        if cached.get("routed", True) or self.args.place_only:
+            return False
+        limit = self.args.timeout if self.args.route_limit is None else self.args.route_limit
+        return limit > cached.get("route_limit_s", 0.0)
+
+    def store_unrouted(self, seed: int, key: str, log: Path, placed: float, limit: float,
+                       t0: float) -> dict[str, Any]:
+        """Record a placed but unrouted run: fmax unknown, the placer's estimate kept apart."""
+        res = {"seed": seed, "freq_target_mhz": self.args.freq, "router": self.args.router,
+               "fmax_mhz": None, "routed": False, "placed_fmax_mhz": round(placed, 2),
+               "route_limit_s": limit,
+               "critical_path": parse_critical_path(log.read_text(errors="replace")),
+               "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": last_cpu()}
+        how = "placement only" if limit == 0 else f"routing stopped at the {limit:.0f} s limit"
+        say(f"  <- {self.name}: nextpnr seed {seed}: {how}; placed estimate {placed:.1f} MHz "
+            "(not a routed fmax)")
         return self.store(f"pnr_s{seed}", key, res)
 
     def xcup(self) -> dict[str, Any]:
@@ -701,6 +753,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--force", action="store_true", help="ignore cached results")
     ap.add_argument("--timeout", type=float, default=4 * 3600.0,
                     help="seconds per tool run before it is abandoned (default 4 h)")
+    ap.add_argument("--route-limit", type=float, default=None, metavar="SECONDS",
+                    help="stop nextpnr after this many seconds and record the placer's "
+                         "timing estimate, marked unrouted (large tops: router1 may not "
+                         "converge in hours)")
+    ap.add_argument("--place-only", action="store_true",
+                    help="nextpnr --no-route: record the placer's timing estimate, marked "
+                         "unrouted")
     ap.add_argument("--output", type=Path, default=OUT)
     ap.add_argument("--list", action="store_true", help="show the plan and the cache state")
     ap.add_argument("--collect", action="store_true",
@@ -763,6 +822,13 @@ def main(argv: list[str] | None = None) -> int:
             if c:
                 e["ecp5"] = c
             runs = [take(f"pnr_s{s}", j.pnr_key(s)) for s in j.seeds]
+            for s, r in zip(j.seeds, runs):
+                log, res = j.dir / f"pnr_s{s}.log", j.dir / f"pnr_s{s}.result.json"
+                if (r and "placed_fmax_mhz" not in r and log.exists() and res.exists()
+                        and log.stat().st_mtime <= res.stat().st_mtime + 5):
+                    # Runs from before the estimate was kept: read it from their own log
+                    # (not from a later, interrupted run's).
+                    r["placed_fmax_mhz"] = placed_fmax(log)
             runs = [r for r in runs if r]
             if runs:
                 e["pnr"] = runs[0]

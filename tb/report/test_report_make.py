@@ -251,3 +251,26 @@ def test_still_to_measure_lists_every_missing_configuration():
         64, 128, 256, 512)
     text = "\n".join(make_report.section_todo(make_report.Synth(doc)))
     assert "--modules axis_skid --widths 128 256 512" in text
+
+
+def test_placed_but_unrouted_runs_are_shown_as_estimates(tmp_path):
+    doc = _synth()
+    doc["results"][0]["pnr"] = {"fmax_mhz": None, "routed": False, "placed_fmax_mhz": 8.37,
+                                "route_limit_s": 0.0, "critical_path": None, "seconds": 900}
+    doc["results"][1]["pnr"]["placed_fmax_mhz"] = 320.0          # routed 401.5
+    synth = make_report.Synth(doc)
+    assert synth.fmax("gre_decap", 256) is None and synth.placed("gre_decap", 256) == 8.37
+    assert synth.placed("axis_skid", 256) is None                # routed: no estimate shown
+    assert synth.calibration() == [("axis_skid", 256, 320.0, 401.5)]
+    table = "\n".join(make_report.section_synth(synth))
+    assert "≈8.4 (placed, not routed)" in table
+    assert "1.25–1.25 × the estimate" in table
+    goals = "\n".join(make_report.section_goals(synth))
+    assert "**short** (estimate)" in goals and "≈-241.6 MHz" in goals
+    summary = "\n".join(make_report.section_summary(synth, None, None, None))
+    assert "`gre_decap` ≈8.4 MHz" in summary
+    assert "the placer estimates ≈8.4 MHz" in summary
+    todo = {(m, w): why for m, w, why in make_report.synth_todo(synth)}
+    assert todo[("gre_decap", 256)] == "placed, not routed (estimate only)"
+    make_report.plot_fmax(synth, tmp_path / "fmax.png")
+    assert (tmp_path / "fmax.png").stat().st_size > 10000

@@ -210,3 +210,38 @@ def test_force_ignores_recorded_results(tmp_path, monkeypatch):
     job = _recorded_job(tmp_path, monkeypatch)
     job.args.force = True
     assert job.cached("ecp5_synth", job.key("ecp5")) is None
+
+
+PLACED_LOG = """Info: Running main analytical placer, max placement attempts per cell = 342827112.
+Info: Max frequency for clock 'clk': 5.10 MHz (FAIL at 250.00 MHz)
+Info: SA placement time 687.76s
+Info: Max frequency for clock 'clk': 8.37 MHz (FAIL at 250.00 MHz)
+Info: Routing globals...
+Info: Routing..
+Warning: Max frequency for clock 'clk': 12.00 MHz (FAIL at 250.00 MHz)
+"""
+
+
+def test_placed_estimate_is_the_last_one_before_routing(tmp_path):
+    log = tmp_path / "pnr.log"
+    log.write_text(PLACED_LOG)
+    assert run.placed_fmax(log) == pytest.approx(8.37)
+    # Placement not finished: no estimate, even if the analytic placer printed one.
+    log.write_text(PLACED_LOG.split("Info: SA placement")[0])
+    assert run.placed_fmax(log) is None
+    assert run.placed_fmax(tmp_path / "missing.log") is None
+
+
+def test_unrouted_result_is_redone_only_with_more_routing_time(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch)
+    unrouted = {"routed": False, "placed_fmax_mhz": 8.37, "route_limit_s": 1200.0}
+    for argv, redo in (([], True),                               # default: route fully
+                       (["--route-limit", "600"], False),
+                       (["--route-limit", "1200"], False),
+                       (["--route-limit", "3600"], True),
+                       (["--place-only"], False)):
+        job.args = run.parse_args(argv)
+        assert job.wants_route(unrouted) is redo, argv
+    job.args = run.parse_args([])
+    assert job.wants_route({"fmax_mhz": 300.0}) is False          # routed: never redone
+    assert job.wants_route(dict(unrouted, route_limit_s=0.0)) is True   # --place-only run
