@@ -708,6 +708,8 @@ def section_goals(synth: Synth) -> list[str]:
                              f"≈{fnum(est)} (placed, not routed)", f"≈{est - g:+.1f} MHz",
                              f"≈{1000 / est:.2f} / {1000 / g:.2f} ns",
                              "meets (estimate)" if est >= g else "**short** (estimate)"])
+                if est < g:
+                    short.append((m, w, e))
                 continue
             if fm is None:
                 pn = e.get("pnr", {})
@@ -745,13 +747,16 @@ def section_goals(synth: Synth) -> list[str]:
     for m, w, e in short:
         by_mod.setdefault(m, []).append((w, e))
     for m, lst in by_mod.items():
-        ws = [w for w in WIDTHS if synth.fmax(m, w) is not None]
+        ws = [w for w in WIDTHS
+              if synth.fmax(m, w) is not None or synth.placed(m, w) is not None]
         out += [f"### `{m}`", ""]
         prow = []
         for w in ws:
             cp = (synth.get(m, w) or {}).get("pnr", {}).get("critical_path") or {}
             lines = ", ".join(f"`{x}`" for x in cp.get("rtl_lines", [])[:8]) or "–"
-            prow.append([_wlabel(m, w), fnum(synth.fmax(m, w)),
+            fm = synth.fmax(m, w)
+            prow.append([_wlabel(m, w),
+                         fnum(fm) if fm is not None else f"≈{fnum(synth.placed(m, w))} (placed)",
                          f"`{short_cell(cp.get('from'))}` → `{short_cell(cp.get('to'))}`"
                          if cp else "–",
                          f"{fnum(cp.get('delay_ns'), 2)} ({fnum(cp.get('logic_ns'), 2)} logic)"
@@ -768,8 +773,10 @@ def section_goals(synth: Synth) -> list[str]:
             tl = tl[:18] + [f"   ... {len(tl) - 36} lines (full text in docs/bench/synth.json) ..."] \
                 + tl[-18:]
         if tl:
+            when = (" (after placement, not routed)" if synth.placed(m, w) is not None
+                    else "")
             out += [f"<details><summary>nextpnr's critical path report, {_wlabel(m, w)} bit"
-                    "</summary>", "", "```", *tl, "```", "", "</details>", ""]
+                    f"{when}</summary>", "", "```", *tl, "```", "", "</details>", ""]
     return out
 
 

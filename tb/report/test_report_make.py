@@ -267,6 +267,7 @@ def test_placed_but_unrouted_runs_are_shown_as_estimates(tmp_path):
     assert "1.25–1.25 × the estimate" in table
     goals = "\n".join(make_report.section_goals(synth))
     assert "**short** (estimate)" in goals and "≈-241.6 MHz" in goals
+    assert "### `gre_decap`" in goals and "| 256 | ≈8.4 (placed) |" in goals
     summary = "\n".join(make_report.section_summary(synth, None, None, None))
     assert "`gre_decap` ≈8.4 MHz" in summary
     assert "the placer estimates ≈8.4 MHz" in summary
