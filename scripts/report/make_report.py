@@ -1384,7 +1384,11 @@ def section_howto(synth: Synth, sweep) -> list[str]:
            "hash, parameters, tool versions) under build/synth/, and counts the results "
            "docs/bench/synth.json records as cached when they were made from the same inputs: "
            "a fresh clone re-runs only what changed. It takes `--modules`, `--widths`, "
-           "`--jobs`.", ""]
+           "`--jobs`. For the largest tops, where nextpnr's router1 does not converge in "
+           "hours on this machine, `--place-only` (nextpnr `--no-route`) or `--route-limit "
+           "SECONDS` records the placer's timing estimate instead, marked ≈ and listed below "
+           "as still to route; a later run without them routes those configurations again.",
+           ""]
     out += section_todo(synth)
     rows = []
     if synth:
