@@ -133,6 +133,14 @@ class Synth:
         pn = (self.get(m, w) or {}).get("pnr", {})
         return pn.get("placed_fmax_mhz") if pn.get("routed") is False else None
 
+    def speed(self, m: str, w: int) -> tuple[float | None, str]:
+        """The routed fmax, else the placement estimate: (MHz, "" or "≈")."""
+        fm = self.fmax(m, w)
+        if fm is not None:
+            return fm, ""
+        est = self.placed(m, w)
+        return (est, "≈") if est is not None else (None, "")
+
     def calibration(self) -> list[tuple[str, int, float, float]]:
         """(module, width, placed estimate, routed fmax) of every routed run whose
         placement estimate is known: how far the estimate is from the routed figure."""
@@ -1166,9 +1174,10 @@ def section_seeds(sweep, lr, lat, synth: Synth, vxseed: dict[str, Any] | None = 
                 cyc = r.get("latency_idle_cycles") if r else None
                 if cyc is None:
                     continue
-                fm = synth.fmax(b, w) if synth else None
-                ns = f"{cyc * 1000 / fm / 1000:.4f} µs ({cyc} cycles at {fm:.1f} MHz)" if fm \
-                    else f"{cyc} cycles (no fmax measured)"
+                fm, ap = synth.speed(b, w) if synth else (None, "")
+                what = "the placement estimate " if ap else ""
+                ns = (f"{ap}{cyc * 1000 / fm / 1000:.4f} µs ({cyc} cycles at {what}{ap}"
+                      f"{fm:.1f} MHz)") if fm else f"{cyc} cycles (no fmax measured)"
                 if w == 256 or b == "gre_decap":
                     rows.append([f"wirespeed `{b}`, {w} bit", "–", ns,
                                  f"RTL pipeline only, {n96}-byte GRE frame (the seed's 100 B "
@@ -1191,7 +1200,7 @@ def section_seeds(sweep, lr, lat, synth: Synth, vxseed: dict[str, Any] | None = 
             continue
         cpf = (g["cycles_per_frame"] + p["cycles_per_frame"]) / 2
         clock = lr["clock_mhz"] if lr else 250.0
-        fm = synth.fmax("gre_decap", w) if synth else None
+        fm, ap = synth.speed("gre_decap", w) if synth else (None, "")
         out_g = n88 - 24 if not g.get("errors") else None
         out_p = n88 if not p.get("errors") else None
         ratio = ((out_g + linerate.FCS) + (out_p + linerate.FCS)) / (2 * SEED_TABLE2_FRAME) \
@@ -1200,7 +1209,8 @@ def section_seeds(sweep, lr, lat, synth: Synth, vxseed: dict[str, Any] | None = 
                        not g.get("errors") and not p.get("errors")) else "see sweep.json"
         cap = f"{clock / cpf:.2f} at {clock:g} MHz"
         if fm:
-            cap += f"; {fm / cpf:.2f} at fmax {fm:.0f} MHz"
+            cap += (f"; {ap}{fm / cpf:.2f} at {'the placement estimate ' if ap else 'fmax '}"
+                    f"{ap}{fm:.1f} MHz")
         worst = fm if fm else clock
         alike = ("GRE and TCP alike" if g["cycles_per_frame"] == p["cycles_per_frame"] else
                  f"GRE {fnum(g['cycles_per_frame'], 1)}, TCP {fnum(p['cycles_per_frame'], 1)}")
@@ -1209,7 +1219,8 @@ def section_seeds(sweep, lr, lat, synth: Synth, vxseed: dict[str, Any] | None = 
         rows.append([f"wirespeed `gre_decap`, {w} bit", cap, loss,
                      f"{ratio:.10f}" if ratio else "–",
                      f"capacity, back to back: {fnum(cpf, 1)} cycles per 88-byte frame "
-                     f"({alike}); at {'its fmax' if fm else f'{clock:g} MHz'} it {carries}"])
+                     f"({alike}); at {('its estimated fmax' if ap else 'its fmax') if fm else f'{clock:g} MHz'} "
+                     f"it {carries}"])
     out += ["**Table 2 (throughput, 92-byte frames, GRE:TCP 1:1).** Capacity is what the "
             "pipeline moves with frames back to back; on a 10G link any capacity above the "
             "line rate carries the line rate. Zero loss: the input is never stalled "
@@ -1272,21 +1283,27 @@ def section_vxlan_seed(seed: dict[str, Any] | None, vlr: dict[str, Any] | None,
                 cpf = c.get("cycles_per_frame")
                 if not cpf:
                     continue
-                fm = synth.fmax(f"vxlan_{d}", ww) if synth else None
+                fm, ap = synth.speed(f"vxlan_{d}", ww) if synth else (None, "")
                 lat = _vx_latency(vlr, ww, d).get(inner)
+                need = linerate.line_rate_mpps(10, n804 - 4)
                 rows.append([f"`vxlan_{d}`", str(ww), fnum(cpf, 1), f"{vclk / cpf:.2f}",
                              fnum(c.get("fraction_10g"), 2),
-                             f"{fm / cpf:.2f}" if fm else "not synthesized yet", fint(lat),
-                             fnum(lat * 1000 / fm) if (fm and lat is not None) else "–"])
+                             f"{ap}{fm / cpf:.2f}" if fm else "not synthesized yet",
+                             f"{ap}{min(1.0, fm / cpf / need):.2f}" if fm else "–",
+                             fint(lat),
+                             f"{ap}{fnum(lat * 1000 / fm)}" if (fm and lat is not None)
+                             else "–"])
         if rows:
             out += [f"Capacity per direction with the seed's {n804}-byte frames back to back, "
                     "both directions at once (docs/bench/vtep_linerate.json); 10G at "
                     f"{n804} + 24 wire bytes is {linerate.line_rate_mpps(10, n804 - 4):.3f} Mpps "
                     "per direction and port. Latency: idle pipeline, first input beat to "
-                    "first output beat (section \"Latency per block\"):", "",
+                    "first output beat (section \"Latency per block\"). *At fmax* uses the "
+                    "routed fmax, or where a block was only placed the placement estimate "
+                    "(marked ≈):", "",
                     table(["block", "W", "cycles/frame", f"Mpps at {vclk:g} MHz",
-                           "fraction of 10G", "Mpps at fmax", "latency (cycles)",
-                           "latency at fmax (ns)"], rows), ""]
+                           "fraction of 10G", "Mpps at fmax", "fraction of 10G at fmax",
+                           "latency (cycles)", "latency at fmax (ns)"], rows), ""]
     return out
 
 

@@ -210,7 +210,10 @@ def test_doc_carries_the_vxlan_numbers(vtep_bench_dir):
     assert "| `vxlan_encap` | 256 | 31 | 9–289 | input beats + 7 | – | – | – |" in text
     assert "| `vxlan_decap` | 512 | 5 | 5 | same at every size | – | – | – |" in text
     # Beside the seed: the 804-byte capacity table carries the latency too.
-    assert "| `vxlan_encap` | 256 | 25.0 | 10.00 | 1.00 | not synthesized yet | 31 | – |" in text
+    assert ("| `vxlan_encap` | 256 | 25.0 | 10.00 | 1.00 | not synthesized yet | – | 31 | – |"
+            in text)
+    # At its 200 MHz fmax vxlan_decap moves 8 Mpps of 804-byte frames: all of 10G.
+    assert "| `vxlan_decap` | 256 | 25.0 | 10.00 | 1.00 | 8.00 | 1.00 | 5 | 25.0 |" in text
     # Simulation speed of ws_vtep: the bench per width and the seed run's two processes.
     assert "| bench, line rate, 256 bit | 240 | 20,000 | 2.00 | 120 | 10,000 | 181,251 | 2.50 |" \
         in text
@@ -275,3 +278,16 @@ def test_placed_but_unrouted_runs_are_shown_as_estimates(tmp_path):
     assert todo[("gre_decap", 256)] == "placed, not routed (estimate only)"
     make_report.plot_fmax(synth, tmp_path / "fmax.png")
     assert (tmp_path / "fmax.png").stat().st_size > 10000
+
+
+def test_seed_tables_use_the_placement_estimate_when_not_routed(bench_dir):
+    doc = json.loads((bench_dir / "synth.json").read_text())
+    doc["results"][0]["pnr"] = {"fmax_mhz": None, "routed": False, "placed_fmax_mhz": 8.37,
+                                "route_limit_s": 0.0, "critical_path": None, "seconds": 900}
+    (bench_dir / "synth.json").write_text(json.dumps(doc))
+    text, _ = make_report.build_doc(bench_dir)
+    # 88-byte frames are 3 beats at 256 bit: 8.37 / 3 = 2.79 Mpps, far below 10G's 11.16.
+    assert "≈2.79 at the placement estimate ≈8.4 MHz" in text
+    assert "at its estimated fmax it does NOT carry the 10G line rate" in text
+    # Table 1: 2 cycles at 8.37 MHz.
+    assert "≈0.2389 µs (2 cycles at the placement estimate ≈8.4 MHz)" in text
