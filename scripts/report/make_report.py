@@ -543,11 +543,12 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
     if lat:
         d = lat.get("blocks", {}).get("gre_decap", {}).get("256", {})
         if d.get("seed") is not None:
-            fm = synth.fmax("gre_decap", 256) if synth else None
+            fm, ap = synth.speed("gre_decap", 256) if synth else (None, "")
             s = (f"**Latency:** the seed's 88-byte GRE frame leaves gre_decap (256 bit) "
                  f"{d['seed']} cycles after it enters")
             if fm:
-                s += f", {fnum(d['seed'] * 1000 / fm)} ns at the measured {fnum(fm)} MHz"
+                s += (f", {ap}{fnum(d['seed'] * 1000 / fm)} ns at the "
+                      f"{'placement estimate' if ap else 'measured'} {ap}{fnum(fm)} MHz")
             bullets.append(s + " (pipeline only: no MAC, PHY or PCIe).")
     if not bullets:
         bullets.append("No measurements yet: run `make synth` and `make bench`, then "
