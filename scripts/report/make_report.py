@@ -743,10 +743,13 @@ def section_goals(synth: Synth) -> list[str]:
             base, extra = blocks.VARIANTS[v]
             lat = blocks.VARIANT_LATENCY.get(v, "")
             for w in sorted(goals):
-                fb, fv = synth.fmax(base, w), synth.fmax(v, w)
+                (fb, ab), (fv, av) = synth.speed(base, w), synth.speed(v, w)
+                # A ratio of two placement estimates is an estimate too; a routed figure
+                # against an estimate is not shown.
+                ratio = (f"{av}{fv / fb:.1f} ×" if fb and fv and ab == av else "–")
                 vrows.append([f"`{v}`", str(w), ", ".join(f"{k}={x}" for k, x in extra.items()),
-                              lat, fnum(fb) if fb else "not run", fnum(fv) if fv else "not run",
-                              f"{fv / fb:.1f} ×" if fb and fv else "–"])
+                              lat, f"{ab}{fnum(fb)}" if fb else "not run",
+                              f"{av}{fnum(fv)}" if fv else "not run", ratio])
         out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",
                        "fmax, MHz", "speed-up"], vrows, "lrllrrr"), ""]
     # One section per module that falls short: its critical path at every width measured,
