@@ -502,7 +502,7 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                 s += (f"; {', '.join(f'`{m}`' for m in nofit)} does not fit the device "
                       "(see the table)")
             if worst:
-                s += (f"; the slowest is `{worst[1]}` at {fnum(worst[0])} MHz "
+                s += (f"; the slowest routed one is `{worst[1]}` at {fnum(worst[0])} MHz "
                       f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
             bullets.append(s + ".")
         for name in ("gre_decap", "vtep_top"):
