@@ -347,12 +347,16 @@ def does_not_fit(log: Path) -> dict[str, tuple[int, int]]:
 
 
 def placed_fmax(log: Path) -> float | None:
-    """nextpnr's timing estimate after placement (the last 'Max frequency' line before
-    routing starts), or None if placement did not finish."""
+    """nextpnr's timing estimate after placement from a log file (None if it is missing)."""
     try:
-        text = log.read_text(errors="replace")
+        return placed_fmax_of(log.read_text(errors="replace"))
     except OSError:
         return None
+
+
+def placed_fmax_of(text: str) -> float | None:
+    """nextpnr's timing estimate after placement (the last 'Max frequency' line before
+    routing starts), or None if placement did not finish."""
     text = text.split("Info: Routing globals", 1)[0]
     if "Info: Placement" not in text and "placement time" not in text:
         return None
@@ -397,7 +401,8 @@ def slang_read(files: list[Path], top: str, params: dict[str, int] | None,
     g = " ".join(f"-G {k}={v}" for k, v in (params or {}).items())
     # The unroll limit only decides whether elaboration gives up: axis_splice's per-byte
     # insert loops (KEEP_W x INS_MAX) pass slang's default 4000 at 512 bits in vxlan_encap.
-    return (f"read_slang -j 1 --unroll-limit 65536 {extra} --top {top} {g} " + " ".join(rel(f) for f in files)).strip()
+    return (f"read_slang -j 1 --unroll-limit 65536 {extra} --top {top} {g} "
+            + " ".join(rel(f) for f in files)).strip()
 
 
 class Job:
@@ -485,7 +490,7 @@ class Job:
     def status(self) -> dict[str, bool]:
         st = {"ecp5_synth": self.cached("ecp5_synth", self.key("ecp5")) is not None}
         for s in self.seeds:
-            st[f"pnr_s{s}"] = self.cached(f"pnr_s{s}", self.pnr_key(s)) is not None
+            st[f"pnr_s{s}"] = not self.pnr_to_run(s)
         if not self.args.no_xilinx:
             st["xcup"] = self.cached("xcup", self.key("xcup")) is not None
         return st
@@ -588,16 +593,23 @@ class Job:
         for clk, v in r.get("fmax", {}).items():
             fmax = v.get("achieved")
         util = {k: v for k, v in r.get("utilization", {}).items() if v.get("used")}
-        cp = parse_critical_path(log.read_text(errors="replace"))
+        text = log.read_text(errors="replace")
+        cp = parse_critical_path(text)
         res = {"seed": seed, "freq_target_mhz": self.args.freq, "router": self.args.router,
                "fmax_mhz": round(fmax, 2) if fmax is not None else None,
-               "placed_fmax_mhz": placed_fmax(log),
+               "placed_fmax_mhz": placed_fmax_of(text),
                "utilization": util, "critical_path": cp, "seconds": round(t, 1),
                "cpu_seconds": cpu}
         fm = f"{fmax:.1f} MHz" if fmax is not None else "no clock"
         say(f"  <- {self.name}: nextpnr seed {seed} {t:.0f} s: fmax {fm}"
             + (f"  ({short_cell(cp['from'])} -> {short_cell(cp['to'])})" if cp else ""))
         return self.store(f"pnr_s{seed}", key, res)
+
+    def pnr_to_run(self, seed: int) -> bool:
+        """Whether this run has to place and route ``seed`` (nothing cached, or only a
+        placement estimate that this run may route)."""
+        c = self.cached(f"pnr_s{seed}", self.pnr_key(seed))
+        return c is None or self.wants_route(c)
 
     def wants_route(self, cached: dict[str, Any]) -> bool:
         """A cached placement-only result is redone when this run may route for longer."""
@@ -653,7 +665,7 @@ class Job:
         try:
             # A recorded synthesis result has no netlist with it: synthesize again when some
             # seed still has to be placed and routed.
-            need = any(self.cached(f"pnr_s{s}", self.pnr_key(s)) is None for s in self.seeds)
+            need = any(self.pnr_to_run(s) for s in self.seeds)
             entry["ecp5"] = {k: v for k, v in self.ecp5_synth(need).items()
                              if k not in ("key", "rtl_hash")}
             runs = []

@@ -245,3 +245,15 @@ def test_unrouted_result_is_redone_only_with_more_routing_time(tmp_path, monkeyp
     job.args = run.parse_args([])
     assert job.wants_route({"fmax_mhz": 300.0}) is False          # routed: never redone
     assert job.wants_route(dict(unrouted, route_limit_s=0.0)) is True   # --place-only run
+
+
+def test_a_placement_estimate_still_needs_routing_and_its_netlist(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch,
+                        entry_edit=lambda e: e["pnr"].update(routed=False, fmax_mhz=None,
+                                                             placed_fmax_mhz=300.0,
+                                                             route_limit_s=0.0))
+    # A default run routes seed 1 again, so it must synthesize the netlist again too.
+    assert job.pnr_to_run(1) and job.status()["pnr_s1"] is False
+    assert not job.pnr_to_run(2)
+    job.args = run.parse_args(["--place-only"])
+    assert not job.pnr_to_run(1)
