@@ -1,7 +1,8 @@
 # wirespeed — top-level entry points. Everything installs itself into .venv on first use.
 #   make run    the seed's Table 2 scenario through the cycle-accurate RTL model
 #   make test   every test (unit, cocotb, end-to-end), 2 workers
-#   make test-full  the same with every parameter set of the control blocks
+#   make test-full  the same with every parameter set of the control blocks and the longer
+#               random runs (axis_splice)
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
 #               VTEP's line-rate fractions, latency and lookup rate -> docs/bench/vtep_linerate.json,

@@ -25,7 +25,8 @@ cycles: the deterministic timing (see the constants below), asserted exactly.
 
 Parameters come from the DUT's port widths (DATA_W, INS_MAX, PATCHES, META_W, LEN_W) and from
 the environment (the pytest entry sets them with the build parameters): WS_SPLICE_BUF_BEATS,
-WS_SPLICE_LATE_EOF; WS_SPLICE_SEED (default 0) reseeds every random stream.
+WS_SPLICE_LATE_EOF; WS_SPLICE_SEED (default 0) reseeds every random stream; WS_SPLICE_FRAMES
+(default 1) scales random_frames' frame count.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from wirespeed.model.splice import SpliceDesc, SpliceResult, avail_bytes, beats,
 BUF_BEATS = int(os.environ.get("WS_SPLICE_BUF_BEATS", "8"))
 LATE_EOF = int(os.environ.get("WS_SPLICE_LATE_EOF", "0"))
 SEED = int(os.environ.get("WS_SPLICE_SEED", "0"))
+FRAMES_SCALE = float(os.environ.get("WS_SPLICE_FRAMES", "1"))  # share of random_frames' frames
 
 # ------------------------------------------------------------------------------ timing constants
 # Measured on the current RTL, output always ready, input back to back, each descriptor in the
@@ -508,7 +510,7 @@ async def random_frames(dut):
         "verdict in the last beat's cycle", "verdict after the last beat"), 0)
     idx = 0
     for count, p_idle, p_stall in phases:
-        cases = [bench.random_case(rng, idx + i) for i in range(count * scale)]
+        cases = [bench.random_case(rng, idx + i) for i in range(round(count * scale * FRAMES_SCALE))]
         idx += len(cases)
         where = f"DATA_W {8 * kw} LATE_EOF {LATE_EOF}, idle {p_idle} stall {p_stall}"
         t = await bench.run(cases, rng, p_idle, p_stall, where=where)

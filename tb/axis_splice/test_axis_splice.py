@@ -9,6 +9,8 @@ top builds at that width: vxlan_encap's 1 << clog2(128/KEEP_W + 3 + 8) with LATE
 gre_decap's with every classifier cut (CLASSIFY_PIPE = 15: 1 << clog2(128/KEEP_W + 4 + 4 + 7))
 with LATE_EOF = 1.
 
+`make test` runs 40 % of random_frames' frames (WS_SPLICE_FRAMES), `make test-full` all.
+
 WS_SPLICE_TESTCASE (default "random_frames,cycles") runs other cocotb tests of the module in
 test_axis_splice, e.g. only "cycles". test_axis_splice_empty_seg2 reproduces an RTL defect
 (xfail, strict: it turns into a failure once the RTL is fixed; then drop the mark).
@@ -22,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tb.common.runner import run_cocotb
+from tb.common.sweep import full_sweep
 from wirespeed.paths import RTL
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +62,9 @@ def run(data_w: int, late_eof: int, testcase: str | None = None) -> None:
         extra_env={
             "WS_SPLICE_BUF_BEATS": str(bb),
             "WS_SPLICE_LATE_EOF": str(late_eof),
+            # random_frames' frame count: all of it with `make test-full`, 40 % in `make test`
+            # (its coverage list still asserts every case is exercised)
+            "WS_SPLICE_FRAMES": "1" if full_sweep() else "0.4",
         },
         testcase=testcase,
     )
