@@ -222,6 +222,8 @@ def _run_default(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int
         print(report.table1(rep, rep["latency_by_class"]))
         print()
         print(report.summary(rep))
+        print(report.clock_note(rep, [len(f) for f in frames], "gre_decap",
+                                report.measured_fmax("gre_decap", cfg.data_width)))
         print(f"\nreport: {report_path}")
     _finish(rep, report_path, check_errs)
     return EXIT_OK

@@ -20,9 +20,11 @@ Definitions (also in docs/config.md, "The report"):
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from wirespeed import paths
 from wirespeed.config import Config
 from wirespeed.scenario import FCS_BYTES, wire_bytes
 
@@ -46,6 +48,8 @@ SEED_TABLE2 = {
              "rx_mpps": 11.19, "loss": 0},
 }
 SEED_RATIO = 0.8695652174  # (68 + 92) / (92 + 92)
+# What `make synth` measured (docs/performance.md is written from it).
+SYNTH_JSON = paths.ROOT / "docs" / "bench" / "synth.json"
 
 
 class BalanceError(RuntimeError):
@@ -288,4 +292,59 @@ def summary(rep: Mapping[str, Any]) -> str:
     lines.append(f"  {r['mpps']:.2f} Mpps out over {r['elapsed_cycles']} cycles "
                  f"({r['elapsed_us']:.2f} us); offered {r['offered_gbps']:.2f} Gb/s"
                  + (f" = {frac:.4f} of line rate" if frac is not None else ""))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- measured clock
+
+def measured_fmax(module: str, width: int, path: Path = SYNTH_JSON) -> tuple[float, bool] | None:
+    """The clock `make synth` recorded for `module` at `width` bits on ECP5 (docs/bench/synth.json):
+    (MHz, routed). routed is False where only the placer's estimate exists (the largest tops).
+    None where the configuration was not measured, or only on RTL that has changed since."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    for e in doc.get("results", []):
+        if e.get("module") != module or e.get("width") != width or e.get("stale"):
+            continue
+        pnr = e.get("pnr") or {}
+        if pnr.get("fmax_mhz"):
+            return float(pnr["fmax_mhz"]), True
+        if pnr.get("placed_fmax_mhz"):
+            return float(pnr["placed_fmax_mhz"]), False
+    return None
+
+
+def clock_note(rep: Mapping[str, Any], in_lengths: Sequence[int], module: str,
+               fmax: tuple[float, bool] | None) -> str:
+    """What the run's throughput becomes at the clock the block was measured to reach.
+
+    The tables above use the configured clock_mhz. The block takes one bus beat per cycle and
+    never stalls its input (docs/performance.md, "Throughput"), so its capacity at `f` MHz is
+    f / (mean beats per input frame) Mpps; that is set beside what this run offered."""
+    width = rep["data_width"]
+    clock = rep["clock_mhz"]
+    head = f"clock: the tables above assume {clock:g} MHz (clock_mhz)."
+    if fmax is None:
+        return (f"{head} {module} at {width} bits has no current synthesis result: "
+                f"`make synth SYNTH_ARGS='--modules {module} --widths {width}'` measures it.")
+    mhz, routed = fmax
+    how = "after place and route" if routed else "the placer's estimate, not routed"
+    kw = width // 8
+    n = len(in_lengths)
+    beats = sum(-(-ln // kw) for ln in in_lengths) / n if n else 0.0
+    lines = [f"{head} On ECP5-85 speed 8, `make synth` measured {module} at {width} bits "
+             f"at {'' if routed else '≈'}{mhz:.1f} MHz ({how}; docs/performance.md)."]
+    if beats:
+        cap = mhz / beats
+        offered = rep["offered_mpps"]
+        verdict = ("it keeps up" if cap >= offered else
+                   f"{cap / offered:.2f} of what this run offers: not line rate at that clock")
+        lines.append(f"  There its {beats:.2f} cycles per frame carry {cap:.2f} Mpps against "
+                     f"{offered:.2f} Mpps offered here: {verdict}.")
+    worst = rep["latency_cycles"].get("max")
+    if worst is not None:
+        lines.append(f"  Its latency of up to {worst} cycle{'' if worst == 1 else 's'} is "
+                     f"{worst * 1000.0 / mhz:.1f} ns there.")
     return "\n".join(lines)

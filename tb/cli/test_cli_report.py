@@ -81,3 +81,34 @@ def test_forwarded_malformed_is_not_a_drop() -> None:
     assert dropped["drops"]["DROP_IP_CHECKSUM"] == 1
     assert any("packets_in 3 != packets_out 3 + drops 1" in e
                for e in report.balance_errors(dropped))
+
+
+def test_clock_note_at_the_measured_fmax(tmp_path) -> None:
+    """The run's tables use clock_mhz; the note converts to the clock synthesis measured."""
+    import json
+
+    synth = tmp_path / "synth.json"
+    synth.write_text(json.dumps({"results": [
+        {"module": "gre_decap", "width": 256, "pnr": {"fmax_mhz": None, "routed": False,
+                                                      "placed_fmax_mhz": 8.37}},
+        {"module": "gre_decap", "width": 512, "stale": True, "pnr": {"fmax_mhz": 30.0}},
+        {"module": "axis_skid", "width": 256, "pnr": {"fmax_mhz": 302.39}},
+    ]}))
+    assert report.measured_fmax("gre_decap", 256, synth) == (8.37, False)
+    assert report.measured_fmax("axis_skid", 256, synth) == (302.39, True)
+    assert report.measured_fmax("gre_decap", 512, synth) is None  # measured on older RTL
+    assert report.measured_fmax("gre_decap", 64, synth) is None
+    assert report.measured_fmax("gre_decap", 256, tmp_path / "missing.json") is None
+
+    n = 40
+    rep = report.build(harness(n), Config(), [88] * 2 * n, [64, 88] * n)  # 22.22 Mpps offered
+    note = report.clock_note(rep, [88] * 2 * n, "gre_decap", (8.37, False))
+    # 88 bytes on 32-byte beats: 3 cycles per frame; 8.37 / 3 = 2.79 Mpps
+    assert "assume 250 MHz" in note and "≈8.4 MHz (the placer's estimate, not routed" in note
+    assert "3.00 cycles per frame carry 2.79 Mpps against 22.22 Mpps" in note
+    assert "0.13 of what this run offers" in note
+    assert "latency of up to 2 cycles is 238.9 ns" in note  # 2 / 8.37 MHz
+    note = report.clock_note(rep, [88] * 2 * n, "gre_decap", (302.39, True))
+    assert "302.4 MHz (after place and route" in note and "it keeps up" in note
+    note = report.clock_note(rep, [88] * 2 * n, "gre_decap", None)
+    assert "--modules gre_decap --widths 256" in note
