@@ -48,6 +48,8 @@ def test_default_scenario_at_line_rate(tmp_path: Path) -> None:
     assert "Table 2" in out and "Table 1" in out and "0.8695652174" in out
     assert "3.18 us" in out and "9.52 us" in out and "2.29 us" in out
     assert "2 cycles = 8.0 ns" in out and "MACs, PHYs, PCIe" in out
+    # ... and what they become at the clock synthesis measured (or how to measure it)
+    assert "clock: the tables above assume 250 MHz" in out and "gre_decap at 256 bits" in out
     assert len(pcap.read_ethernet(tmp_path / "out.pcap")) == 2000
 
 
