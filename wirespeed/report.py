@@ -300,7 +300,8 @@ def summary(rep: Mapping[str, Any]) -> str:
 def measured_fmax(module: str, width: int, path: Path = SYNTH_JSON) -> tuple[float, bool] | None:
     """The clock `make synth` recorded for `module` at `width` bits on ECP5 (docs/bench/synth.json):
     (MHz, routed). routed is False where only the placer's estimate exists (the largest tops).
-    None where the configuration was not measured, or only on RTL that has changed since."""
+    None where the configuration was not measured, or its entry is marked stale (measured on
+    older RTL)."""
     try:
         doc = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -339,8 +340,9 @@ def clock_note(rep: Mapping[str, Any], in_lengths: Sequence[int], module: str,
     if beats:
         cap = mhz / beats
         offered = rep["offered_mpps"]
+        short = (": not line rate at that clock" if rep["line_rate_gbps"] else "")
         verdict = ("it keeps up" if cap >= offered else
-                   f"{cap / offered:.2f} of what this run offers: not line rate at that clock")
+                   f"{cap / offered:.2f} of what this run offers{short}")
         lines.append(f"  There its {beats:.2f} cycles per frame carry {cap:.2f} Mpps against "
                      f"{offered:.2f} Mpps offered here: {verdict}.")
     worst = rep["latency_cycles"].get("max")
