@@ -72,8 +72,10 @@ def test_simulation_speed_is_recorded(bench_doc: tuple[dict, str]) -> None:
         r = doc["widths"][str(w)]
         assert r["frames"] == 2 * len(doc["sizes"]) * doc["frames_per_size"]
         assert r["wall_seconds"] > 0 and r["cycles"] > 0
+        # recorded to 0.1 frame/s (wirespeed/vtep.py): a slow, loaded machine's rate is under
+        # 50 frames/s, where that rounding alone is more than 0.1 %
         assert r["sim_frames_per_second"] == pytest.approx(r["frames"] / r["wall_seconds"],
-                                                           rel=1e-3)
+                                                           rel=1e-3, abs=0.05)
         assert r["sim_cycles_per_second"] > 0
 
 
