@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from wirespeed import paths
 from wirespeed.config import Config
+from wirespeed.model.common import beats
 from wirespeed.scenario import FCS_BYTES, wire_bytes
 
 OUTCOMES = (
@@ -332,18 +333,17 @@ def clock_note(rep: Mapping[str, Any], in_lengths: Sequence[int], module: str,
                 f"`make synth SYNTH_ARGS='--modules {module} --widths {width}'` measures it.")
     mhz, routed = fmax
     how = "after place and route" if routed else "the placer's estimate, not routed"
-    kw = width // 8
     n = len(in_lengths)
-    beats = sum(-(-ln // kw) for ln in in_lengths) / n if n else 0.0
+    per_frame = sum(beats(ln, width // 8) for ln in in_lengths) / n if n else 0.0
     lines = [f"{head} On ECP5-85 speed 8, `make synth` measured {module} at {width} bits "
              f"at {'' if routed else '≈'}{mhz:.1f} MHz ({how}; docs/performance.md)."]
-    if beats:
-        cap = mhz / beats
+    if per_frame:
+        cap = mhz / per_frame
         offered = rep["offered_mpps"]
         short = (": not line rate at that clock" if rep["line_rate_gbps"] else "")
         verdict = ("it keeps up" if cap >= offered else
                    f"{cap / offered:.2f} of what this run offers{short}")
-        lines.append(f"  There its {beats:.2f} cycles per frame carry {cap:.2f} Mpps against "
+        lines.append(f"  There its {per_frame:.2f} cycles per frame carry {cap:.2f} Mpps against "
                      f"{offered:.2f} Mpps offered here: {verdict}.")
     worst = rep["latency_cycles"].get("max")
     if worst is not None:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from wirespeed import pcap
-from wirespeed.model.common import ipv4_checksum, ones_sum
+from wirespeed.model.common import beats, ipv4_checksum, ones_sum
 from wirespeed.config import Config, TunnelSpec, VtepConfig
 from wirespeed.progress import Progress, note
 from wirespeed.scenario import FCS_BYTES, WIRE_OVERHEAD, wire_bytes
@@ -700,10 +700,6 @@ def cycles_per_frame(rows: Sequence[tuple[int, int, int]], group: Sequence[int],
     return (outs[-1] - outs[0]) / (len(outs) - 1)
 
 
-def _beats(n: int, width: int) -> int:
-    return -(-n // (width // 8))
-
-
 def latency_pacing_gbps(clock_mhz: float) -> float:
     """The input rate that spaces frames by ``LATENCY_GAP_CYCLES_PER_BYTE`` cycles per wire
     byte at ``clock_mhz`` (0.5 Gb/s at 250 MHz)."""
@@ -777,7 +773,7 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
                     net_bytes = size + ENCAP_OVERHEAD  # the network wire's frame incl. FCS
                     in_bus = (net_bytes if d == "decap" else size) - FCS_BYTES
                     out_bus = (size if d == "decap" else net_bytes) - FCS_BYTES
-                    bound = max(_beats(in_bus, w), _beats(out_bus, w))
+                    bound = max(beats(in_bus, w // 8), beats(out_bus, w // 8))
                     entry: dict[str, Any] = {
                         "inner_frame_bytes": size, "network_frame_bytes": net_bytes,
                         "cycles_per_frame": cpf, "beats_bound": bound,
@@ -906,7 +902,7 @@ def _lookup_run(w: int, slots: int, tunnels: int, clock_mhz: float, work: Path, 
         first, last = hd.get("first_in_cycle"), hd.get("last_in_cycle")
         end = max(last, hd.get("last_out_cycle") or 0)
         span = end - first + 1
-        bound = max(_beats(60, w), _beats(out_bus, w) if out_bus else 0)
+        bound = max(beats(60, w // 8), beats(out_bus, w // 8) if out_bus else 0)
         res[d] = {"outcome": want, "cycles": span, "lookups_per_cycle": round(n / span, 4),
                   "beats_bound_per_cycle": round(1 / bound, 4),
                   "lookups_per_second_at_clock": round(n / span * clock_mhz * 1e6)}

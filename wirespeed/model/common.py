@@ -33,6 +33,7 @@ __all__ = [
     "set_ecn",
     "udp_pseudo_header",
     "frame_bytes",
+    "beats",
     "known_end",
     "tally_counts",
 ]
@@ -189,6 +190,11 @@ def frame_bytes(frame) -> bytes:
     if not f:
         raise ValueError("an AXI4-Stream frame has at least one byte")
     return f
+
+
+def beats(n_bytes: int, keep_w: int) -> int:
+    """Beats of an `n_bytes` frame on a bus of `keep_w` bytes per beat."""
+    return -(-n_bytes // keep_w)
 
 
 def known_end(n: int, need: int, keep_w: int | None) -> bool:

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .common import frame_bytes
+from .common import beats, frame_bytes
 
 __all__ = [
     "SpliceDesc",
@@ -127,11 +127,6 @@ class SpliceResult:
 def avail_bytes(frame_len: int, desc: SpliceDesc) -> int:
     """Step 4: bytes the three segments can supply for a `frame_len`-byte frame."""
     return desc.ins_end + max(0, frame_len - desc.seg2_off)
-
-
-def beats(n_bytes: int, keep_w: int) -> int:
-    """Beats of an `n_bytes` frame on a bus of `keep_w` bytes per beat."""
-    return -(-n_bytes // keep_w)
 
 
 def splice(frame, desc: SpliceDesc, bad: bool = False) -> SpliceResult:
