@@ -15,6 +15,12 @@
 //
 //   0  dst MAC | 6 src MAC | 12 0800 | 14 45 TOS len 0000 0000 TTL 11 csum src dst
 //   34 sport dport len 0000 | 42 08 000000 VNI 00 | 50 inner frame (its tag removed)
+//
+// Timing. The decision cycle reads the header window through offset-dependent byte
+// multiplexers (L3 after an optional tag, L4 after the IHL): it only selects bytes. The flow
+// hash (CRC-32C of 13 selected bytes, the UDP source port) is computed from them one stage
+// later, while the tunnel lookup is in flight, so it adds no cycle to the descriptor; it is
+// an XOR matrix (one balanced XOR tree per hash bit), not a byte-serial CRC.
 
 `default_nettype none
 
@@ -78,6 +84,9 @@ module encap_classify
     if (INS_MAX < 62) begin : g_param_check_2
         $error("encap_classify: INS_MAX must hold 50 header bytes and 12 MAC bytes");
     end
+    if (LOOKUP_LATENCY < 2) begin : g_param_check_3
+        $error("encap_classify: LOOKUP_LATENCY must be >= 2 (the flow hash takes a stage of it)");
+    end
 
     // ------------------------------------------------------------------ header bytes
     logic [7:0]       view [HDR_BYTES];
@@ -107,7 +116,8 @@ module encap_classify
     // ------------------------------------------------------------------ the decision
     logic        c_done, c_ipv4, c_vlan;
     logic [11:0] c_vid;
-    logic [31:0] c_dst, c_hash;
+    logic [31:0] c_dst;
+    logic [12:0][7:0] c_flow;       // the hashed bytes: src, dst, protocol, ports (or zeros)
     logic [1:0]  c_ecn;
 
     always_comb begin : decide
@@ -116,8 +126,6 @@ module encap_classify
         logic [3:0]  ihl;
         logic        ports, frag;
         logic [7:0]  proto;
-        logic [7:0]  fb [13];
-        logic [31:0] crc;
 
         c_done = 1'b0; c_ipv4 = 1'b0;
         c_vlan = (w16(7'd12) == 16'h8100);
@@ -146,32 +154,47 @@ module encap_classify
             c_done = 1'b1; c_ipv4 = 1'b1;
         end
 
-        // flow_hash = CRC-32C of src, dst, protocol, source port, destination port.
-        for (int i = 0; i < 9; i++) fb[i] = view[l3 + 7'd12 + 7'(i)];
-        for (int i = 0; i < 4; i++) fb[9 + i] = ports ? view[l4 + 7'(i)] : 8'h00;
-        fb[8] = proto;
-        crc = 32'hFFFF_FFFF;
-        for (int i = 0; i < 13; i++) crc = crc32c_byte(crc, fb[i]);
-        c_hash = ~crc;
+        // flow_hash = CRC-32C of src, dst, protocol, source port, destination port (the
+        // CRC itself is the next stage's).
+        for (int i = 0; i < 8; i++) c_flow[i] = view[l3 + 7'd12 + 7'(i)];
+        c_flow[8] = proto;
+        for (int i = 0; i < 4; i++) c_flow[9 + i] = ports ? view[l4 + 7'(i)] : 8'h00;
     end
 
     wire decide_now = s_hs && !decided && c_done;
 
     // ------------------------------------------------------------------ lookup pipeline
+    // The lengths written into the outer headers (of an inner frame of `inner` bytes), for
+    // the frame as it is and with its 802.1Q tag removed (which one applies is known once the
+    // table answers): computed beside the lookup, so the last stage only selects.
+    typedef struct packed {
+        logic [15:0]      ip;       // outer IPv4 total length: inner + 36
+        logic [15:0]      udp;      // UDP length: inner + 16
+        logic [LEN_W-1:0] out;      // the encapsulated frame: inner + 50
+    } lens_t;
+
+    function automatic lens_t lens_of(input logic [15:0] inner);
+        lens_of = '{ip: inner + 16'd36, udp: inner + 16'd16,
+                    out: LEN_W'(inner) + LEN_W'(50)};
+    endfunction
+
     typedef struct packed {
         logic        ipv4;
         logic        bad;
         logic        oversize;
         logic        vlan;
         logic [15:0] len;
-        logic [31:0] hash;
+        logic [12:0][7:0] flow;     // decision cycle: the hashed bytes
+        logic [31:0] hash;          // from stage 1 on: their CRC-32C
+        lens_t       lens_keep;     // from stage 1 on: the frame's lengths, tag kept
+        lens_t       lens_strip;    // and with its tag removed
         logic [1:0]  ecn;
         logic [95:0] macs;          // inner destination and source MAC, byte 0 first (low)
     } decision_t;
 
     decision_t pipe [LOOKUP_LATENCY];
     logic      pipe_v [LOOKUP_LATENCY];
-    decision_t dec_in, dec;
+    decision_t dec_in, dec, hashed;
 
     always_comb begin
         dec_in.ipv4     = c_ipv4;
@@ -179,7 +202,10 @@ module encap_classify
         dec_in.oversize = s_oversize;
         dec_in.vlan     = c_vlan;
         dec_in.len      = s_len;
-        dec_in.hash     = c_hash;
+        dec_in.flow     = c_flow;
+        dec_in.hash     = '0;
+        dec_in.lens_keep  = '0;
+        dec_in.lens_strip = '0;
         dec_in.ecn      = c_ecn;
         for (int i = 0; i < 12; i++) dec_in.macs[8*i +: 8] = view[i];
         lk_valid = decide_now;
@@ -187,13 +213,53 @@ module encap_classify
         dec      = pipe[LOOKUP_LATENCY-1];
     end
 
+    // The flow hash as an XOR matrix. CRC-32C is affine in its input: hash(x) = hash(0) ^ the
+    // XOR of hash(e_i) ^ hash(0) over the set bits i of x. Written byte by byte (crc32c_byte)
+    // it maps to a chain of ~30 logic levels; as one XOR reduction per hash bit over the
+    // flow bits its mask selects, it maps to a balanced tree (4 levels of LUT4).
+    localparam int FLOW_BITS = 13 * 8;
+
+    function automatic logic [31:0] flow_crc(input logic [FLOW_BITS-1:0] flow);
+        logic [31:0] crc;
+        crc = 32'hFFFF_FFFF;
+        for (int i = 0; i < 13; i++) crc = crc32c_byte(crc, flow[8*i +: 8]);
+        flow_crc = ~crc;
+    endfunction
+
+    function automatic logic [31:0][FLOW_BITS-1:0] flow_crc_masks();
+        logic [31:0] c0, ci;
+        logic [31:0][FLOW_BITS-1:0] m;
+        c0 = flow_crc('0);
+        m = '0;
+        for (int i = 0; i < FLOW_BITS; i++) begin
+            ci = flow_crc(FLOW_BITS'(1) << i) ^ c0;
+            for (int b = 0; b < 32; b++) m[b][i] = ci[b];
+        end
+        flow_crc_masks = m;
+    endfunction
+
+    localparam logic [31:0]                 FLOW_CRC_0    = flow_crc('0);
+    localparam logic [31:0][FLOW_BITS-1:0] FLOW_CRC_MASK = flow_crc_masks();
+
+    always_comb begin : flow_hash
+        hashed = pipe[0];
+        hashed.lens_keep  = lens_of(pipe[0].len);
+        hashed.lens_strip = lens_of(pipe[0].len - 16'd4);
+        for (int b = 0; b < 32; b++)
+            hashed.hash[b] = FLOW_CRC_0[b] ^ (^(pipe[0].flow & FLOW_CRC_MASK[b]));
+    end
+
+    // Later stages carry the hashed bytes only for uniformity; synthesis trims them.
+    logic unused_flow;
+    assign unused_flow = ^dec.flow;
+
     // ------------------------------------------------------------------ outer headers
     logic [3:0]   fin_outcome;
     logic         hit;
-    logic [15:0]  inner_len, ip_len, udp_len, sport, csum;
+    lens_t        lens;
+    logic [15:0]  sport, csum;
     logic [7:0]   tos;
     logic [7:0]   hb [62];
-    logic [31:0]  hsum;
 
     always_comb begin
         logic [23:0] vni;
@@ -202,6 +268,7 @@ module encap_classify
         logic [15:0] dport;
         logic [7:0]  ttl;
         logic [5:0]  dscp;
+        logic [63:0][15:0] hw;
         {dscp, ttl, dport, dip, sip, smac, dmac, vni} = rs_value;
 
         hit = dec.ipv4 && rs_hit;
@@ -211,21 +278,21 @@ module encap_classify
         else if (hit)        fin_outcome = O_ENCAP;
         else                 fin_outcome = ctrl_drop_miss ? O_DROP_MISS : O_PASS_MISS;
 
-        inner_len = dec.len - ((dec.vlan && hit) ? 16'd4 : 16'd0);
-        ip_len    = inner_len + 16'd36;
-        udp_len   = inner_len + 16'd16;
+        lens      = (dec.vlan && hit) ? dec.lens_strip : dec.lens_keep;
         sport     = {2'b11, dec.hash[13:0]};
         tos       = {dscp, dec.ecn};
-        hsum = {16'h0, 8'h45, tos} + {16'h0, ip_len} + {16'h0, ttl, 8'd17} +
-               {16'h0, sip[31:16]} + {16'h0, sip[15:0]} + {16'h0, dip[31:16]} + {16'h0, dip[15:0]};
-        csum = ~oc_fold(hsum);
+        // The outer header checksum: its seven non-zero words through an adder tree.
+        hw = '0;
+        hw[0] = {8'h45, tos}; hw[1] = lens.ip; hw[2] = {ttl, 8'd17};
+        hw[3] = sip[31:16]; hw[4] = sip[15:0]; hw[5] = dip[31:16]; hw[6] = dip[15:0];
+        csum = ~oc_fold(word_sum(hw));
 
         for (int i = 0; i < 6; i++) begin
             hb[i]     = dmac[8*(5-i) +: 8];
             hb[6 + i] = smac[8*(5-i) +: 8];
         end
         hb[12] = 8'h08; hb[13] = 8'h00;
-        hb[14] = 8'h45; hb[15] = tos; hb[16] = ip_len[15:8]; hb[17] = ip_len[7:0];
+        hb[14] = 8'h45; hb[15] = tos; hb[16] = lens.ip[15:8]; hb[17] = lens.ip[7:0];
         hb[18] = 8'h00; hb[19] = 8'h00; hb[20] = 8'h00; hb[21] = 8'h00;
         hb[22] = ttl;   hb[23] = 8'd17; hb[24] = csum[15:8]; hb[25] = csum[7:0];
         for (int i = 0; i < 4; i++) begin
@@ -233,7 +300,7 @@ module encap_classify
             hb[30 + i] = dip[8*(3-i) +: 8];
         end
         hb[34] = sport[15:8]; hb[35] = sport[7:0]; hb[36] = dport[15:8]; hb[37] = dport[7:0];
-        hb[38] = udp_len[15:8]; hb[39] = udp_len[7:0]; hb[40] = 8'h00; hb[41] = 8'h00;
+        hb[38] = lens.udp[15:8]; hb[39] = lens.udp[7:0]; hb[40] = 8'h00; hb[41] = 8'h00;
         hb[42] = 8'h08; hb[43] = 8'h00; hb[44] = 8'h00; hb[45] = 8'h00;
         hb[46] = vni[23:16]; hb[47] = vni[15:8]; hb[48] = vni[7:0]; hb[49] = 8'h00;
         // The inner MAC addresses follow when the tag after them is removed.
@@ -247,7 +314,7 @@ module encap_classify
         desc_ins_len   = (fin_outcome != O_ENCAP) ? 8'd0 : dec.vlan ? 8'd62 : 8'd50;
         desc_seg2_off  = (fin_outcome == O_ENCAP && dec.vlan) ? 8'd16 : 8'd0;
         desc_len_valid = (fin_outcome == O_ENCAP);
-        desc_out_len   = LEN_W'(inner_len) + LEN_W'(50);
+        desc_out_len   = lens.out;
     end
 
     always_ff @(posedge clk) begin
@@ -257,7 +324,9 @@ module encap_classify
         end
         pipe[0]   <= dec_in;
         pipe_v[0] <= decide_now;
-        for (int i = 1; i < LOOKUP_LATENCY; i++) begin
+        pipe[1]   <= hashed;
+        pipe_v[1] <= pipe_v[0];
+        for (int i = 2; i < LOOKUP_LATENCY; i++) begin
             pipe[i]   <= pipe[i-1];
             pipe_v[i] <= pipe_v[i-1];
         end

@@ -17,6 +17,22 @@
 // (LOOKUP_LATENCY cycles), and the descriptor and the frame's outcome follow. The UDP
 // checksum, when not zero, is verified at the frame's end over the pseudo-header and
 // [U, ip_end): the frame is cut through and aborted when it is wrong.
+//
+// Pipelining (PIPE_CUTS), as in gre_classify: the decision is one combinational function of a
+// snapshot of the stream (header window, bytes seen, this cycle's handshake), written as
+// three stages with an optional register cut before each and after the last:
+//
+//   window ─[cut 0]─► S1: L2 walk, outer IP bytes, ─[cut 1]─► S2: steps 1-5 (L2, outer IP,
+//                         header and pseudo-header sums            UDP port, lengths, VXLAN)
+//   \________________ outer_ip_front ________________/
+//          ─[cut 2]─► S3: step 7 (inner frame, ECN), lengths, patches, policy ─[cut 3]─►
+//                     decision, VNI lookup, frame-end verdict
+//
+// With PIPE_CUTS = 0 the decision comes in the cycle of the beat completing the headers and
+// `eof_bad` with the frame's last beat. Each cut set moves the lookup, the descriptor and the
+// stat event one cycle later; the UDP checksum is then summed from the beats leaving the last
+// cut (region_sum_pipe), and the verdict comes on its own strobe (`eof_valid`) three cycles
+// after the frame's last beat leaves the last cut: the splice engine takes it with LATE_EOF.
 
 `default_nettype none
 
@@ -30,7 +46,10 @@ module vxlan_classify
     // Cycles from lk_valid to rs_valid of the VNI table.
     parameter int LOOKUP_LATENCY = 3,
     // Width of the output length field.
-    parameter int LEN_W = 17
+    parameter int LEN_W = 17,
+    // Pipeline cuts: bit i registers the decision chain at cut i (see above). Latency of the
+    // lookup, descriptor and stat event grows by the number of bits set. 0 = no cut.
+    parameter int PIPE_CUTS = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -70,6 +89,8 @@ module vxlan_classify
     output      logic [23:0]         desc_patch_pos,
     output      logic [23:0]         desc_patch_val,
     output      logic [24:0]         desc_meta,       // {decapsulated, VNI}
+    // Frame-end verdict: one strobe per frame, with its last beat when PIPE_CUTS = 0.
+    output      logic                eof_valid,
     output      logic                eof_bad,
 
     // One event per frame, in frame order.
@@ -82,6 +103,8 @@ module vxlan_classify
     localparam int HDR_BYTES = 128;
     localparam int POS_W     = 24;
     localparam int QDEPTH    = 8;       // frames between decision/end and their stat event
+    localparam logic [3:0] CUTS = 4'(PIPE_CUTS);
+    localparam bit PIPED     = CUTS != 4'b0000;
 
     // Outcome codes (docs/vxlan.md).
     localparam logic [3:0] O_PASS = 4'd0, O_DECAP = 4'd1, O_TRUNC = 4'd2, O_IP_HEADER = 4'd3,
@@ -95,164 +118,175 @@ module vxlan_classify
     if (LOOKUP_LATENCY < 1) begin : g_param_check_2
         $error("vxlan_classify: LOOKUP_LATENCY must be at least 1");
     end
+    if (PIPE_CUTS < 0 || PIPE_CUTS > 15) begin : g_param_check_3
+        $error("vxlan_classify: PIPE_CUTS is a 4-bit mask (0..15)");
+    end
 
-    // ------------------------------------------------------------------ header bytes
-    logic [7:0]       view [HDR_BYTES];
-    logic [POS_W-1:0] have;
-    logic             decided, decide_now;
-    logic [LEN_W-1:0] lim;
-    logic [6:0]       c_udp_at, d_udp_at;
-    logic [15:0]      region_sum;
-    wire              ended = s_tlast;
+    // The beat a snapshot belongs to; `hs` is the lowest bit so pipe_reg can reset it.
+    localparam int LEN_BITS = $clog2(KEEP_W) + 1;
+    typedef struct packed {
+        logic [POS_W-1:0]    have;     // bytes of the frame up to this beat's end
+        logic [LEN_BITS-1:0] len;      // bytes of the frame in this beat
+        logic [DATA_W-1:0]   tdata;
+        logic                tlast;
+        logic                tuser;
+        logic                hs;
+    } beat_t;
 
-    logic [$clog2(KEEP_W):0] beat_len_unused;   // the decision reads `have` only
-    hdr_window #(
-        .DATA_W(DATA_W),
-        .HDR_BYTES(HDR_BYTES),
-        .POS_W(POS_W),
-        .HEAD_MAX(82)                   // U <= 22 + 60
-    ) window (
-        .clk, .rst,
-        .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-        .view, .have, .beat_len(beat_len_unused),
-        .region_known(decided || decide_now),
-        .region_decide(decide_now),
-        .region_start(decided ? d_udp_at : c_udp_at),
-        .region_end(lim),
-        .region_sum
-    );
+    typedef logic [HDR_BYTES-1:0][7:0] view_t;
 
-    function automatic logic [15:0] w16(input logic [6:0] at);
-        w16 = {view[at], view[at + 7'd1]};
+    function automatic logic [15:0] w16(input view_t v, input logic [6:0] at);
+        w16 = {v[at], v[at + 7'd1]};
     endfunction
 
-    // Ethernet, VLAN tags and the outer IP header bytes.
-    logic [6:0]  p_l2;
-    logic [15:0] p_et;
-    logic        p_wait, p_tags3;
-    logic [7:0]  iph [60];
+    // ------------------------------------------------------------------ window, L2, outer IP
+    logic [15:0]         region_sum;
+    // Region hooks, from the decision domain (after the last cut).
+    logic                region_known, region_decide;
+    logic [6:0]          region_start;
+    logic [LEN_W-1:0]    region_end;
 
-    l2_parse #(
-        .HDR_BYTES(HDR_BYTES),
-        .POS_W(POS_W)
-    ) l2p (
-        .view, .have,
-        .l2(p_l2), .et(p_et), .wait_more(p_wait), .too_many_tags(p_tags3), .iph
+    view_t               f_view;
+    beat_t               f_beat;
+    logic [6:0]          f_l2;
+    logic [15:0]         f_et;
+    logic                f_l2_wait, f_tags3;
+    logic [59:0][7:0]    f_iph;
+    logic [31:0]         f_iph_sum, f_ip6_sum, f_eth_sum, f_ps4_sum, f_ps6_sum;
+
+    outer_ip_front #(
+        .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W),
+        .HEAD_MAX(82),                  // U <= 22 + 60
+        .CUTS(PIPE_CUTS % 4)
+    ) front (
+        .clk, .rst,
+        .s_tdata, .s_tkeep, .s_hs, .s_tlast, .s_tuser,
+        // A pipelined build sums the checksum region after the last cut (below).
+        .region_known(!PIPED && region_known), .region_decide(!PIPED && region_decide),
+        .region_start(PIPED ? 7'd0 : region_start), .region_end(PIPED ? 17'd0 : region_end),
+        .region_sum,
+        .view(f_view), .have(f_beat.have), .beat_len(f_beat.len), .tdata(f_beat.tdata),
+        .tlast(f_beat.tlast), .tuser(f_beat.tuser), .hs(f_beat.hs),
+        .l2(f_l2), .et(f_et), .l2_wait(f_l2_wait), .tags3(f_tags3),
+        .iph(f_iph), .iph_sum(f_iph_sum), .ip6_sum(f_ip6_sum), .eth_sum(f_eth_sum),
+        .ps4_sum(f_ps4_sum), .ps6_sum(f_ps6_sum)
     );
 
-    // ------------------------------------------------------------------ the decision
-    logic             c_done, c_decap, c_csum_check;
-    logic             c_hdr_ok;        // passed steps 1-5: the VNI table has the next word
-    logic [3:0]       c_outcome;       // before the VNI table
-    logic [LEN_W-1:0] c_ip_end, c_inner_len;
-    logic [6:0]       c_k;
-    logic [23:0]      c_vni;
-    logic [15:0]      c_pseudo;        // UDP pseudo-header sum
-    logic [2:0]       c_pen;
-    logic [7:0]       c_tos_val, c_hc_hi, c_hc_lo;
-
-    always_comb begin : decide
-        logic             stop, v4, v6, ecn_needed, inner_v4, inner_ip;
-        logic [6:0]       l2, u, k, inner_need;
-        logic [15:0]      et, tlen, plen, ulen, ucsum, inner_et, hc, m_old, m_new, hc_new;
-        logic [3:0]       ihl;
-        logic [1:0]       ecn_o, ecn_i, ecn_n;
-        logic [7:0]       flags, tos, tos_n;
+    // ------------------------------------------------------------------ S2: steps 1-5
+    typedef struct packed {
+        view_t            view;
+        logic             stop;
+        logic             done;
+        logic [3:0]       outcome;
+        logic [6:0]       u;
+        logic [6:0]       k;
         logic [LEN_W-1:0] ip_end;
-        logic [31:0]      isum, psum;
-        logic [63:0][15:0] isum_w, psum_w;
+        logic [1:0]       ecn_o;
+        logic             csum_check;   // the UDP checksum is not zero
+        logic [23:0]      vni;
+        logic [15:0]      head_sum;     // one's-complement sum of the bytes before U
+        logic [15:0]      pseudo;       // UDP pseudo-header sum
+        beat_t            beat;
+    } s2_t;
+    s2_t s2_d, s2_q;
 
-        c_done = 1'b0; c_outcome = O_PASS; c_decap = 1'b0; c_csum_check = 1'b0; c_hdr_ok = 1'b0;
-        c_ip_end = '0; c_inner_len = '0; c_k = '0; c_vni = '0; c_pseudo = '0;
-        c_pen = '0; c_tos_val = '0; c_hc_hi = '0; c_hc_lo = '0; c_udp_at = '0;
-        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; ecn_needed = 1'b0; inner_v4 = 1'b0; inner_ip = 1'b0;
-        l2 = 7'd14; u = '0; k = '0; inner_need = '0;
-        et = w16(7'd12); tlen = '0; plen = '0; ulen = '0; ucsum = '0; inner_et = '0;
-        hc = '0; m_old = '0; m_new = '0; hc_new = '0; ihl = '0;
-        ecn_o = '0; ecn_i = '0; ecn_n = '0; flags = '0; tos = '0; tos_n = '0; ip_end = '0;
-        isum = '0; psum = '0;
+    always_comb begin : stage2
+        logic             stop, v4, v6, ended;
+        logic [6:0]       l2, u, k;
+        logic [15:0]      et, tlen, plen, ulen;
+        logic [3:0]       ihl;
+        logic [7:0]       flags;
+        logic [LEN_W-1:0] ip_end;
+        logic [POS_W-1:0] have;
+        logic [7:0]       iph [60];
+        view_t            view;
+
+        for (int i = 0; i < 60; i++) iph[i] = f_iph[i];
+        view  = f_view;
+        have  = f_beat.have;
+        ended = f_beat.tlast;
+        s2_d.view = f_view;
+        s2_d.beat = f_beat;
+        s2_d.done = 1'b0; s2_d.outcome = O_PASS; s2_d.ecn_o = '0;
+        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; u = '0; ip_end = '0;
+        ihl = iph[0][3:0];
 
         // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
-        l2 = p_l2; et = p_et;
-        if (p_wait) begin
-            c_done = ended; stop = 1'b1;
-        end else if (p_tags3) begin
-            c_done = 1'b1; stop = 1'b1;
+        l2 = f_l2; et = f_et;
+        if (f_l2_wait) begin
+            s2_d.done = ended; stop = 1'b1;
+        end else if (f_tags3) begin
+            s2_d.done = 1'b1; stop = 1'b1;
         end
 
         // 2. Outer IP, as far as the UDP header.
-        ihl = iph[0][3:0];
         if (!stop) begin
             if (et == 16'h0800) begin
                 if (have < POS_W'(l2) + 20) begin
-                    c_done = ended; stop = 1'b1;
+                    s2_d.done = ended; stop = 1'b1;
                 end else if (iph[0][7:4] != 4'd4 || ihl < 4'd5 || iph[9] != 8'd17 ||
                              {iph[6][4:0], iph[7]} != 13'd0) begin
-                    c_done = 1'b1; stop = 1'b1;
+                    s2_d.done = 1'b1; stop = 1'b1;
                 end else begin
                     v4 = 1'b1; u = l2 + 7'({ihl, 2'b00});
                 end
             end else if (et == 16'h86DD) begin
                 if (have < POS_W'(l2) + 40) begin
-                    c_done = ended; stop = 1'b1;
+                    s2_d.done = ended; stop = 1'b1;
                 end else if (iph[0][7:4] != 4'd6 || iph[6] != 8'd17) begin
-                    c_done = 1'b1; stop = 1'b1;
+                    s2_d.done = 1'b1; stop = 1'b1;
                 end else begin
                     v6 = 1'b1; u = l2 + 7'd40;
                 end
             end else begin
-                c_done = 1'b1; stop = 1'b1;
+                s2_d.done = 1'b1; stop = 1'b1;
             end
         end
 
         // 3. The UDP port makes it VXLAN.
         if (!stop) begin
             if (have < POS_W'(u) + 4) begin
-                c_done = ended; stop = 1'b1;
-            end else if (w16(u + 7'd2) != ctrl_port && !(ctrl_port2_enable && w16(u + 7'd2) == ctrl_port2)) begin
-                c_done = 1'b1; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
+            end else if (w16(view, u + 7'd2) != ctrl_port &&
+                         !(ctrl_port2_enable && w16(view, u + 7'd2) == ctrl_port2)) begin
+                s2_d.done = 1'b1; stop = 1'b1;
             end else begin
-                c_outcome = O_TRUNC;       // it is VXLAN: ending early from here on is a truncation
+                s2_d.outcome = O_TRUNC;    // it is VXLAN: ending early from here on is a truncation
             end
         end
 
-        // 4. Outer checks. The header checksum sums IHL*2 words: masked words into an adder
-        // tree (parse_pkg::word_sum; a loop of additions would be 30 adders in series).
-        isum_w = '0;
-        for (int w = 0; w < 30; w++)
-            if (5'(w) < {ihl, 1'b0}) isum_w[w] = {iph[2*w], iph[2*w+1]};
-        isum = word_sum(isum_w);
+        // 4. Outer checks.
         tlen = {iph[2], iph[3]};
         plen = {iph[4], iph[5]};
         if (!stop && v4) begin
             if (have < POS_W'(u)) begin
-                c_done = ended; stop = 1'b1;
-            end else if (oc_fold(isum) != 16'hFFFF) begin
-                c_outcome = O_IP_CSUM; c_done = 1'b1; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
+            end else if (oc_fold(f_iph_sum) != 16'hFFFF) begin
+                s2_d.outcome = O_IP_CSUM; s2_d.done = 1'b1; stop = 1'b1;
             end else if (iph[6][5]) begin
-                c_outcome = O_FRAG; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = O_FRAG; s2_d.done = 1'b1; stop = 1'b1;
             end else if (tlen < 16'({ihl, 2'b00}) + 16'd16) begin
-                c_outcome = O_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = O_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 ip_end = LEN_W'(l2) + LEN_W'(tlen);
-                ecn_o = iph[1][1:0];
+                s2_d.ecn_o = iph[1][1:0];
             end
         end
         if (!stop && v6) begin
             if (plen < 16'd16) begin
-                c_outcome = O_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = O_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 ip_end = LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen);
-                ecn_o = iph[1][5:4];
+                s2_d.ecn_o = iph[1][5:4];
             end
         end
-        ulen  = w16(u + 7'd4);
-        ucsum = w16(u + 7'd6);
+        ulen = w16(view, u + 7'd4);
+        s2_d.csum_check = w16(view, u + 7'd6) != 16'h0000;
         if (!stop) begin
             if (have < POS_W'(u) + 8) begin
-                c_done = ended; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
             end else if (LEN_W'(ulen) != ip_end - LEN_W'(u)) begin
-                c_outcome = O_IP_HEADER; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = O_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end
         end
 
@@ -261,19 +295,81 @@ module vxlan_classify
         k = u + 7'd16;
         if (!stop) begin
             if (have < POS_W'(k)) begin
-                c_done = ended; stop = 1'b1;
+                s2_d.done = ended; stop = 1'b1;
             end else if (!flags[3]) begin
-                c_outcome = O_FLAGS; c_done = 1'b1; stop = 1'b1;
+                s2_d.outcome = O_FLAGS; s2_d.done = 1'b1; stop = 1'b1;
             end else if (ctrl_strict && ((flags & 8'hF7) != 8'h00 || view[u + 7'd9] != 8'h00 ||
-                         view[u + 7'd10] != 8'h00 || view[u + 7'd11] != 8'h00 || view[u + 7'd15] != 8'h00)) begin
-                c_outcome = O_RESERVED; c_done = 1'b1; stop = 1'b1;
+                         view[u + 7'd10] != 8'h00 || view[u + 7'd11] != 8'h00 ||
+                         view[u + 7'd15] != 8'h00)) begin
+                s2_d.outcome = O_RESERVED; s2_d.done = 1'b1; stop = 1'b1;
             end
         end
-        c_vni = {view[u + 7'd12], view[u + 7'd13], view[u + 7'd14]};
-        c_hdr_ok = !stop;
+        s2_d.vni = {view[u + 7'd12], view[u + 7'd13], view[u + 7'd14]};
+
+        // The bytes before U, and the pseudo-header (addresses, 17, UDP length).
+        s2_d.head_sum = oc_fold(f_eth_sum + (v6 ? f_ip6_sum : f_iph_sum));
+        s2_d.pseudo   = oc_fold((v4 ? f_ps4_sum : f_ps6_sum) + 32'd17 + {16'h0, ulen});
+        s2_d.stop   = stop;
+        s2_d.u      = u;
+        s2_d.k      = k;
+        s2_d.ip_end = ip_end;
+    end
+
+    pipe_reg #(.W($bits(s2_t)), .EN(CUTS[2]), .RST_BITS(1))
+        cut2 (.clk, .rst, .d(s2_d), .q(s2_q));
+
+    // ------------------------------------------------------------------ S3: step 7, policy
+    typedef struct packed {
+        logic             done;
+        logic             decap;
+        logic             csum_check;
+        logic             hdr_ok;       // passed steps 1-5: the VNI table has the next word
+        logic [3:0]       outcome;      // before the VNI table
+        logic [LEN_W-1:0] ip_end;
+        logic [LEN_W-1:0] inner_len;
+        logic [6:0]       k;
+        logic [6:0]       udp_at;
+        logic [23:0]      vni;
+        logic [15:0]      pseudo;
+        logic [15:0]      head_sum;
+        logic [2:0]       pen;
+        logic [7:0]       tos_val, hc_hi, hc_lo;
+        beat_t            beat;
+    } s3_t;
+    s3_t s3_d, s3_q;
+
+    always_comb begin : stage3
+        logic             stop, ended, ecn_needed, inner_v4, inner_ip;
+        logic [6:0]       k, inner_need;
+        logic [15:0]      inner_et, hc, m_old, m_new, hc_new;
+        logic [1:0]       ecn_o, ecn_i, ecn_n;
+        logic [7:0]       tos, tos_n;
+        logic [LEN_W-1:0] ip_end;
+        logic [POS_W-1:0] have;
+        logic [3:0]       outcome;
+        logic             done;
+        view_t            view;
+
+        view    = s2_q.view;
+        have    = s2_q.beat.have;
+        ended   = s2_q.beat.tlast;
+        stop    = s2_q.stop;
+        done    = s2_q.done;
+        outcome = s2_q.outcome;
+        k       = s2_q.k;
+        ip_end  = s2_q.ip_end;
+        ecn_o   = s2_q.ecn_o;
+        s3_d.beat     = s2_q.beat;
+        s3_d.vni      = s2_q.vni;
+        s3_d.pseudo   = s2_q.pseudo;
+        s3_d.head_sum = s2_q.head_sum;
+        s3_d.hdr_ok   = !stop;
+        s3_d.decap = 1'b0; s3_d.csum_check = 1'b0; s3_d.ip_end = '0; s3_d.inner_len = '0;
+        s3_d.k = '0; s3_d.udp_at = '0;
+        s3_d.pen = '0; s3_d.tos_val = '0; s3_d.hc_hi = '0; s3_d.hc_lo = '0;
 
         // 6. (VNI table: after the lookup.)  7. Inner frame and ECN.
-        inner_et = w16(k + 7'd12);
+        inner_et = w16(view, k + 7'd12);
         inner_v4 = (inner_et == 16'h0800);
         inner_ip = inner_v4 || (inner_et == 16'h86DD);
         ecn_needed = inner_ip && ecn_o[0];
@@ -284,81 +380,170 @@ module vxlan_classify
         tos_n = inner_v4 ? {tos[7:2], ecn_n} : {tos[7:6], ecn_n, tos[3:0]};
         m_old = {view[k + 7'd14], tos};
         m_new = {view[k + 7'd14], tos_n};
-        hc    = w16(k + 7'd24);
+        hc    = w16(view, k + 7'd24);
         hc_new = csum_update(hc, m_old, m_new);
         if (!stop) begin
             if (ip_end < LEN_W'(k) + 14) begin
-                c_done = 1'b1; stop = 1'b1;
+                done = 1'b1; stop = 1'b1;
             end else if (have < POS_W'(k) + 14) begin
-                c_done = ended; stop = 1'b1;
+                done = ended; stop = 1'b1;
             end else if (ecn_needed && ip_end < LEN_W'(k) + LEN_W'(inner_need)) begin
-                c_done = 1'b1; stop = 1'b1;
+                done = 1'b1; stop = 1'b1;
             end else if (ecn_needed && have < POS_W'(k) + POS_W'(inner_need)) begin
-                c_done = ended; stop = 1'b1;
+                done = ended; stop = 1'b1;
             end else if (ecn_needed && ecn_drop(ecn_o, ecn_i)) begin
-                c_outcome = O_ECN; c_done = 1'b1; stop = 1'b1;
+                outcome = O_ECN; done = 1'b1; stop = 1'b1;
             end
         end
 
-        // Pseudo-header for the UDP checksum (IPv4: src, dst, 17, UDP length; IPv6 likewise).
-        psum_w = '0;
-        for (int w = 0; w < 16; w++)
-            if (v4 ? (w >= 6 && w < 10) : (w >= 4 && w < 20))
-                psum_w[w] = {iph[2*w], iph[2*w+1]};
-        for (int w = 16; w < 20; w++)
-            if (!v4) psum_w[w] = {iph[2*w], iph[2*w+1]};
-        psum_w[20] = 16'd17;
-        psum_w[21] = ulen;
-        psum = word_sum(psum_w);
-
         // 8./9. Decapsulate, unless the frame is already known to be short.
         if (!stop) begin
-            c_done = 1'b1;
+            done = 1'b1;
             if (ended && have < POS_W'(ip_end)) begin
-                c_outcome = O_TRUNC;
+                outcome = O_TRUNC;
             end else begin
-                c_outcome    = O_DECAP;
-                c_decap      = 1'b1;
-                c_ip_end     = ip_end;
-                c_k          = k;
-                c_inner_len  = ip_end - LEN_W'(k);
-                c_csum_check = (ucsum != 16'h0000);
-                c_udp_at     = u;
-                c_pseudo     = oc_fold(psum);
+                outcome          = O_DECAP;
+                s3_d.decap       = 1'b1;
+                s3_d.ip_end      = ip_end;
+                s3_d.k           = k;
+                s3_d.inner_len   = ip_end - LEN_W'(k);
+                s3_d.csum_check  = s2_q.csum_check;
+                s3_d.udp_at      = s2_q.u;
                 if (ecn_needed && tos_n != tos) begin
-                    c_pen[0] = 1'b1; c_tos_val = tos_n;
+                    s3_d.pen[0] = 1'b1; s3_d.tos_val = tos_n;
                     if (inner_v4) begin
-                        c_pen[1] = 1'b1; c_pen[2] = 1'b1;
-                        c_hc_hi = hc_new[15:8]; c_hc_lo = hc_new[7:0];
+                        s3_d.pen[1] = 1'b1; s3_d.pen[2] = 1'b1;
+                        s3_d.hc_hi = hc_new[15:8]; s3_d.hc_lo = hc_new[7:0];
                     end
                 end
             end
         end
 
         // Nothing the procedure needs lies beyond the header window.
-        if (!c_done && have >= POS_W'(HDR_BYTES)) begin
-            c_done = 1'b1; c_outcome = O_PASS;
+        if (!done && have >= POS_W'(HDR_BYTES)) begin
+            done = 1'b1; outcome = O_PASS;
         end
-        if (c_outcome == O_PASS && ctrl_drop_pass) c_outcome = O_POLICY;
+        if (outcome == O_PASS && ctrl_drop_pass) outcome = O_POLICY;
+        s3_d.done    = done;
+        s3_d.outcome = outcome;
     end
 
+    pipe_reg #(.W($bits(s3_t)), .EN(CUTS[3]), .RST_BITS(1))
+        cut3 (.clk, .rst, .d(s3_d), .q(s3_q));
+
     // ------------------------------------------------------------------ decision state
+    beat_t            fin_beat;         // the snapshot's beat after the last cut
+    logic             decided, decide_now;
     logic             d_decap, d_csum_check;
     logic [LEN_W-1:0] d_ip_end;
+    logic [6:0]       d_udp_at;
     logic [15:0]      d_pseudo;
+    logic [LEN_W-1:0] lim;
 
-    assign decide_now = s_hs && !decided && c_done;
-    assign lim        = decided ? d_ip_end : c_ip_end;
+    assign fin_beat   = s3_q.beat;
+    assign decide_now = fin_beat.hs && !decided && s3_q.done;
+    assign lim        = decided ? d_ip_end : s3_q.ip_end;
 
-    wire              f_decap   = decided ? d_decap : c_decap;
-    wire              f_csum    = decided ? d_csum_check : c_csum_check;
-    wire [15:0]       f_pseudo  = decided ? d_pseudo : c_pseudo;
-    wire [POS_W-1:0]  flen      = have;
-    wire [15:0]       udp_sum   = oc_fold({16'h0, region_sum} + {16'h0, f_pseudo});
+    assign region_known  = decided || decide_now;
+    assign region_decide = decide_now;
+    assign region_start  = decided ? d_udp_at : s3_q.udp_at;
+    assign region_end    = lim;
+
+    wire              f_decap    = decided ? d_decap : s3_q.decap;
+    wire              f_csum     = decided ? d_csum_check : s3_q.csum_check;
+    wire [15:0]       f_pseudo   = decided ? d_pseudo : s3_q.pseudo;
+    wire [POS_W-1:0]  flen       = fin_beat.have;
+    wire [15:0]       f_len16    = (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
     wire              late_trunc = f_decap && flen < POS_W'(lim);
-    wire              late_csum  = f_decap && f_csum && udp_sum != 16'hFFFF && udp_sum != 16'h0000;
 
-    assign eof_bad = s_tuser || late_trunc || late_csum;
+    always_ff @(posedge clk) begin
+        if (fin_beat.hs) begin
+            if (decide_now) begin
+                decided      <= 1'b1;
+                d_decap      <= s3_q.decap;
+                d_csum_check <= s3_q.csum_check;
+                d_ip_end     <= s3_q.ip_end;
+                d_udp_at     <= s3_q.udp_at;
+                d_pseudo     <= s3_q.pseudo;
+            end
+            if (fin_beat.tlast) decided <= 1'b0;
+        end
+        if (rst) decided <= 1'b0;
+    end
+
+    // ------------------------------------------------------------------ frame-end verdict
+    // One event per frame: rx error, late truncation, UDP checksum; and its length.
+    logic        end_valid, end_tuser, end_trunc, end_csum;
+    logic [15:0] end_len;
+
+    if (!PIPED) begin : g_verdict
+        // The window sums [U, ip_end) from the live beat; with the pseudo-header the UDP
+        // checksum's sum is 0xFFFF (or +0).
+        wire [15:0] udp_sum = oc_fold({16'h0, region_sum} + {16'h0, f_pseudo});
+        assign end_valid = fin_beat.hs && fin_beat.tlast;
+        assign end_tuser = fin_beat.tuser;
+        assign end_trunc = late_trunc;
+        assign end_csum  = f_decap && f_csum && udp_sum != 16'hFFFF && udp_sum != 16'h0000;
+        assign end_len   = f_len16;
+        assign eof_valid = end_valid;
+        assign eof_bad   = end_tuser || end_trunc || end_csum;
+    end else begin : g_verdict_piped
+        // The region summed from the beats leaving the last cut; the verdict registered.
+        typedef struct packed {
+            logic        tuser;
+            logic        trunc;
+            logic        decap;
+            logic        csum;
+            logic [15:0] pseudo;
+            logic [15:0] len;
+        } end_meta_t;
+        end_meta_t   m_in, m_out;
+        logic        sum_valid;
+        logic [15:0] sum, udp_sum;
+        logic        v2_valid, v2_tuser, v2_trunc, v2_csum;
+        logic [15:0] v2_len;
+
+        assign m_in = '{tuser: fin_beat.tuser, trunc: late_trunc, decap: f_decap, csum: f_csum,
+                        pseudo: f_pseudo, len: f_len16};
+
+        region_sum_pipe #(
+            .DATA_W(DATA_W), .POS_W(POS_W), .END_W(LEN_W), .META_W($bits(end_meta_t))
+        ) udp_region (
+            .clk, .rst,
+            .s_hs(fin_beat.hs), .s_tlast(fin_beat.tlast), .s_tdata(fin_beat.tdata),
+            .s_len(fin_beat.len), .s_have(fin_beat.have), .s_meta(m_in),
+            .region_known, .region_end(lim),
+            .head(decide_now ? ~s3_q.head_sum : 16'h0000),
+            .out_valid(sum_valid), .out_sum(sum), .out_meta(m_out)
+        );
+
+        assign udp_sum = oc_fold({16'h0, sum} + {16'h0, m_out.pseudo});
+        always_ff @(posedge clk) begin
+            v2_valid <= sum_valid;
+            if (sum_valid) begin
+                v2_tuser <= m_out.tuser;
+                v2_trunc <= m_out.trunc;
+                v2_csum  <= m_out.decap && m_out.csum && udp_sum != 16'hFFFF &&
+                            udp_sum != 16'h0000;
+                v2_len   <= m_out.len;
+            end
+            if (rst) v2_valid <= 1'b0;
+        end
+        assign end_valid = v2_valid;
+        assign end_tuser = v2_tuser;
+        assign end_trunc = v2_trunc;
+        assign end_csum  = v2_csum;
+        assign end_len   = v2_len;
+        assign eof_valid = v2_valid;
+        assign eof_bad   = v2_tuser || v2_trunc || v2_csum;
+
+        logic unused_region;
+        assign unused_region = ^region_sum;     // the window's own sum: hooks tied off
+    end
+
+    // Without cuts the window sums the region from the live beat itself.
+    logic unused_beat;
+    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum};
 
     // ------------------------------------------------------------------ VNI lookup pipeline
     // The decision travels LOOKUP_LATENCY cycles beside the VNI lookup.
@@ -379,19 +564,19 @@ module vxlan_classify
     decision_t dec_in, dec_out;
 
     always_comb begin
-        dec_in.decap     = c_decap;
-        dec_in.hdr_ok    = c_hdr_ok;
-        dec_in.known_bad = s_tlast && s_tuser;
-        dec_in.outcome   = c_outcome;
-        dec_in.inner_len = c_inner_len;
-        dec_in.k         = c_k;
-        dec_in.vni       = c_vni;
-        dec_in.pen       = c_pen;
-        dec_in.tos_val   = c_tos_val;
-        dec_in.hc_hi     = c_hc_hi;
-        dec_in.hc_lo     = c_hc_lo;
+        dec_in.decap     = s3_q.decap;
+        dec_in.hdr_ok    = s3_q.hdr_ok;
+        dec_in.known_bad = fin_beat.tlast && fin_beat.tuser;
+        dec_in.outcome   = s3_q.outcome;
+        dec_in.inner_len = s3_q.inner_len;
+        dec_in.k         = s3_q.k;
+        dec_in.vni       = s3_q.vni;
+        dec_in.pen       = s3_q.pen;
+        dec_in.tos_val   = s3_q.tos_val;
+        dec_in.hc_hi     = s3_q.hc_hi;
+        dec_in.hc_lo     = s3_q.hc_lo;
         lk_valid = decide_now;
-        lk_key   = c_vni;
+        lk_key   = s3_q.vni;
         dec_out  = pipe[LOOKUP_LATENCY-1];
     end
 
@@ -439,18 +624,6 @@ module vxlan_classify
     wire [$clog2(QDEPTH)-1:0] eq_ri = eq_rd[$clog2(QDEPTH)-1:0];
 
     always_ff @(posedge clk) begin
-        // Decision state of the frame being parsed.
-        if (s_hs) begin
-            if (decide_now) begin
-                decided      <= 1'b1;
-                d_decap      <= c_decap;
-                d_csum_check <= c_csum_check;
-                d_ip_end     <= c_ip_end;
-                d_udp_at     <= c_udp_at;
-                d_pseudo     <= c_pseudo;
-            end
-            if (s_tlast) decided <= 1'b0;
-        end
         // Lookup pipeline.
         pipe[0]   <= dec_in;
         pipe_v[0] <= decide_now;
@@ -464,10 +637,10 @@ module vxlan_classify
             dq_fwd[dq_wr[$clog2(QDEPTH)-1:0]]     <= fin_fwd;
             dq_wr <= dq_wr + 1'b1;
         end
-        if (s_hs && s_tlast) begin
-            eq_bad[eq_wr[$clog2(QDEPTH)-1:0]]  <= s_tuser;
-            eq_late[eq_wr[$clog2(QDEPTH)-1:0]] <= {late_trunc, late_csum};
-            eq_len[eq_wr[$clog2(QDEPTH)-1:0]]  <= (flen > POS_W'(16'hFFFF)) ? 16'hFFFF : flen[15:0];
+        if (end_valid) begin
+            eq_bad[eq_wr[$clog2(QDEPTH)-1:0]]  <= end_tuser;
+            eq_late[eq_wr[$clog2(QDEPTH)-1:0]] <= {end_trunc, end_csum};
+            eq_len[eq_wr[$clog2(QDEPTH)-1:0]]  <= end_len;
             eq_wr <= eq_wr + 1'b1;
         end
         stat_valid <= 1'b0;
@@ -483,7 +656,6 @@ module vxlan_classify
             eq_rd <= eq_rd + 1'b1;
         end
         if (rst) begin
-            decided    <= 1'b0;
             stat_valid <= 1'b0;
             dq_wr <= '0; dq_rd <= '0; eq_wr <= '0; eq_rd <= '0;
             for (int i = 0; i < LOOKUP_LATENCY; i++) pipe_v[i] <= 1'b0;

@@ -18,7 +18,9 @@ module vtep_top #(
     // Slots of the VNI table (decap).
     parameter int VNI_SLOTS = 8192,
     // Slots of the tunnel table (encap): 32768 for 16K tunnels, up to 524288 for 256K.
-    parameter int TUNNEL_SLOTS = 32768
+    parameter int TUNNEL_SLOTS = 32768,
+    // Pipeline cuts in the decap classifier (vxlan_decap CLASSIFY_PIPE, a 4-bit mask).
+    parameter int DECAP_CLASSIFY_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -140,7 +142,8 @@ module vtep_top #(
 
     vxlan_decap #(
         .DATA_W(DATA_W),
-        .VNI_SLOTS(VNI_SLOTS)
+        .VNI_SLOTS(VNI_SLOTS),
+        .CLASSIFY_PIPE(DECAP_CLASSIFY_PIPE)
     ) decap (
         .clk, .rst,
         .s_axis_tdata(s_net_axis_tdata), .s_axis_tkeep(s_net_axis_tkeep),

@@ -12,7 +12,8 @@
 //                            └─────────────── beats ──────────────────┘
 //   s_axil ─► block_csr: CONTROL, PORT, PORT2, per-outcome and TX counters
 //
-// Cut-through: the frame leaves as soon as its headers are read and the VNI table answered.
+// Cut-through: the frame leaves as soon as its headers are read and the VNI table answered
+// (CLASSIFY_PIPE cycles later with the classifier pipelined).
 
 `default_nettype none
 
@@ -20,7 +21,11 @@ module vxlan_decap #(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Slots of the VNI table (2 banks x SLOTS/8 buckets x 4 ways); 8192 holds 4K VNIs at 50 %.
-    parameter int VNI_SLOTS = 8192
+    parameter int VNI_SLOTS = 8192,
+    // Pipeline cuts in the classifier's decision chain (vxlan_classify PIPE_CUTS, a 4-bit
+    // mask). 0 keeps the latency of docs/vxlan.md; each bit set adds one cycle to every
+    // frame's decision and output, and shortens the critical path (docs/performance.md).
+    parameter int CLASSIFY_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -93,12 +98,21 @@ module vxlan_decap #(
     localparam int KEEP_W = DATA_W / 8;
     localparam int LEN_W = 17;
     localparam int LOOKUP_LATENCY = 3;
-    // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin.
-    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4);
+    // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
+    // frame-end verdict comes three cycles after that (vxlan_classify, "Pipelining").
+    localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
+    localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
+    // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin,
+    // and the pipeline's lag for the decision and for the verdict.
+    localparam int BUF_BEATS =
+        1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4 + PIPE_LAT + VERDICT_LAG);
     localparam int NUM_OUTCOMES = 13;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
         $error("vxlan_decap: DATA_W must be 64, 128, 256 or 512");
+    end
+    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 15) begin : g_param_check_2
+        $error("vxlan_decap: CLASSIFY_PIPE is a 4-bit mask (0..15)");
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
@@ -130,7 +144,7 @@ module vxlan_decap #(
     logic                lk_valid, rs_valid, rs_hit;
     logic [23:0]         lk_key;
     logic [12:0]         rs_value;
-    logic                desc_valid, desc_drop, desc_len_valid, eof_bad;
+    logic                desc_valid, desc_drop, desc_len_valid, eof_valid, eof_bad;
     logic [7:0]          desc_seg1_off, desc_seg1_len, desc_ins_len, desc_seg2_off;
     logic [31:0]         desc_ins_data;
     logic [LEN_W-1:0]    desc_out_len;
@@ -146,7 +160,8 @@ module vxlan_decap #(
     vxlan_classify #(
         .DATA_W(DATA_W),
         .LOOKUP_LATENCY(LOOKUP_LATENCY),
-        .LEN_W(LEN_W)
+        .LEN_W(LEN_W),
+        .PIPE_CUTS(CLASSIFY_PIPE)
     ) classify (
         .clk, .rst,
         .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs,
@@ -156,7 +171,7 @@ module vxlan_decap #(
         .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
         .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
         .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
-        .desc_patch_val, .desc_meta, .eof_bad,
+        .desc_patch_val, .desc_meta, .eof_valid, .eof_bad,
         .stat_valid, .stat_outcome, .stat_emit, .stat_len
     );
 
@@ -187,14 +202,15 @@ module vxlan_decap #(
         .INS_MAX(4),
         .PATCHES(3),
         .LEN_W(LEN_W),
-        .META_W(25)
+        .META_W(25),
+        .LATE_EOF(PIPE_LAT != 0)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
         .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
         .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
-        .desc_patch_val, .desc_meta, .eof_valid(1'b0), .eof_bad,
+        .desc_patch_val, .desc_meta, .eof_valid, .eof_bad,
         .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
         .m_axis_tlast, .m_axis_tuser, .m_axis_tmeta({m_axis_tvni_valid, m_axis_tvni})
     );

@@ -20,14 +20,17 @@ WIDTHS = (64, 128, 256, 512)
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
            "gre_classify_pipe", "axis_splice", "allow_list", "gre_decap", "gre_decap_pipe",
            "avst_to_axis", "axis_to_avst", "gre_decap_avst", "axis_frame_fifo", "hash_table",
-           "hash_table_4k", "vxlan_classify", "encap_classify", "vxlan_decap", "vxlan_encap",
-           "vtep_top")
+           "hash_table_4k", "vxlan_classify", "vxlan_classify_pipe", "encap_classify",
+           "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap", "vtep_top")
 
-# What a variant's extra stages cost, in cycles (gre_classify.sv "Pipelining"; asserted for
-# gre_decap by tb/gre_decap/test_gre_decap_cycles.py).
+# What a variant's extra stages cost, in cycles (gre_classify.sv and vxlan_classify.sv
+# "Pipelining"; asserted for gre_decap by tb/gre_decap/test_gre_decap_cycles.py; the VXLAN
+# figures follow from the same stages and are not asserted by a cycle test).
 VARIANT_LATENCY = {
     "gre_classify_pipe": "decision +4, frame-end verdict +7 cycles",
     "gre_decap_pipe": "first output beat +4, last beat of a frame +7 cycles (at most)",
+    "vxlan_classify_pipe": "VNI lookup and descriptor +4, frame-end verdict +7 cycles",
+    "vxlan_decap_pipe": "first output beat +4, last beat of a frame +7 cycles (at most)",
 }
 
 # Blocks without a bus width: built once (reported at 256 bits).
@@ -40,6 +43,8 @@ WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "allow_list"})
 BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
     "gre_classify_pipe": (256, 512),
     "gre_decap_pipe": (256, 512),
+    "vxlan_classify_pipe": (256, 512),
+    "vxlan_decap_pipe": (256, 512),
     "gre_decap_avst": (256,),
 }
 
@@ -58,11 +63,13 @@ def widths_of(block: str) -> tuple[int, ...]:
 ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
-# The *_pipe builds cut gre_classify's decision chain at all four points (PIPE_CUTS = 4'b1111,
-# four cycles more latency; see gre_classify.sv).
+# The *_pipe builds cut their classifier's decision chain at all four points (PIPE_CUTS =
+# 4'b1111, four cycles more latency; see gre_classify.sv and vxlan_classify.sv).
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
     "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15}),
+    "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 15}),
+    "vxlan_decap_pipe": ("vxlan_decap", {"CLASSIFY_PIPE": 15}),
     "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
 }
 
@@ -84,8 +91,10 @@ DESCRIPTIONS = {
     "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
                      "here",
     "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
+    "vxlan_classify_pipe": "vxlan_classify with its decision chain cut in 4 stages (+4 cycles)",
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
+    "vxlan_decap_pipe": "vxlan_decap with the 4-stage classifier (+4 cycles)",
     "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
                    "4096 tunnel slots)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
@@ -261,34 +270,55 @@ TIMING_NOTES: dict[str, str] = {
         "read side from each frame's last-beat address in the length queue. The block is "
         "cycle for cycle what it was (tb/axis_frame_fifo asserts its latency and gapless "
         "output; the VXLAN tests' exact cycle counts are unchanged). **Next.** What is left is "
-        "the block RAM's clock-to-output straight into the output register: the EBR output "
-        "register (`REGMODE = OUTREG`) removes it at +1 cycle of latency and a two-entry "
-        "skid buffer after the RAM to keep one beat per cycle under backpressure."),
+        "the block RAM's clock-to-output straight into the output register (nextpnr times a "
+        "DP16KD read without its output register at 4.1–4.3 ns clock-to-output, by itself "
+        "more than the 4 ns of 250 MHz: no inferred-RAM read path meets the 256-bit goal). "
+        "The EBR output register (`REGMODE = OUTREG`) removes it at +1 cycle of latency, with "
+        "a two-entry skid buffer after the RAM to keep one beat per cycle under "
+        "backpressure; Yosys's ECP5 memory mapping (`share/lattice/brams_16kd.txt`) has no "
+        "output-register option, so that needs the DP16KD instantiated for ECP5 beside the "
+        "inferred RAM for other targets."),
     "hash_table_4k": (
         "**Why.** A lookup takes three cycles: hash, registered read of both buckets' block "
         "RAMs, then the eight key comparisons and the value multiplexer into the result "
         "register. The last stage starts at the block RAMs' outputs, whose clock-to-output "
-        "is most of the budget before the 45-bit comparisons begin. **Next.** The EBR output "
-        "registers (`REGMODE = OUTREG`) as a fourth stage: `LOOKUP_LATENCY` 4, one more cycle "
+        "is most of the budget before the 45-bit comparisons begin (see `axis_frame_fifo`: "
+        "4.1–4.3 ns, which Yosys's inferred block RAM cannot register inside the EBR). "
+        "**Next.** The EBR output registers (`REGMODE = OUTREG`, an instantiated DP16KD) as "
+        "a fourth stage: `LOOKUP_LATENCY` 4, one more cycle "
         "of latency in both VXLAN directions (`encap_classify` takes the table's latency as "
         "a parameter; `vxlan_decap`'s descriptor would come a cycle later)."),
     "vxlan_classify": (
         "**Why.** The same shape as `gre_classify`: header window → L2 → outer IP → UDP port "
         "→ VXLAN header → inner headers, each found at an offset the previous step computes; "
-        "the frame-end verdict adds the UDP checksum over the frame. The IPv4 header checksum "
-        "and the UDP pseudo-header were summed by a chain of additions: they are now adder "
-        "trees (`parse_pkg::word_sum`, as in `gre_classify`), the same function. **Next.** "
-        "The register cuts `gre_classify` has (`PIPE_CUTS`), and the same split of the "
-        "frame-end checksum into registered steps."),
+        "the frame-end verdict adds the UDP checksum over the frame, whose region is known "
+        "only once the decision is. **Done.** `vxlan_classify_pipe` (`PIPE_CUTS` = 15) cuts "
+        "the decision chain in four registered stages as `gre_classify` does, and sums the "
+        "UDP checksum region from the beats leaving the last cut in three registered steps "
+        "(`region_sum_pipe`): the VNI lookup and the descriptor come 4 cycles later, the "
+        "frame-end verdict 7 (see the pipelined builds above)."),
+    "vxlan_classify_pipe": (
+        "**Why.** Stage 2 (decision steps 1–5: the outer IP checks, the UDP header found at "
+        "L2 + IHL×4 through the header-window multiplexer, its port and length, then the "
+        "VXLAN header 8 bytes further) is the deepest, as in `gre_classify_pipe`. **Next.** "
+        "The same remedies: a fifth cut between the outer IP checks and the UDP header, or "
+        "the UDP and VXLAN fields precomputed at each possible offset in stage 1 so that "
+        "stage 2 only selects."),
 }
 TIMING_NOTES.update({
     "encap_classify": (
-        "**Why.** The decision (inner IPv4 found behind 0–2 VLAN tags, its IHL giving the L4 "
-        "offset) and the flow hash, CRC-32C over 13 bytes read from the header window at "
-        "those variable offsets, are computed in the cycle the headers complete and "
-        "registered into the lookup pipeline. **Next.** Register the 13 extracted bytes and "
-        "the decision before the CRC (+1 cycle ahead of the tunnel lookup; the CRC of a "
-        "fixed 13-byte block is a flat XOR network)."),
+        "**Done.** Its first synthesis named the flow hash: CRC-32C over 13 bytes read from "
+        "the header window at variable offsets (inner IPv4 behind 0–2 VLAN tags, L4 after the "
+        "IHL), computed byte-serially in the cycle the headers complete. The decision cycle "
+        "now only selects the 13 bytes; the CRC is computed from them in the next stage, "
+        "inside the tunnel lookup's latency (no cycle added), and as an XOR matrix (one "
+        "balanced XOR tree per hash bit) instead of eight shift-and-XOR steps per byte. The "
+        "outer header's lengths are computed beside the lookup too, and its checksum words "
+        "summed by an adder tree. **Why** it is still short: the decision itself — header "
+        "window (live beat or stored bytes) → EtherType behind an optional tag → L3 offset "
+        "→ IHL → `have` comparisons → `lk_valid`. **Next.** A register cut after the header "
+        "window as in the parsers' `PIPE_CUTS` (+1 cycle per frame, cheap behind a "
+        "store-and-forward FIFO)."),
     "gre_decap": (
         "**Why.** The parser's frame-end verdict and decision reach the splice engine in "
         "the same cycle, so the path runs from the header window through `gre_classify` into "
@@ -303,12 +333,15 @@ TIMING_NOTES.update({
         "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
         "checksum over the whole frame) reaches the splice engine in the same cycle and "
         "decides the last output beat's `tuser`, so the parser's path and the engine's run "
-        "in series. **Next.** What `gre_decap_pipe` does for GRE: `vxlan_classify` cut in "
-        "registered stages, its verdict handed over on a strobe (`axis_splice` `LATE_EOF`), "
-        "then `axis_splice`'s own cuts. **Routed once** at 256 bit, on an earlier text of "
+        "in series. **Done.** `vxlan_decap_pipe` (`CLASSIFY_PIPE` = 15) builds it with the "
+        "4-stage `vxlan_classify` and hands the engine its verdict on a strobe "
+        "(`axis_splice` `LATE_EOF`). **Routed once** at 256 bit, on an earlier text of "
         "`stream_pkg` that synthesized to the same cell counts (27,360 LUT4, 5,666 FF) and "
-        "the same placement estimate (10.6 MHz): 12.6 MHz after 31 min of router1, critical path from the header "
-        "window's first-beat flag into the parser's late comparisons."),
+        "the same placement estimate (10.6 MHz): 12.6 MHz after 31 min of router1, critical "
+        "path from the header window's first-beat flag into the parser's late comparisons."),
+    "vxlan_decap_pipe": (
+        "**Why.** With the classifier cut in four stages the critical path is `axis_splice`'s "
+        "own (tkeep → frame length → … → `s_axis_tready`). **Next.** `axis_splice`'s."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "

@@ -1,6 +1,7 @@
 """pytest entry: the robustness table's bus rows (RX errors, tkeep holes; cocotb_bus_rows.py) on
 vtep_top (VXLAN decap and encap) and gre_decap, each with its axis_keep_check guard inside, at
-every datapath width; gre_decap also with its classifier pipelined (CLASSIFY_PIPE = 15)."""
+every datapath width; both also with their (decap) classifier pipelined (gre_decap
+CLASSIFY_PIPE, vtep_top DECAP_CLASSIFY_PIPE = 15)."""
 
 from pathlib import Path
 
@@ -22,11 +23,13 @@ def test_bus_rows(top: str, data_w: int) -> None:
     )
 
 
-def test_bus_rows_gre_decap_pipelined() -> None:
+@pytest.mark.parametrize("top,pipe_param", [("gre_decap", "CLASSIFY_PIPE"),
+                                             ("vtep_top", "DECAP_CLASSIFY_PIPE")])
+def test_bus_rows_pipelined(top: str, pipe_param: str) -> None:
     """The same rows through the pipelined classifier (late verdicts in the splice engine)."""
     run_cocotb(
-        toplevel="gre_decap",
+        toplevel=top,
         test_module="cocotb_bus_rows",
         test_dir=HERE,
-        parameters={"DATA_W": 64, "CLASSIFY_PIPE": 15},
+        parameters={"DATA_W": 64, pipe_param: 15},
     )
