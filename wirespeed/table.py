@@ -52,7 +52,7 @@ OP_READ = 3
 
 WAYS = 4
 BANKS = 2
-LOOKUP_LATENCY = 3   #: cycles from lk_valid to rs_valid in rtl/control/hash_table.sv
+LOOKUP_LATENCY = 3   #: cycles from lk_valid to rs_valid: rtl/control/hash_table.sv's default
 
 RegWrite = tuple[int, int]  #: (offset in the table window, 32-bit value)
 

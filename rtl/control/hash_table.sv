@@ -4,14 +4,20 @@
 // by software (docs/vxlan.md, "The table: `hash_table` and its software side").
 //
 // Lookup
-//   * One lookup per cycle, in order, no backpressure, fixed latency LOOKUP_LATENCY = 3: a key
-//     presented with lk_valid in cycle t is answered with rs_valid in cycle t+3.
+//   * One lookup per cycle, in order, no backpressure, fixed latency LOOKUP_LATENCY (3 by
+//     default): a key presented with lk_valid in cycle t is answered with rs_valid in cycle
+//     t+3.
 //       cycle t    h0 = CRC-32C(key bytes) mod BUCKETS, h1 = CRC-32(key bytes) mod BUCKETS
 //                  (combinational XOR networks), registered with the key
 //       cycle t+1  registered read of bucket h0 of bank 0 and bucket h1 of bank 1
 //                  (the 8 slot memories at once)
 //       cycle t+2  compare the 8 ways, select the value, register
 //       cycle t+3  rs_valid, rs_hit, rs_value (rs_value = 0 on a miss)
+//     With LOOKUP_LATENCY = 4 the words read (and the collision bypass) are registered once
+//     more in fabric before the comparisons, which then happen in cycle t+3: a block RAM's
+//     clock-to-output (4.1 ns for an ECP5 DP16KD, docs/performance.md) is no longer in
+//     series with the 8 key comparisons and the value multiplexer. Answers in cycle t+4;
+//     what a lookup sees of a concurrent command is unchanged (the read is where it was).
 //   * Key bytes: the key as a big-endian integer in ceil(KEY_W/8) bytes. CRC-32C: reflected,
 //     polynomial 0x82F63B78, init and final xor 0xFFFFFFFF; CRC-32: the zlib one (0xEDB88320).
 //   * If a key is valid in more than one way (only transiently, while software relocates an
@@ -69,7 +75,10 @@ module hash_table #(
     // Number of slots: a power of two, 16..2^24 (2 banks x SLOTS/8 buckets x 4 ways)
     parameter int SLOTS = 32768,
     // AXI4-Lite byte address width (7..32): the register window is 2^ADDR_W bytes
-    parameter int ADDR_W = 12
+    parameter int ADDR_W = 12,
+    // Cycles from lk_valid to rs_valid: 3, or 4 with the read words registered before the
+    // comparisons (see "Lookup")
+    parameter int LOOKUP_LATENCY = 3
 ) (
     input  wire logic               clk,
     input  wire logic               rst,
@@ -120,13 +129,13 @@ module hash_table #(
     if (ADDR_W < 7 || ADDR_W > 32) begin : g_err_addr_w
         $error("hash_table: ADDR_W (%0d) must be 7..32", ADDR_W);
     end
+    if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_err_latency
+        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3 or 4", LOOKUP_LATENCY);
+    end
 
     // ------------------------------------------------------------------------------------
     // Constants
     // ------------------------------------------------------------------------------------
-    // Lookup latency in cycles (lk_valid in cycle t -> rs_valid in cycle t + LOOKUP_LATENCY)
-    localparam int LOOKUP_LATENCY = 3;
-
     localparam int WAYS        = 4;
     localparam int MEMS        = 2 * WAYS;                 // one memory per (bank, way)
     localparam int BUCKETS     = SLOTS / 8;                // per bank
@@ -251,12 +260,9 @@ module hash_table #(
         assign ctl_rd[m] = rd_b_q;
     end
 
-    logic             s2_valid;
     logic             s2_ok_q;    // the memory read happened after the post-reset clear
     logic [KEY_W-1:0] s2_key_q;   // data: not reset
     logic             clearing;   // the table is being cleared (command engine)
-
-    assign s2_valid = lk_v_q[2];
 
     always_ff @(posedge clk) begin
         if (rst) s2_ok_q <= 1'b0;
@@ -288,7 +294,42 @@ module hash_table #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Lookup stage 3: compare the 8 ways, select, register
+    // LOOKUP_LATENCY = 4: the words read, the bypass and the key registered once more
+    // ------------------------------------------------------------------------------------
+    logic                        cmp_valid;
+    logic                        cmp_ok;
+    logic [KEY_W-1:0]            cmp_key;       // data: not reset
+    logic [MEMS-1:0][SLOT_W-1:0] cmp_rd;        // data: not reset
+    logic [MEMS-1:0]             cmp_byp;
+    logic [SLOT_W-1:0]           cmp_byp_word;  // data: not reset
+
+    assign cmp_valid = lk_v_q[LOOKUP_LATENCY-1];
+
+    if (LOOKUP_LATENCY == 4) begin : g_rd_reg
+        always_ff @(posedge clk) begin
+            cmp_key      <= s2_key_q;
+            cmp_rd       <= lk_rd;
+            cmp_byp_word <= byp_word_q;
+        end
+        always_ff @(posedge clk) begin
+            if (rst) begin
+                cmp_ok  <= 1'b0;
+                cmp_byp <= '0;
+            end else begin
+                cmp_ok  <= s2_ok_q;
+                cmp_byp <= byp_q;
+            end
+        end
+    end else begin : g_rd_direct
+        assign cmp_ok       = s2_ok_q;
+        assign cmp_key      = s2_key_q;
+        assign cmp_rd       = lk_rd;
+        assign cmp_byp      = byp_q;
+        assign cmp_byp_word = byp_word_q;
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Lookup stage 3 (4): compare the 8 ways, select, register
     // ------------------------------------------------------------------------------------
     logic [MEMS-1:0]    way_hit;
     logic               lk_hit;
@@ -298,8 +339,8 @@ module hash_table #(
 
     for (genvar m = 0; m < MEMS; m++) begin : g_cmp
         logic [KEY_W:0] tag;  // {valid, key}
-        assign tag        = byp_q[m] ? byp_word_q[SLOT_W-1:VALUE_W] : lk_rd[m][SLOT_W-1:VALUE_W];
-        assign way_hit[m] = s2_ok_q && tag[KEY_W] && tag[KEY_W-1:0] == s2_key_q;
+        assign tag        = cmp_byp[m] ? cmp_byp_word[SLOT_W-1:VALUE_W] : cmp_rd[m][SLOT_W-1:VALUE_W];
+        assign way_hit[m] = cmp_ok && tag[KEY_W] && tag[KEY_W-1:0] == cmp_key;
     end
 
     always_comb begin
@@ -309,11 +350,11 @@ module hash_table #(
         for (int m = MEMS - 1; m >= 0; m--) begin   // memory 0 has priority
             if (way_hit[m]) begin
                 lk_hit      = 1'b1;
-                lk_byp      = byp_q[m];
-                lk_rd_value = lk_rd[m][VALUE_W-1:0];
+                lk_byp      = cmp_byp[m];
+                lk_rd_value = cmp_rd[m][VALUE_W-1:0];
             end
         end
-        lk_value = lk_byp ? byp_word_q[VALUE_W-1:0] : lk_rd_value;
+        lk_value = lk_byp ? cmp_byp_word[VALUE_W-1:0] : lk_rd_value;
     end
 
     logic               rs_hit_q;
@@ -321,7 +362,7 @@ module hash_table #(
 
     always_ff @(posedge clk) begin
         if (rst) rs_hit_q <= 1'b0;
-        else     rs_hit_q <= s2_valid && lk_hit;
+        else     rs_hit_q <= cmp_valid && lk_hit;
     end
 
     always_ff @(posedge clk) begin

@@ -744,14 +744,15 @@ def section_goals(synth: Synth) -> list[str]:
                 "cycles; docs/gre_decap.md, \"Pipelined builds\"):", ""]
         vrows = []
         for v in variants:
-            base, extra = blocks.VARIANTS[v]
+            extra = blocks.VARIANTS[v][1]
+            base = blocks.variant_base(v)
             lat = blocks.VARIANT_LATENCY.get(v, "")
-            for w in sorted(goals):
+            for w in blocks.widths_of(v) if v in blocks.WIDTH_INDEPENDENT else sorted(goals):
                 (fb, ab), (fv, av) = synth.speed(base, w), synth.speed(v, w)
                 # A ratio of two placement estimates is an estimate too; a routed figure
                 # against an estimate is not shown.
                 ratio = (f"{av}{fv / fb:.1f} ×" if fb and fv and ab == av else "–")
-                vrows.append([f"`{v}`", str(w), ", ".join(f"{k}={x}" for k, x in extra.items()),
+                vrows.append([f"`{v}`", _wlabel(v, w), ", ".join(f"{k}={x}" for k, x in extra.items()),
                               lat, f"{ab}{fnum(fb)}" if fb else "not run",
                               f"{av}{fnum(fv)}" if fv else "not run", ratio])
         out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",

@@ -6,7 +6,9 @@ Configurations:
   * widest registers (KEY_W 64: 2 full key words, VALUE_W 256: 8 value words), 7-bit window;
   * the default 32768-slot tunnel table at full load: 16384 entries written over AXI4-Lite,
     then all of them and 16384 absent keys looked up (test `full_load`), plus the register
-    and command tests.
+    and command tests;
+  * the tunnel geometry with LOOKUP_LATENCY = 4 (read words registered before the
+    comparisons): every test, each lookup answered exactly 4 cycles later.
 """
 
 from pathlib import Path
@@ -25,22 +27,29 @@ BIG = ["registers", "commands", "full_load"]
 
 
 @pytest.mark.parametrize(
-    "slots, key_w, value_w, addr_w, full_n, tests",
+    "slots, key_w, value_w, addr_w, full_n, latency, tests",
     [
-        (256, 45, 214, 12, 0, ALL),
-        (16, 24, 13, 12, 0, ALL),
-        (32768, 45, 214, 12, 16384, BIG),
-    ] + ([(64, 64, 256, 7, 0, ALL)] if full_sweep() else []),
-    ids=["tunnel-256", "vni-16", "tunnel-32768-full"] + (["wide-64"] if full_sweep() else []),
+        (256, 45, 214, 12, 0, 3, ALL),
+        (16, 24, 13, 12, 0, 3, ALL),
+        (32768, 45, 214, 12, 16384, 3, BIG),
+        (256, 45, 214, 12, 0, 4, ALL),
+    ] + ([(64, 64, 256, 7, 0, 3, ALL)] if full_sweep() else []),
+    ids=["tunnel-256", "vni-16", "tunnel-32768-full", "tunnel-256-latency4"]
+    + (["wide-64"] if full_sweep() else []),
 )
-def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: int, tests) -> None:
+def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: int,
+                    latency: int, tests) -> None:
+    params = {"SLOTS": slots, "KEY_W": key_w, "VALUE_W": value_w, "ADDR_W": addr_w}
+    if latency != 3:            # (3 is the RTL's default: those builds stay as they were)
+        params["LOOKUP_LATENCY"] = latency
     run_cocotb(
         toplevel="hash_table",
         test_module="hash_table_tb",
         test_dir=HERE,
-        parameters={"SLOTS": slots, "KEY_W": key_w, "VALUE_W": value_w, "ADDR_W": addr_w},
+        parameters=params,
         sources=[RTL / "control" / "axil_reg_if.sv", RTL / "control" / "hash_table.sv"],
         extra_env={"WS_SLOTS": str(slots), "WS_KEY_W": str(key_w), "WS_VALUE_W": str(value_w),
-                   "WS_ADDR_W": str(addr_w), "WS_FULL_N": str(full_n)},
+                   "WS_ADDR_W": str(addr_w), "WS_FULL_N": str(full_n),
+                   "WS_LOOKUP_LATENCY": str(latency)},
         testcase=tests,
     )
