@@ -16,6 +16,12 @@
 //
 //   window ─[cut 0]─► L2 walk, outer IP bytes, word sums ─[cut 1]─► the parser's stages
 //
+// The header after the outer IP header starts at L4 = L2 + IHL*4 (IPv4) or L2 + 40 (IPv6):
+// one of 13 offsets, 34, 38, ... 82. Its first L4_BYTES bytes are selected here from those 13
+// candidates (a 13-way multiplexer per byte), so the next stage reads the UDP or GRE header
+// and what follows it at fixed positions rather than through a 128-way byte multiplexer
+// whose select it computes itself.
+//
 // Sums (not folded; each an adder tree, parse_pkg::word_sum): the IPv4 header's IHL*2 words
 // (checked against 0xFFFF by the parser), an IPv6 header's 20 words, the words of [0, L2):
 // with one of the first two, the bytes before an L4 or tunnel header that starts right after
@@ -42,7 +48,9 @@ module outer_ip_front
     // Largest region_start the parser gives the window (bytes summed out of its region).
     parameter int HEAD_MAX = 82,
     // Bit 0: register after the window (cut 0); bit 1: after the L2/IP stage (cut 1).
-    parameter int CUTS = 0
+    parameter int CUTS = 0,
+    // Bytes of the header after the IP header selected (l4h).
+    parameter int L4_BYTES = 42
 ) (
     input  wire logic                       clk,
     input  wire logic                       rst,
@@ -80,7 +88,10 @@ module outer_ip_front
     output      logic [31:0]                ip6_sum,  // the 20 words of an IPv6 header
     output      logic [31:0]                eth_sum,  // the words of [0, L2)
     output      logic [31:0]                ps4_sum,  // IPv4 source and destination
-    output      logic [31:0]                ps6_sum   // IPv6 source and destination
+    output      logic [31:0]                ps6_sum,  // IPv6 source and destination
+    // ... and the header after it.
+    output      logic [6:0]                 l4,       // its offset (valid for IPv4 / IPv6)
+    output      logic [L4_BYTES-1:0][7:0]   l4h       // bytes [l4, l4 + L4_BYTES)
 );
 
     localparam int LEN_BITS = $clog2(KEEP_W) + 1;
@@ -90,6 +101,9 @@ module outer_ip_front
     end
     if (HDR_BYTES < 82) begin : g_param_check_2
         $error("outer_ip_front: HDR_BYTES must hold 22 bytes of L2 and 60 of IP header");
+    end
+    if (L4_BYTES < 1 || 82 + L4_BYTES > HDR_BYTES) begin : g_param_check_3
+        $error("outer_ip_front: L4_BYTES from offset 82 must lie in the window");
     end
 
     // The beat a snapshot belongs to; `hs` is the lowest bit so pipe_reg can reset it.
@@ -143,6 +157,8 @@ module outer_ip_front
         logic [31:0]      eth_sum;
         logic [31:0]      ps4_sum;
         logic [31:0]      ps6_sum;
+        logic [L4_BYTES-1:0][7:0] l4h;
+        logic [6:0]       l4;
         logic [6:0]       l2;
         logic [15:0]      et;
         logic             l2_wait;
@@ -185,6 +201,12 @@ module outer_ip_front
         s1_d.ps4_sum = word_sum(ps4_w);
         for (int w = 4; w < 20; w++) ps6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
         s1_d.ps6_sum = word_sum(ps6_w);
+        // The header after the IP header: 13 candidate offsets, each compared once.
+        s1_d.l4 = s1_d.l2 + ((s1_d.et == 16'h86DD) ? 7'd40 : 7'({ihl, 2'b00}));
+        s1_d.l4h = '0;
+        for (int c = 0; c < 13; c++)
+            if (s1_d.l4 == 7'(34 + 4*c))
+                for (int i = 0; i < L4_BYTES; i++) s1_d.l4h[i] = s0_q.view[34 + 4*c + i];
     end
 
     pipe_reg #(.W($bits(s1_t)), .EN(CUTS[1]), .RST_BITS(1))
@@ -207,6 +229,8 @@ module outer_ip_front
     assign eth_sum  = s1_q.eth_sum;
     assign ps4_sum  = s1_q.ps4_sum;
     assign ps6_sum  = s1_q.ps6_sum;
+    assign l4       = s1_q.l4;
+    assign l4h      = s1_q.l4h;
 
 endmodule
 

@@ -22,9 +22,10 @@
 // snapshot of the stream (header window, bytes seen, this cycle's handshake), written as
 // three stages with an optional register cut before each and after the last:
 //
-//   window ─[cut 0]─► S1: L2 walk, outer IP bytes, ─[cut 1]─► S2: steps 1-5 (L2, outer IP,
-//                         header and pseudo-header sums            UDP port, lengths, VXLAN)
-//   \________________ outer_ip_front ________________/
+//   window ─[cut 0]─► S1: L2 walk, the outer IP  ─[cut 1]─► S2: steps 1-5 (L2, outer IP,
+//                         header's bytes and sums,           UDP port, lengths, VXLAN)
+//                         the bytes after it (U...)
+//   \______________ outer_ip_front ______________/
 //          ─[cut 2]─► S3: step 7 (inner frame, ECN), lengths, patches, policy ─[cut 3]─►
 //                     decision, VNI lookup, frame-end verdict
 //
@@ -134,9 +135,13 @@ module vxlan_classify
     } beat_t;
 
     typedef logic [HDR_BYTES-1:0][7:0] view_t;
+    // The header after the outer IP header (U: UDP, VXLAN at U+8, inner frame at U+16), as
+    // outer_ip_front selects it: bytes [U, U + L4_BYTES) at fixed positions.
+    localparam int L4_BYTES = 42;       // the deepest read: the inner IPv4 checksum, K+25
+    typedef logic [L4_BYTES-1:0][7:0] l4_t;
 
-    function automatic logic [15:0] w16(input view_t v, input logic [6:0] at);
-        w16 = {v[at], v[at + 7'd1]};
+    function automatic logic [15:0] w16(input l4_t v, input int at);
+        w16 = {v[at], v[at + 1]};
     endfunction
 
     // ------------------------------------------------------------------ window, L2, outer IP
@@ -146,7 +151,9 @@ module vxlan_classify
     logic [6:0]          region_start;
     logic [LEN_W-1:0]    region_end;
 
-    view_t               f_view;
+    view_t               f_view;       // (the decision reads f_l4h)
+    logic [6:0]          f_l4;
+    l4_t                 f_l4h;
     beat_t               f_beat;
     logic [6:0]          f_l2;
     logic [15:0]         f_et;
@@ -169,12 +176,12 @@ module vxlan_classify
         .tlast(f_beat.tlast), .tuser(f_beat.tuser), .hs(f_beat.hs),
         .l2(f_l2), .et(f_et), .l2_wait(f_l2_wait), .tags3(f_tags3),
         .iph(f_iph), .iph_sum(f_iph_sum), .ip6_sum(f_ip6_sum), .eth_sum(f_eth_sum),
-        .ps4_sum(f_ps4_sum), .ps6_sum(f_ps6_sum)
+        .ps4_sum(f_ps4_sum), .ps6_sum(f_ps6_sum), .l4(f_l4), .l4h(f_l4h)
     );
 
     // ------------------------------------------------------------------ S2: steps 1-5
     typedef struct packed {
-        view_t            view;
+        l4_t              l4h;
         logic             stop;
         logic             done;
         logic [3:0]       outcome;
@@ -199,13 +206,13 @@ module vxlan_classify
         logic [LEN_W-1:0] ip_end;
         logic [POS_W-1:0] have;
         logic [7:0]       iph [60];
-        view_t            view;
+        l4_t              h;
 
         for (int i = 0; i < 60; i++) iph[i] = f_iph[i];
-        view  = f_view;
+        h     = f_l4h;
         have  = f_beat.have;
         ended = f_beat.tlast;
-        s2_d.view = f_view;
+        s2_d.l4h  = f_l4h;
         s2_d.beat = f_beat;
         s2_d.done = 1'b0; s2_d.outcome = O_PASS; s2_d.ecn_o = '0;
         stop = 1'b0; v4 = 1'b0; v6 = 1'b0; u = '0; ip_end = '0;
@@ -247,8 +254,8 @@ module vxlan_classify
         if (!stop) begin
             if (have < POS_W'(u) + 4) begin
                 s2_d.done = ended; stop = 1'b1;
-            end else if (w16(view, u + 7'd2) != ctrl_port &&
-                         !(ctrl_port2_enable && w16(view, u + 7'd2) == ctrl_port2)) begin
+            end else if (w16(h, 2) != ctrl_port &&
+                         !(ctrl_port2_enable && w16(h, 2) == ctrl_port2)) begin
                 s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 s2_d.outcome = O_TRUNC;    // it is VXLAN: ending early from here on is a truncation
@@ -280,8 +287,8 @@ module vxlan_classify
                 s2_d.ecn_o = iph[1][5:4];
             end
         end
-        ulen = w16(view, u + 7'd4);
-        s2_d.csum_check = w16(view, u + 7'd6) != 16'h0000;
+        ulen = w16(h, 4);
+        s2_d.csum_check = w16(h, 6) != 16'h0000;
         if (!stop) begin
             if (have < POS_W'(u) + 8) begin
                 s2_d.done = ended; stop = 1'b1;
@@ -291,20 +298,19 @@ module vxlan_classify
         end
 
         // 5. VXLAN header.
-        flags = view[u + 7'd8];
+        flags = h[8];
         k = u + 7'd16;
         if (!stop) begin
             if (have < POS_W'(k)) begin
                 s2_d.done = ended; stop = 1'b1;
             end else if (!flags[3]) begin
                 s2_d.outcome = O_FLAGS; s2_d.done = 1'b1; stop = 1'b1;
-            end else if (ctrl_strict && ((flags & 8'hF7) != 8'h00 || view[u + 7'd9] != 8'h00 ||
-                         view[u + 7'd10] != 8'h00 || view[u + 7'd11] != 8'h00 ||
-                         view[u + 7'd15] != 8'h00)) begin
+            end else if (ctrl_strict && ((flags & 8'hF7) != 8'h00 || h[9] != 8'h00 ||
+                         h[10] != 8'h00 || h[11] != 8'h00 || h[15] != 8'h00)) begin
                 s2_d.outcome = O_RESERVED; s2_d.done = 1'b1; stop = 1'b1;
             end
         end
-        s2_d.vni = {view[u + 7'd12], view[u + 7'd13], view[u + 7'd14]};
+        s2_d.vni = {h[12], h[13], h[14]};
 
         // The bytes before U, and the pseudo-header (addresses, 17, UDP length).
         s2_d.head_sum = oc_fold(f_eth_sum + (v6 ? f_ip6_sum : f_iph_sum));
@@ -348,9 +354,9 @@ module vxlan_classify
         logic [POS_W-1:0] have;
         logic [3:0]       outcome;
         logic             done;
-        view_t            view;
+        l4_t              h;            // U + i; the inner frame at K = U + 16
 
-        view    = s2_q.view;
+        h       = s2_q.l4h;
         have    = s2_q.beat.have;
         ended   = s2_q.beat.tlast;
         stop    = s2_q.stop;
@@ -369,18 +375,18 @@ module vxlan_classify
         s3_d.pen = '0; s3_d.tos_val = '0; s3_d.hc_hi = '0; s3_d.hc_lo = '0;
 
         // 6. (VNI table: after the lookup.)  7. Inner frame and ECN.
-        inner_et = w16(view, k + 7'd12);
+        inner_et = w16(h, 16 + 12);
         inner_v4 = (inner_et == 16'h0800);
         inner_ip = inner_v4 || (inner_et == 16'h86DD);
         ecn_needed = inner_ip && ecn_o[0];
         inner_need = 7'd14 + (inner_v4 ? 7'd12 : 7'd2);
-        tos   = view[k + 7'd15];
+        tos   = h[16 + 15];
         ecn_i = inner_v4 ? tos[1:0] : tos[5:4];
         ecn_n = ecn_combine(ecn_o, ecn_i);
         tos_n = inner_v4 ? {tos[7:2], ecn_n} : {tos[7:6], ecn_n, tos[3:0]};
-        m_old = {view[k + 7'd14], tos};
-        m_new = {view[k + 7'd14], tos_n};
-        hc    = w16(view, k + 7'd24);
+        m_old = {h[16 + 14], tos};
+        m_new = {h[16 + 14], tos_n};
+        hc    = w16(h, 16 + 24);
         hc_new = csum_update(hc, m_old, m_new);
         if (!stop) begin
             if (ip_end < LEN_W'(k) + 14) begin
@@ -543,7 +549,8 @@ module vxlan_classify
 
     // Without cuts the window sums the region from the live beat itself.
     logic unused_beat;
-    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum};
+    assign unused_beat = (PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum}) ^
+                         (^{f_view, f_l4});
 
     // ------------------------------------------------------------------ VNI lookup pipeline
     // The decision travels LOOKUP_LATENCY cycles beside the VNI lookup.
