@@ -20,8 +20,8 @@ WIDTHS = (64, 128, 256, 512)
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
            "gre_classify_pipe", "axis_splice", "allow_list", "gre_decap", "gre_decap_pipe",
            "avst_to_axis", "axis_to_avst", "gre_decap_avst", "axis_frame_fifo", "hash_table",
-           "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe", "encap_classify",
-           "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap", "vtep_top")
+           "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe",
+           "encap_classify", "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap", "vtep_top")
 
 # What a variant's extra stages cost, in cycles (gre_classify.sv and vxlan_classify.sv
 # "Pipelining"; asserted for gre_decap by tb/gre_decap/test_gre_decap_cycles.py; the VXLAN
@@ -311,12 +311,14 @@ TIMING_NOTES: dict[str, str] = {
         "(`region_sum_pipe`): the VNI lookup and the descriptor come 4 cycles later, the "
         "frame-end verdict 7 (see the pipelined builds above)."),
     "vxlan_classify_pipe": (
-        "**Why.** Stage 2 (decision steps 1–5: the outer IP checks, the UDP header found at "
-        "L2 + IHL×4 through the header-window multiplexer, its port and length, then the "
-        "VXLAN header 8 bytes further) is the deepest, as in `gre_classify_pipe`. **Next.** "
-        "The same remedies: a fifth cut between the outer IP checks and the UDP header, or "
-        "the UDP and VXLAN fields precomputed at each possible offset in stage 1 so that "
-        "stage 2 only selects."),
+        "**Why.** Stage 2 (decision steps 1–5) is the deepest: a priority chain of checks, "
+        "each a 24-bit comparison of the bytes seen so far with an offset it adds up "
+        "(L2 + 20, U + 4, U + 8, K) or the UDP length against `ip_end − U`. The header bytes "
+        "themselves no longer pass through a multiplexer there: `outer_ip_front` selects the "
+        "42 bytes from U out of its 13 possible offsets in stage 1. **Next.** Those offsets "
+        "and comparisons computed in stage 1 too (they depend only on L2, the IHL, the IP "
+        "lengths and the bytes seen), leaving stage 2 a few levels of Boolean logic; then a "
+        "fifth cut if stage 1 becomes the deepest."),
 }
 TIMING_NOTES.update({
     "encap_classify": (
