@@ -297,10 +297,14 @@ TIMING_NOTES: dict[str, str] = {
         "register. The last stage starts at the block RAMs' outputs, whose clock-to-output "
         "is most of the budget before the 45-bit comparisons begin (see `axis_frame_fifo`: "
         "4.1–4.3 ns, which Yosys's inferred block RAM cannot register inside the EBR). "
-        "**Next.** The EBR output registers (`REGMODE = OUTREG`, an instantiated DP16KD) as "
-        "a fourth stage: `LOOKUP_LATENCY` 4, one more cycle "
-        "of latency in both VXLAN directions (`encap_classify` takes the table's latency as "
-        "a parameter; `vxlan_decap`'s descriptor would come a cycle later)."),
+        "**Tried.** `hash_table_4k_lat4` (`LOOKUP_LATENCY` = 4) registers the words read in "
+        "fabric before the comparisons: its placement estimate is no better than this "
+        "build's routed figure, so another path about as long remains. Its routed critical "
+        "path is not known yet (router1 had not finished after 75 min on the loaded 2-core "
+        "machine). The likely one is stage 1: the two key hashes (CRC-32C and CRC-32 of the "
+        "key), written bit-serially — the form that made `encap_classify`'s flow hash 30 "
+        "logic levels deep. **Next.** Route it; write the key hashes as XOR matrices, as "
+        "`encap_classify` now does."),
     "vxlan_classify": (
         "**Why.** The same shape as `gre_classify`: header window → L2 → outer IP → UDP port "
         "→ VXLAN header → inner headers, each found at an offset the previous step computes; "

@@ -752,9 +752,11 @@ def section_goals(synth: Synth) -> list[str]:
                 # A ratio of two placement estimates is an estimate too; a routed figure
                 # against an estimate is not shown.
                 ratio = (f"{av}{fv / fb:.1f} ×" if fb and fv and ab == av else "–")
+                # († as in the resource table: measured on RTL that has changed since.)
+                base_mark, var_mark = (" †" if synth.stale(x, w) else "" for x in (base, v))
                 vrows.append([f"`{v}`", _wlabel(v, w), ", ".join(f"{k}={x}" for k, x in extra.items()),
-                              lat, f"{ab}{fnum(fb)}" if fb else "not run",
-                              f"{av}{fnum(fv)}" if fv else "not run", ratio])
+                              lat, f"{ab}{fnum(fb)}{base_mark}" if fb else "not run",
+                              f"{av}{fnum(fv)}{var_mark}" if fv else "not run", ratio])
         out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",
                        "fmax, MHz", "speed-up"], vrows, "lrllrrr"), ""]
     # One section per module that falls short: its critical path at every width measured,
