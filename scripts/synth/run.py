@@ -860,10 +860,11 @@ def main(argv: list[str] | None = None) -> int:
             if not any(k in e for k in ("ecp5", "pnr", "xcup")):
                 # Nothing cached under build/synth/ (measured on another machine, or its
                 # rerun was stopped before a step finished): keep the committed record,
-                # marked stale when the RTL has changed since.
+                # marked stale when its RTL or parameters are not this build's.
                 old = recorded_results()["results"].get((j.block, j.width))
                 if old:
-                    e = dict(old, stale=True) if old.get("rtl_hash") != j.rtl_hash else old
+                    same = old.get("rtl_hash") == j.rtl_hash and old.get("params") == j.params
+                    e = old if same else dict(old, stale=True)
             if any(k in e for k in ("ecp5", "pnr", "xcup")):
                 entries.append(e)
         write_results(args, entries, None, 0.0)

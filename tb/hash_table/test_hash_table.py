@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tb.common.runner import run_cocotb
+from wirespeed.table import LOOKUP_LATENCY
 from wirespeed.paths import RTL
 
 HERE = Path(__file__).resolve().parent
@@ -29,18 +30,18 @@ BIG = ["registers", "commands", "full_load"]
 @pytest.mark.parametrize(
     "slots, key_w, value_w, addr_w, full_n, latency, tests",
     [
-        (256, 45, 214, 12, 0, 3, ALL),
-        (16, 24, 13, 12, 0, 3, ALL),
-        (32768, 45, 214, 12, 16384, 3, BIG),
+        (256, 45, 214, 12, 0, LOOKUP_LATENCY, ALL),
+        (16, 24, 13, 12, 0, LOOKUP_LATENCY, ALL),
+        (32768, 45, 214, 12, 16384, LOOKUP_LATENCY, BIG),
         (256, 45, 214, 12, 0, 4, ALL),
-    ] + ([(64, 64, 256, 7, 0, 3, ALL)] if full_sweep() else []),
+    ] + ([(64, 64, 256, 7, 0, LOOKUP_LATENCY, ALL)] if full_sweep() else []),
     ids=["tunnel-256", "vni-16", "tunnel-32768-full", "tunnel-256-latency4"]
     + (["wide-64"] if full_sweep() else []),
 )
 def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: int,
                     latency: int, tests) -> None:
     params = {"SLOTS": slots, "KEY_W": key_w, "VALUE_W": value_w, "ADDR_W": addr_w}
-    if latency != 3:            # (3 is the RTL's default: those builds stay as they were)
+    if latency != LOOKUP_LATENCY:   # (the RTL's default: those builds stay as they were)
         params["LOOKUP_LATENCY"] = latency
     run_cocotb(
         toplevel="hash_table",
