@@ -184,7 +184,6 @@ module axis_splice #(
     logic [PATCHES*8-1:0] ppos, pval;
     logic [META_W-1:0] meta;
     logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
-    logic [POS_W-1:0]  flen;       // bytes of the output frame, once it has ended
 
     always_comb begin
         exists = !live || !in_first || s_hs;
@@ -211,12 +210,10 @@ module axis_splice #(
             eof      = s_hs && s_axis_tlast;
             bad      = (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
             written  = in_beats + ABS_W'(s_hs);
-            flen     = POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
         end else begin
             eof      = 1'b1;
             bad      = fr_bad[out_idx];
             written  = fr_nbeats[out_idx];
-            flen     = fr_flen[out_idx];
         end
         // Verdicts come in frame order and never before the frame has ended: the output
         // frame's has come once ver_seq passed it, or comes now.
@@ -243,8 +240,11 @@ module axis_splice #(
     logic [BYTE_SH-1:0] r1, r2;
     logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
     logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
-    logic [POS_W-1:0]   ob_pos, ob_end, avail_out, total_out, ins_end;
+    logic [POS_W-1:0]   ob_pos, ob_end, ins_end;
     logic [POS_W-1:0]   src_max;
+    // Distances from this output beat's first byte (signed): to OUT_LEN, to the end of
+    // SEG1 + INS, and to the output byte that SEG2 would take from the frame's end.
+    logic signed [POS_W-1:0] d_len, d_ins, d_end;
     logic               is_last, need_ok, emit, trunc, any_src;
     logic [ABS_W-1:0]   need_beat;
     logic [DATA_W-1:0]  seg1_bytes, seg2_bytes, o_data;
@@ -256,6 +256,27 @@ module axis_splice #(
 
     assign o_ready = !m_axis_tvalid || m_axis_tready;
 
+    // Output byte x is past the output's end when (lenv && x >= OUT_LEN), or, once the frame
+    // has ended, when SEG1 + INS are behind it and SEG2 has nothing left for it:
+    // x >= SEG1_LEN + INS_LEN && x + shift2 >= frame length. That is the same as
+    // x >= min(OUT_LEN, SEG1_LEN + INS_LEN + max(0, frame length - SEG2_OFF)) (the model's
+    // `avail`), written so that the frame length, which the live beat's tkeep gives, meets
+    // one subtraction and small comparisons instead of the chain avail -> output length ->
+    // comparison. The three distances from the beat's first byte are clamped to
+    // 0 .. 2*KEEP_W-1 first: within a beat (x = ob_pos + b, b <= KEEP_W) only that range
+    // tells bytes apart, and the per-byte comparisons then are (BYTE_SH+1)-bit ones.
+    localparam int SMALL_W = BYTE_SH + 1;
+    function automatic logic [SMALL_W-1:0] clamp_small(input logic signed [POS_W-1:0] d);
+        if (d[POS_W-1])                  clamp_small = '0;
+        else if (|d[POS_W-2:SMALL_W])    clamp_small = '1;
+        else                             clamp_small = d[SMALL_W-1:0];
+    endfunction
+
+    logic [SMALL_W-1:0] c_len, c_ins, c_end;
+    function automatic logic past_end(input logic [SMALL_W-1:0] b);
+        past_end = (lenv && c_len <= b) || (eof && c_ins <= b && c_end <= b);
+    endfunction
+
     always_comb begin
         r1      = s1off[BYTE_SH-1:0];
         q1      = ABS_W'(s1off >> BYTE_SH);
@@ -265,13 +286,19 @@ module axis_splice #(
         q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
         ob_end  = ob_pos + POS_W'(KEEP_W);
-        // Bytes the segments can supply once the frame has ended.
-        avail_out = ins_end + ((flen > POS_W'(s2off)) ? flen - POS_W'(s2off) : '0);
-        if (lenv && (!eof || POS_W'(out_len) <= avail_out)) total_out = POS_W'(out_len);
-        else if (eof) total_out = avail_out;
-        else total_out = '1;
-        trunc   = eof && lenv && (avail_out < POS_W'(out_len));
-        is_last = (ob_end >= total_out);
+        d_len   = signed'(POS_W'(out_len)) - signed'(ob_pos);
+        d_ins   = signed'(ins_end) - signed'(ob_pos);
+        // flen - (ob_pos + shift2); for the live frame flen = in_beats * KEEP_W + live_len,
+        // so live_len is added last.
+        if (live) d_end = signed'(POS_W'({in_beats, {BYTE_SH{1'b0}}}) - ob_pos - POS_W'(shift2))
+                          + signed'(POS_W'(live_len));
+        else      d_end = signed'(fr_flen[out_idx] - ob_pos - POS_W'(shift2));
+        c_len   = clamp_small(d_len);
+        c_ins   = clamp_small(d_ins);
+        c_end   = clamp_small(d_end);
+        // The segments cannot supply OUT_LEN: d_len > d_ins && d_len > d_end.
+        trunc   = eof && lenv && d_len > d_ins && d_len > d_end;
+        is_last = past_end(SMALL_W'(KEEP_W));
         // Highest input byte this output beat reads (SEG2 bytes come after SEG1 bytes).
         any_src = 1'b1;
         if (ob_end > ins_end)
@@ -304,7 +331,7 @@ module axis_splice #(
                 o_data[8*b +: 8] = seg2_bytes[8*b +: 8];
             for (int p = 0; p < PATCHES; p++)
                 if (pen[p] && o == POS_W'(ppos[8*p +: 8])) o_data[8*b +: 8] = pval[8*p +: 8];
-            o_keep[b] = (o < total_out);
+            o_keep[b] = !past_end(SMALL_W'(b));
             if (!o_keep[b]) o_data[8*b +: 8] = 8'h00;
         end
 
@@ -338,16 +365,33 @@ module axis_splice #(
     end
 
     // ------------------------------------------------------------------ buffer accounting
-    logic [FR_AW:0]   in_seq_n, out_seq_n;
-    logic [ABS_W-1:0] wr_abs_n, oldest_abs_n, occ_n, ob_n, oldest_n, src_next;
+    // s_axis_tready is registered from the occupancy, and the occupancy is wr_abs minus the
+    // oldest beat still needed. This cycle's output decision moves the oldest beat; to keep
+    // that decision off the path to s_axis_tready, the oldest beat is registered as a sum
+    // (oa_base + an offset) and the occupancy is taken from it one cycle later. The oldest
+    // beat only moves forward, so the occupancy seen is never below the true one: the buffer
+    // cannot be overrun, and it is reused one cycle later than it could be.
+    logic [FR_AW:0]   in_seq_n, out_seq_n, out_seq_inc;
+    logic [ABS_W-1:0] wr_abs_n, ob_n, oldest_n, src_next;
     logic [POS_W-1:0] next_pos, src_min;
-    logic             in_first_n, hold_v_n;
+    logic             in_first_n, hold_v_n, live_n;
+    logic [ABS_W-1:0] base_next;        // the next frame's first beat, if this one leaves
+    logic [ABS_W-1:0] oa_base_n, oa_wr_n;
+    logic             oa_clamp_n;
+    // Registered halves of the oldest needed beat: oa_base + (oa_clamp ? min(oldest, oa_wr)
+    // : oa_wr), where oldest is the registered oldest_n.
+    logic [ABS_W-1:0] oa_base, oa_wr;
+    logic             oa_clamp;
+    logic [ABS_W-1:0] oldest_abs, occ;
 
     always_comb begin
         wr_abs_n   = wr_abs + ABS_W'(s_hs);
         in_first_n = s_hs ? s_axis_tlast : in_first;
         in_seq_n   = in_seq + (FR_AW+1)'(s_hs && s_axis_tlast);
-        out_seq_n  = out_seq + (FR_AW+1)'(frame_done);
+        out_seq_inc = out_seq + 1'b1;
+        out_seq_n  = frame_done ? out_seq_inc : out_seq;
+        // Compared both ways before the decision picks one.
+        live_n     = frame_done ? (out_seq_inc == in_seq_n) : (out_seq == in_seq_n);
         // Lowest input byte the next output beat reads.
         next_pos = ob_end;
         if (next_pos < POS_W'(s1len)) src_min = POS_W'(s1off) + next_pos;
@@ -363,19 +407,27 @@ module axis_splice #(
         end else if (capture_hold) begin
             hold_v_n = 1'b1;
         end
-        // Oldest beat still needed, in absolute numbers.
-        if (out_seq_n == in_seq_n && in_first_n) begin
-            oldest_abs_n = wr_abs_n;                       // nothing in flight
+        base_next = (out_seq_inc == in_seq) ? (in_first ? wr_abs : fr_base[in_idx])
+                                            : fr_base[out_seq_inc[FR_AW-1:0]];
+        // Oldest beat still needed after this cycle, in absolute numbers.
+        oa_clamp_n = 1'b0;
+        oa_wr_n    = '0;
+        if (live_n && in_first_n) begin
+            oa_base_n = wr_abs_n;                          // nothing in flight
         end else if (frame_done) begin
-            oldest_abs_n = (out_seq_n == in_seq) ? (in_first ? wr_abs : fr_base[in_idx])
-                                                 : fr_base[out_seq_n[FR_AW-1:0]];
-        end else if ((exists && dv && drop) || hold_v_n) begin
-            oldest_abs_n = base + written;                 // dropped or held: none of it needed
+            oa_base_n = base_next;
         end else begin
-            oldest_abs_n = base + ((oldest_n < written) ? oldest_n : written);
+            oa_base_n = base;
+            oa_wr_n   = written;                           // dropped or held: none of it needed
+            oa_clamp_n = !((exists && dv && drop) || hold_v_n);
         end
-        occ_n = wr_abs_n - oldest_abs_n;
-        if (occ_n[ABS_W-1]) occ_n = '0;                    // needed beats not yet arrived
+    end
+
+    // The occupancy from last cycle's oldest beat and this cycle's writes.
+    always_comb begin
+        oldest_abs = oa_base + ((oa_clamp && oldest < oa_wr) ? oldest : oa_wr);
+        occ = wr_abs_n - oldest_abs;
+        if (occ[ABS_W-1]) occ = '0;                        // needed beats not yet arrived
     end
 
     always_ff @(posedge clk) begin
@@ -422,7 +474,7 @@ module axis_splice #(
         wr_abs   <= wr_abs_n;
         in_first <= in_first_n;
         if (s_hs) in_beats <= s_axis_tlast ? '0 : in_beats + 1'b1;
-        live     <= (out_seq_n == in_seq_n);
+        live     <= live_n;
         in_seq   <= in_seq_n;
         out_seq  <= out_seq_n;
         desc_seq <= desc_seq + (FR_AW+1)'(desc_valid);
@@ -430,10 +482,14 @@ module axis_splice #(
         ob       <= ob_n;
         oldest   <= oldest_n;
         hold_v   <= hold_v_n;
+        oa_base  <= oa_base_n;
+        oa_wr    <= oa_wr_n;
+        oa_clamp <= oa_clamp_n;
         if (o_ready) m_axis_tvalid <= o_valid;
-        // Registered ready: room for one more beat, and a record for a new frame.
-        s_axis_tready <= (occ_n < ABS_W'(BUF_BEATS)) &&
-                         (!in_first_n || (in_seq_n - out_seq_n) < (FR_AW+1)'(FRAMES));
+        // Registered ready: room for one more beat, and a record for a new frame (counted
+        // against last cycle's output frame, for the same reason as the occupancy).
+        s_axis_tready <= (occ < ABS_W'(BUF_BEATS)) &&
+                         (!in_first_n || (in_seq_n - out_seq) < (FR_AW+1)'(FRAMES));
 
         if (rst) begin
             wr_abs        <= '0;
@@ -447,6 +503,9 @@ module axis_splice #(
             ob            <= '0;
             oldest        <= '0;
             hold_v        <= 1'b0;
+            oa_base       <= '0;
+            oa_wr         <= '0;
+            oa_clamp      <= 1'b0;
             m_axis_tvalid <= 1'b0;
             s_axis_tready <= 1'b0;
         end
