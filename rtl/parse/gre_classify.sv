@@ -44,17 +44,23 @@
 // an optional register cut before each and after the last:
 //
 //   window ─[cut 0]─► S1: L2 walk, outer IP bytes,   ─[cut 1]─► S2: steps 1-4 (L2, tunnel
-//                         header checksum sum                      candidate, outer IP, GRE),
-//                                                                  allow-list lookup
+//                         header sums, the bytes after             candidate, outer IP, GRE),
+//                         the IP header (G...)                     allow-list lookup
+//   \______________ outer_ip_front ______________/
 //          ─[cut 2]─► S3: steps 5-9, lengths, patches, policy ─[cut 3]─► decision, descriptor,
 //                                                                        frame-end verdicts
+//
+// S2 and S3 read the GRE header and the inner header's first bytes at fixed positions of the
+// bytes outer_ip_front selects after the IP header (G, G+1, ...; the inner header at G + 4,
+// 8, 12 or 16), not through a multiplexer over the whole header window.
 //
 // With PIPE_CUTS = 0 the decision comes in the cycle of the beat completing the headers and
 // `eof_bad` with the frame's last beat (issue #2's latency). Each cut set in PIPE_CUTS moves
 // the descriptor, the frame-end verdict (`eof_valid`/`eof_bad`) and the stat event one cycle
 // later; the downstream splice engine then takes verdicts on their own strobe (LATE_EOF) and
 // its buffer must cover the extra beats. The checksum region sum runs on the snapshot's beats
-// after the last cut, so it sees the decision in the same cycle as the beat it belongs to.
+// after the last cut (region_sum_pipe), so it sees the decision in the same cycle as the beat
+// it belongs to.
 
 `default_nettype none
 
@@ -145,11 +151,12 @@ module gre_classify
     } beat_t;
 
     typedef logic [HDR_BYTES-1:0][7:0] view_t;
+    // The header after the outer IP header (G: GRE, its payload at K = G + 4..16), as
+    // outer_ip_front selects it: bytes [G, G + L4_BYTES) at fixed positions.
+    localparam int L4_BYTES = 28;       // the deepest read: the inner IPv4 checksum, K+11 <= G+27
+    typedef logic [L4_BYTES-1:0][7:0] l4_t;
 
-    // ------------------------------------------------------------------ header bytes
-    logic [7:0]        win_view [HDR_BYTES];
-    logic [POS_W-1:0]  win_have;
-    logic [LEN_BITS-1:0] win_len;
+    // ------------------------------------------------------------------ window, L2, outer IP
     logic [15:0]       region_sum;
     // Region hooks, from the decision domain (after the last cut).
     logic              region_known, region_decide;
@@ -157,105 +164,37 @@ module gre_classify
     logic [LEN_W-1:0]  region_end;
     beat_t             fin_beat;     // the snapshot's beat after the last cut
 
-    if (!PIPED) begin : g_window
-        // The decision is made in the beat's own cycle: one window serves both.
-        hdr_window #(
-            .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W),
-            .HEAD_MAX(82)                   // G <= 22 + 60
-        ) window (
-            .clk, .rst,
-            .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-            .view(win_view), .have(win_have), .beat_len(win_len),
-            .region_known, .region_decide, .region_start, .region_end, .region_sum
-        );
-    end else begin : g_window_piped
-        // The pipelined build sums the checksum region itself, after the last cut (below).
-        hdr_window #(
-            .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W), .HEAD_MAX(82)
-        ) window (
-            .clk, .rst,
-            .s_tdata, .s_tkeep, .s_hs, .s_tlast,
-            .view(win_view), .have(win_have), .beat_len(win_len),
-            .region_known(1'b0), .region_decide(1'b0), .region_start(7'd0),
-            .region_end(17'd0), .region_sum       // unused: summed after the last cut
-        );
-        logic unused_window;
-        assign unused_window = ^{region_known, region_decide, region_start, region_end};
-    end
+    view_t             f_view;       // (the decision reads f_l4h)
+    logic [6:0]        f_l4;
+    l4_t               f_l4h;
+    beat_t             f_beat;
+    logic [6:0]        f_l2;
+    logic [15:0]       f_et;
+    logic              f_l2_wait, f_tags3;
+    logic [59:0][7:0]  f_iph;
+    logic [31:0]       f_iph_sum, f_ip6_sum, f_eth_sum, f_ps4_sum, f_ps6_sum;
 
-    // ------------------------------------------------------------------ snapshot (cut 0)
-    typedef struct packed {
-        view_t view;
-        beat_t beat;
-    } s0_t;
-    s0_t s0_d, s0_q;
-
-    always_comb begin
-        for (int i = 0; i < HDR_BYTES; i++) s0_d.view[i] = win_view[i];
-        s0_d.beat = '{have: win_have, len: win_len, tdata: s_tdata, tlast: s_tlast,
-                      tuser: s_tuser, hs: s_hs};
-    end
-
-    pipe_reg #(.W($bits(s0_t)), .EN(CUTS[0]), .RST_BITS(1))
-        cut0 (.clk, .rst, .d(s0_d), .q(s0_q));
-
-    // ------------------------------------------------------------------ S1: L2 and outer IP bytes
-    typedef struct packed {
-        view_t           view;
-        logic [59:0][7:0] iph;
-        logic [31:0]     iph_sum;      // sum of the IHL*2 header words (not folded)
-        logic [31:0]     ip6_sum;      // sum of the 20 words of an IPv6 header at L2
-        logic [31:0]     eth_sum;      // sum of the words of bytes [0, L2)
-        logic [6:0]      l2;
-        logic [15:0]     et;
-        logic            l2_wait;
-        logic            tags3;
-        logic            v6_et;        // et = IPv6 (the head sum's IP header)
-        beat_t           beat;
-    } s1_t;
-    s1_t s1_d, s1_q;
-
-    logic [7:0] s1_view [HDR_BYTES];
-    logic [7:0] s1_iph [60];
-    always_comb for (int i = 0; i < HDR_BYTES; i++) s1_view[i] = s0_q.view[i];
-
-    l2_parse #(
-        .HDR_BYTES(HDR_BYTES),
-        .POS_W(POS_W)
-    ) l2p (
-        .view(s1_view), .have(s0_q.beat.have),
-        .l2(s1_d.l2), .et(s1_d.et), .wait_more(s1_d.l2_wait), .too_many_tags(s1_d.tags3),
-        .iph(s1_iph)
+    outer_ip_front #(
+        .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W),
+        .HEAD_MAX(82),                  // G <= 22 + 60
+        .CUTS(PIPE_CUTS % 4), .L4_BYTES(L4_BYTES)
+    ) front (
+        .clk, .rst,
+        .s_tdata, .s_tkeep, .s_hs, .s_tlast, .s_tuser,
+        // A pipelined build sums the checksum region after the last cut (below).
+        .region_known(!PIPED && region_known), .region_decide(!PIPED && region_decide),
+        .region_start(PIPED ? 7'd0 : region_start), .region_end(PIPED ? 17'd0 : region_end),
+        .region_sum,
+        .view(f_view), .have(f_beat.have), .beat_len(f_beat.len), .tdata(f_beat.tdata),
+        .tlast(f_beat.tlast), .tuser(f_beat.tuser), .hs(f_beat.hs),
+        .l2(f_l2), .et(f_et), .l2_wait(f_l2_wait), .tags3(f_tags3),
+        .iph(f_iph), .iph_sum(f_iph_sum), .ip6_sum(f_ip6_sum), .eth_sum(f_eth_sum),
+        .ps4_sum(f_ps4_sum), .ps6_sum(f_ps6_sum), .l4(f_l4), .l4h(f_l4h)
     );
-
-    always_comb begin : stage1
-        logic [3:0] ihl;
-        logic [63:0][15:0] iph_w, ip6_w, eth_w;
-        s1_d.view = s0_q.view;
-        s1_d.beat = s0_q.beat;
-        s1_d.v6_et = s1_d.et == 16'h86DD;
-        for (int i = 0; i < 60; i++) s1_d.iph[i] = s1_iph[i];
-        ihl = s1_iph[0][3:0];
-        // Word sums as adder trees (parse_pkg::word_sum), masked word by word.
-        iph_w = '0; ip6_w = '0; eth_w = '0;
-        for (int w = 0; w < 30; w++)
-            if (5'(w) < {ihl, 1'b0}) iph_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.iph_sum = word_sum(iph_w);
-        // For the GRE checksum: the bytes before G are [0, L2) and the outer IP header, so
-        // their sum is one of three fixed Ethernet sums plus iph_sum or the IPv6 header's.
-        for (int w = 0; w < 20; w++) ip6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.ip6_sum = word_sum(ip6_w);
-        for (int w = 0; w < 11; w++)
-            if (7'(2*w) < s1_d.l2) eth_w[w] = {s0_q.view[2*w], s0_q.view[2*w+1]};
-        s1_d.eth_sum = word_sum(eth_w);
-    end
-
-    pipe_reg #(.W($bits(s1_t)), .EN(CUTS[1]), .RST_BITS(1))
-        cut1 (.clk, .rst, .d(s1_d), .q(s1_q));
 
     // ------------------------------------------------------------------ S2: steps 1-4
     typedef struct packed {
-        view_t            view;
+        l4_t              l4h;
         logic             stop;
         logic             done;
         outcome_e         outcome;
@@ -263,6 +202,7 @@ module gre_classify
         logic [6:0]       l2;
         logic [6:0]       g;
         logic [6:0]       k;
+        logic [4:0]       glen;        // K - G: 4, 8, 12 or 16
         logic [LEN_W-1:0] ip_end;
         logic [1:0]       ecn_o;
         logic [15:0]      flags;
@@ -274,8 +214,8 @@ module gre_classify
     s2_t s2_d, s2_q;
 
     // The allow-list looks up the snapshot's outer addresses; the hit joins the snapshot.
-    assign lookup_src = {s1_q.iph[12], s1_q.iph[13], s1_q.iph[14], s1_q.iph[15]};
-    assign lookup_dst = {s1_q.iph[16], s1_q.iph[17], s1_q.iph[18], s1_q.iph[19]};
+    assign lookup_src = {f_iph[12], f_iph[13], f_iph[14], f_iph[15]};
+    assign lookup_dst = {f_iph[16], f_iph[17], f_iph[18], f_iph[19]};
 
     always_comb begin : stage2
         logic             stop, v4, v6, ended;
@@ -286,23 +226,23 @@ module gre_classify
         logic [POS_W-1:0] have;
         logic [7:0]       iph [60];
 
-        for (int i = 0; i < 60; i++) iph[i] = s1_q.iph[i];
-        have  = s1_q.beat.have;
-        ended = s1_q.beat.tlast;
-        s2_d.view = s1_q.view;
-        s2_d.beat = s1_q.beat;
+        for (int i = 0; i < 60; i++) iph[i] = f_iph[i];
+        have  = f_beat.have;
+        ended = f_beat.tlast;
+        s2_d.l4h  = f_l4h;
+        s2_d.beat = f_beat;
         s2_d.hit  = lookup_hit;
-        s2_d.head_sum = oc_fold(s1_q.eth_sum + (s1_q.v6_et ? s1_q.ip6_sum : s1_q.iph_sum));
+        s2_d.head_sum = oc_fold(f_eth_sum + ((f_et == 16'h86DD) ? f_ip6_sum : f_iph_sum));
         s2_d.done = 1'b0; s2_d.outcome = OUT_PASS;
         stop = 1'b0; v4 = 1'b0; v6 = 1'b0; g = '0; ip_end = '0; tlen = '0; plen = '0;
         s2_d.ecn_o = '0;
         ihl = iph[0][3:0];
 
         // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
-        l2 = s1_q.l2; et = s1_q.et;
-        if (s1_q.l2_wait) begin
+        l2 = f_l2; et = f_et;
+        if (f_l2_wait) begin
             s2_d.done = ended; stop = 1'b1;
-        end else if (s1_q.tags3) begin
+        end else if (f_tags3) begin
             s2_d.done = 1'b1; stop = 1'b1;
         end
 
@@ -333,14 +273,14 @@ module gre_classify
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else if (have < POS_W'(l2) + POS_W'({ihl, 2'b00})) begin
                 s2_d.done = ended; stop = 1'b1;
-            end else if (oc_fold(s1_q.iph_sum) != 16'hFFFF) begin
+            end else if (oc_fold(f_iph_sum) != 16'hFFFF) begin
                 s2_d.outcome = OUT_DROP_IP_CHECKSUM; s2_d.done = 1'b1; stop = 1'b1;
             end else if (iph[6][5] || {iph[6][4:0], iph[7]} != 13'd0) begin
                 s2_d.outcome = OUT_DROP_FRAGMENT; s2_d.done = 1'b1; stop = 1'b1;
             end else if (tlen < 16'({ihl, 2'b00}) + 16'd4) begin
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
-                g = l2 + 7'({ihl, 2'b00});
+                g = f_l4;                                   // L2 + IHL*4
                 ip_end = LEN_W'(l2) + LEN_W'(tlen);
                 s2_d.ecn_o = iph[1][1:0];
             end
@@ -352,18 +292,19 @@ module gre_classify
             end else if (iph[0][7:4] != 4'd6 || plen < 16'd4) begin
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
-                g = l2 + 7'd40;
+                g = f_l4;                                   // L2 + 40
                 ip_end = LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen);
                 s2_d.ecn_o = iph[1][5:4];
             end
         end
 
-        // 4. GRE header.
-        flags = {s1_q.view[g], s1_q.view[g + 7'd1]};
+        // 4. GRE header, at G: the first bytes of f_l4h.
+        flags = {f_l4h[0], f_l4h[1]};
         glen  = 7'd4 + {3'b000, flags[15], 2'b00} + {3'b000, flags[13], 2'b00} + {3'b000, flags[12], 2'b00};
         s2_d.k     = g + glen;
+        s2_d.glen  = 5'(glen);
         s2_d.flags = flags;
-        s2_d.proto = {s1_q.view[g + 7'd2], s1_q.view[g + 7'd3]};
+        s2_d.proto = {f_l4h[2], f_l4h[3]};
         if (!stop) begin
             if (have < POS_W'(g) + 4) begin
                 s2_d.done = ended; stop = 1'b1;
@@ -446,13 +387,14 @@ module gre_classify
         l3 = (proto != 16'h6558);
         ecn_needed = l3 && ecn_o[0];                        // ECT(1) = 01 or CE = 11
         inner_need = (proto == 16'h0800) ? 7'd12 : 7'd2;
-        tos = s2_q.view[k + 7'd1];
+        // The inner header at K = G + glen: bytes glen + j of l4h (a 4-way select).
+        tos = s2_q.l4h[s2_q.glen + 5'd1];
         ecn_i = (proto == 16'h0800) ? tos[1:0] : tos[5:4];
         ecn_n = ecn_combine(ecn_o, ecn_i);
         tos_n = (proto == 16'h0800) ? {tos[7:2], ecn_n} : {tos[7:6], ecn_n, tos[3:0]};
-        m_old = {s2_q.view[k], tos};
-        m_new = {s2_q.view[k], tos_n};
-        hc    = {s2_q.view[k + 7'd10], s2_q.view[k + 7'd11]};
+        m_old = {s2_q.l4h[s2_q.glen], tos};
+        m_new = {s2_q.l4h[s2_q.glen], tos_n};
+        hc    = {s2_q.l4h[s2_q.glen + 5'd10], s2_q.l4h[s2_q.glen + 5'd11]};
         hc_new = csum_update(hc, m_old, m_new);
         if (!stop && ecn_needed) begin
             if (ip_end < LEN_W'(k) + LEN_W'(inner_need)) begin
@@ -598,116 +540,52 @@ module gre_classify
             if (rst) stat_valid <= 1'b0;
         end
     end else begin : g_verdict_piped
-        // The checksum region's sum in three registered steps: how many bytes of this beat
-        // are in the region (v0), their word sum (v1), then the running sum and the frame-end
-        // verdict (v2), registered once more for the splice engine (LATE_EOF). Verdicts and
-        // stat events come 3 cycles after the frame's last beat leaves the last cut; the
+        // The checksum region summed from the beats leaving the last cut (region_sum_pipe),
+        // then the frame-end verdict registered for the splice engine (LATE_EOF): verdicts
+        // and stat events come 3 cycles after the frame's last beat leaves the last cut; the
         // descriptor is not delayed.
-        logic [POS_W-1:0] pos;
-        logic signed [POS_W+1:0] to_end;    // bytes of this beat before the region end
-        logic [LEN_BITS-1:0] take;           // leading bytes of this beat summed
-        logic [31:0]      beat_sum;
-        logic [63:0][15:0] bw;
+        typedef struct packed {
+            logic        tuser;
+            logic        trunc;
+            logic        decap;
+            logic        csum;
+            logic        fwd;
+            outcome_e    outcome;
+            logic [15:0] len;
+        } end_meta_t;
+        end_meta_t   m_in, m_out;
+        logic        sum_valid, late_csum, v2_valid, v2_bad;
+        logic [15:0] sum;
 
-        always_comb begin
-            pos = flen - POS_W'(fin_beat.len);
-            // One subtraction and a clamp, then per-byte compares with constants (not a
-            // 24-bit position compare per byte): bytes at and past the region end are out.
-            to_end = signed'((POS_W+2)'(lim)) - signed'((POS_W+2)'(pos));
-            take = fin_beat.len;
-            if (region_known) begin
-                if (to_end <= 0) take = '0;
-                else if (to_end < signed'((POS_W+2)'(fin_beat.len))) take = LEN_BITS'(to_end);
-            end
-        end
+        assign m_in = '{tuser: fin_beat.tuser, trunc: late_trunc, decap: f_decap, csum: f_csum,
+                        fwd: f_fwd, outcome: f_outcome, len: f_len16};
 
-        // v0: one beat's data, its bytes in the region, and the frame's figures.
-        logic              v0_hs, v0_last, v0_tuser, v0_decap, v0_csum, v0_trunc, v0_fwd;
-        logic [DATA_W-1:0] v0_tdata;
-        logic [LEN_BITS-1:0] v0_take;
-        logic [15:0]       v0_head, v0_len;
-        outcome_e          v0_outcome;
-        always_ff @(posedge clk) begin
-            v0_hs <= fin_beat.hs;
-            if (fin_beat.hs) begin
-                v0_tdata   <= fin_beat.tdata;
-                v0_take    <= take;
-                v0_last    <= fin_beat.tlast;
-                v0_tuser   <= fin_beat.tuser;
-                v0_decap   <= f_decap;
-                v0_csum    <= f_csum;
-                v0_trunc   <= late_trunc;
-                v0_fwd     <= f_fwd;
-                v0_outcome <= f_outcome;
-                v0_len     <= f_len16;
-                v0_head    <= decide_now ? ~s3_q.head_sum : 16'h0000;
-            end
-            if (rst) v0_hs <= 1'b0;
-        end
+        region_sum_pipe #(
+            .DATA_W(DATA_W), .POS_W(POS_W), .END_W(LEN_W), .META_W($bits(end_meta_t))
+        ) gre_region (
+            .clk, .rst,
+            .s_hs(fin_beat.hs), .s_tlast(fin_beat.tlast), .s_tdata(fin_beat.tdata),
+            .s_len(fin_beat.len), .s_have(fin_beat.have), .s_meta(m_in),
+            .region_known, .region_end(lim),
+            .head(decide_now ? ~s3_q.head_sum : 16'h0000),
+            .out_valid(sum_valid), .out_sum(sum), .out_meta(m_out)
+        );
 
-        always_comb begin
-            bw = '0;
-            for (int w = 0; w < KEEP_W / 2; w++) begin
-                logic [7:0] hi, lo;
-                hi = (2*w     < int'(v0_take)) ? v0_tdata[16*w +: 8]     : 8'h00;
-                lo = (2*w + 1 < int'(v0_take)) ? v0_tdata[16*w + 8 +: 8] : 8'h00;
-                bw[w] = {hi, lo};
-            end
-            beat_sum = word_sum(bw);
-        end
-
-        // v1: the beat's sum.
-        logic             v1_hs, v1_last, v1_first, v1_tuser, v1_decap, v1_csum, v1_trunc, v1_fwd;
-        logic [15:0]      v1_head, v1_len;
-        logic [31:0]      v1_sum;            // unfolded: the fold is v2's
-        outcome_e         v1_outcome;
-        logic             v1_in_first;       // the next beat after the last cut starts a frame
-        always_ff @(posedge clk) begin
-            v1_hs <= v0_hs;
-            if (v0_hs) begin
-                v1_in_first <= v0_last;
-                v1_first    <= v1_in_first;
-                v1_last     <= v0_last;
-                v1_tuser    <= v0_tuser;
-                v1_decap    <= v0_decap;
-                v1_csum     <= v0_csum;
-                v1_trunc    <= v0_trunc;
-                v1_fwd      <= v0_fwd;
-                v1_outcome  <= v0_outcome;
-                v1_len      <= v0_len;
-                v1_sum      <= beat_sum;
-                v1_head     <= v0_head;
-            end
-            if (rst) begin
-                v1_hs       <= 1'b0;
-                v1_in_first <= 1'b1;
-            end
-        end
-
-        // v2: the running sum; the verdict on the frame's last beat.
-        logic [15:0] acc, sum_now;
-        logic        late_csum, v2_valid, v2_bad;
-        always_comb begin
-            // (v1_sum < 2^21: no carry out of 32 bits.)
-            sum_now   = oc_fold({16'h0, v1_first ? 16'h0 : acc} + v1_sum + {16'h0, v1_head});
-            late_csum = v1_decap && v1_csum && sum_now != 16'hFFFF && sum_now != 16'h0000;
-        end
+        // The GRE checksum covers [G, ip_end): its one's-complement sum is 0xFFFF (or +0).
+        assign late_csum = m_out.decap && m_out.csum && sum != 16'hFFFF && sum != 16'h0000;
         always_ff @(posedge clk) begin
             stat_valid <= 1'b0;
             v2_valid   <= 1'b0;
-            if (v1_hs) begin
-                acc <= sum_now;
-                if (v1_last) begin
-                    v2_valid     <= 1'b1;
-                    v2_bad       <= v1_tuser || v1_trunc || late_csum;
-                    stat_valid   <= 1'b1;
-                    stat_emit    <= v1_fwd;
-                    stat_len     <= v1_len;
-                    if (v1_tuser)       stat_outcome <= OUT_DROP_RX_ERROR;
-                    else if (v1_trunc)  stat_outcome <= OUT_DROP_TRUNCATED;
-                    else if (late_csum) stat_outcome <= OUT_DROP_GRE_CHECKSUM;
-                    else                stat_outcome <= v1_outcome;
-                end
+            if (sum_valid) begin
+                v2_valid     <= 1'b1;
+                v2_bad       <= m_out.tuser || m_out.trunc || late_csum;
+                stat_valid   <= 1'b1;
+                stat_emit    <= m_out.fwd;
+                stat_len     <= m_out.len;
+                if (m_out.tuser)      stat_outcome <= OUT_DROP_RX_ERROR;
+                else if (m_out.trunc) stat_outcome <= OUT_DROP_TRUNCATED;
+                else if (late_csum)   stat_outcome <= OUT_DROP_GRE_CHECKSUM;
+                else                  stat_outcome <= m_out.outcome;
             end
             if (rst) begin
                 stat_valid <= 1'b0;
@@ -718,12 +596,13 @@ module gre_classify
         assign eof_bad   = v2_bad;
 
         logic unused_region;
-        assign unused_region = ^region_sum;
+        assign unused_region = ^region_sum;     // the window's own sum: hooks tied off
     end
 
     // Without cuts the window sums the region from the live beat itself.
     logic unused_beat;
-    assign unused_beat = PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum};
+    assign unused_beat = (PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum}) ^
+                         (^{f_view, f_ps4_sum, f_ps6_sum});
 
 endmodule
 
