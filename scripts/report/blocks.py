@@ -245,34 +245,58 @@ def files_hash(files: list[Path], root: Path = ROOT) -> str:
 TIMING_NOTES: dict[str, str] = {
     "gre_classify": (
         "**Why.** The decision is one combinational function of the header bytes seen so far: "
-        "the L2 walk gives the IP header's offset, the IP header's IHL gives the GRE header's, "
-        "the GRE flags give the inner frame's, each read out of the 128-byte header window "
-        "through a byte multiplexer whose select is the previous step's result; the header "
-        "checksum and the policy come after. **Done.** `gre_classify_pipe` (`PIPE_CUTS` = 15) "
-        "cuts this chain in four registered stages (see the pipelined builds above; the "
-        "decision comes 4 cycles later, the frame-end verdict 7)."),
+        "the L2 walk gives the IP header's offset, the IP header's IHL gives the GRE header's "
+        "(one of 13), the GRE flags give the inner frame's (one of 4), each through a byte "
+        "multiplexer whose select is the previous step's result; the header checksum, the "
+        "policy and the frame-end verdict come after. **Done.** `gre_classify_pipe` "
+        "(`PIPE_CUTS` = 15) cuts this chain in four registered stages (see the pipelined "
+        "builds above; the decision comes 4 cycles later, the frame-end verdict 7). Its first "
+        "stages are `outer_ip_front` now (see `gre_classify_pipe`); at 256 bit the "
+        "unpipelined build went from 11,288 to 12,251 LUT4 and from 12.0 to 13.6 MHz with it."),
     "gre_classify_pipe": (
-        "**Why.** Stage 2 (decision steps 1–4: the outer IP checks, then the GRE header found "
-        "at L2 + IHL×4 through the header-window multiplexer, then its flags and length) is "
-        "now the deepest. **Next.** A fifth cut between steps 3 and 4 (register the GRE "
-        "offset and the IP verdict: +1 cycle), or precompute the GRE fields at each possible "
-        "offset (L2 ∈ {14, 18, 22} × IHL ∈ 5…15) in stage 1 so that stage 2 only selects."),
+        "**Done.** Its first two stages are now `outer_ip_front`, shared with "
+        "`vxlan_classify`: stage 2 reads the GRE header, and stage 3 the inner header's TOS "
+        "and checksum, at fixed positions of the 28 bytes selected after the IP header "
+        "instead of through the 128-byte header-window multiplexer (256 bit: 9,432 → 8,858 "
+        "LUT4, 6,118 → 4,267 FF; 54.2 → 53.4 MHz, no change beyond the seed spread). "
+        "**Why.** The critical path is now stage 1, in `outer_ip_front`: the L2 walk "
+        "(EtherType/TPID comparisons, and `have` comparisons that also steer L2) → the "
+        "3-way IP-header select → IHL → L4 offset (an addition) → 13 comparisons → the "
+        "13-way select of the bytes after the IP header, 18.7 ns. **Next.** In "
+        "`outer_ip_front`: L2 from the EtherTypes alone (the `have` comparisons only need "
+        "to make the decision wait), and the L4 offset decoded one-hot from the L2 and IHL "
+        "values instead of an addition and 13 comparisons; or a cut between the L2 walk and "
+        "the select (+1 cycle). `vxlan_classify_pipe` shares that stage."),
     "axis_splice": (
-        "**Why.** The engine decides each output beat in one cycle, with the beat arriving "
-        "in that cycle bypassed in (cut-through, which is what makes the GRE pipeline 2 "
-        "cycles): the last beat's tkeep gives the frame length, which gives the bytes the "
-        "segments supply, whether this output beat is the last, whether the frame is done, "
-        "the oldest buffered beat still needed, the occupancy and finally the registered "
-        "`s_axis_tready` — six 22- to 27-bit additions and comparisons in series. Every top "
-        "contains this engine, so this path caps them all. **Next**, in order of cost: "
-        "(1) `s_axis_tready` from the occupancy of the cycle before, with two spare beats of "
-        "buffer (no latency; the buffer grows); (2) the per-frame constants (SEG2 shift, "
-        "bytes the segments supply, output length) computed into the frame record when the "
-        "descriptor or the last beat arrives rather than in the output decision; (3) byte "
-        "positions compared per output byte narrowed to 9 bits (edits lie in the first 256 "
-        "bytes); (4) a plan stage (source beats, shifts, keep, last) registered ahead of a "
-        "data stage (buffer read, funnel shift, patches): +1 cycle on every frame. 250 MHz "
-        "needs all four and probably a second data stage at 512 bits."),
+        "**Done.** Its first synthesis named `s_axis_tkeep` → `s_axis_tready` at 29.5 MHz "
+        "(256 bit): the last beat's tkeep gave the frame length, then the bytes the segments "
+        "supply, the output length, whether this output beat is the last, the frame done, "
+        "the oldest buffered beat still needed, the occupancy and the registered ready — six "
+        "22- to 27-bit additions and comparisons in series. Two changes, no cycle of latency "
+        "added: (1) `s_axis_tready` is computed from the oldest needed beat as it was a cycle "
+        "before (registered as a base and an offset; the oldest beat only moves forward, so "
+        "the occupancy seen is never below the true one: the buffer is reused a cycle later, "
+        "and one input frame may take a cycle more while inserted bytes fill it); "
+        "(2) whether an output byte is past the output's end is decided from three distances "
+        "to the beat's first byte (to OUT_LEN, to the end of SEG1 + INS, and to the byte SEG2 "
+        "would take from the frame's end), clamped to a beat and compared per byte as "
+        "(log2 bytes + 1)-bit numbers: the frame length from tkeep meets one addition and "
+        "small comparisons. Routed 29.5 → 40.3 MHz at 256 bit (64: 29.6 → 47.0, 128: 34.1 → "
+        "42.6). At 512 bit the placement estimate did not move (≈22.7 → ≈22.6): there the "
+        "limit was already elsewhere, presumably the twice-as-wide multiplexers (not routed, "
+        "so nextpnr names no path). The LUT4 count grew by half "
+        "(10,553 → 16,261 at 256 bit) with the logic itself smaller: Yosys's ABC9 maps for "
+        "depth, and with the control chain shorter the byte multiplexers are the deepest "
+        "logic, which it widens (PFUMX/L6MUX21 cells 1,831 → 7,278). **Why (now).** The "
+        "critical path is the data path: the output frame's record (by `out_idx`) → SEG1 + "
+        "INS length → SEG2 shift → buffer beat index (`base + ob + q2`) → the live-beat "
+        "bypass and the buffer multiplexer → funnel shift → byte select and patches → "
+        "`hold_data`. A descriptor that arrives in the cycle it is used (cut-through: the "
+        "GRE pipeline's 2 cycles) puts its arithmetic in series with the data multiplexers. "
+        "**Next.** A plan stage (source beat addresses, shifts, keep, last) registered ahead "
+        "of a data stage (buffer read, funnel shift, patches): +1 cycle on every frame; the "
+        "per-frame shift stored with the descriptor; then the multiplexers' depth at "
+        "512 bits (a second data stage)."),
     "axis_frame_fifo": (
         "**Done.** Its first synthesis named the last beat's tkeep → frame length (an adder) → "
         "length queue, the fill comparisons → `s_axis_tready` → RAM write enable, and the "
@@ -346,8 +370,10 @@ TIMING_NOTES.update({
         "verdict on a strobe (`LATE_EOF`); its critical path is then the engine's own. "
         "**Next.** `axis_splice`'s."),
     "gre_decap_pipe": (
-        "**Why.** With the classifier cut in four stages the critical path is `axis_splice`'s "
-        "own (tkeep → frame length → … → `s_axis_tready`). **Next.** `axis_splice`'s."),
+        "**Why.** With the classifier cut in four stages the critical path was "
+        "`axis_splice`'s own (tkeep → … → `s_axis_tready`, since cut: see its note). "
+        "**Next.** Measure it again on the engine as it is now; then the engine's plan/data "
+        "split."),
     "vxlan_decap": (
         "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
         "checksum over the whole frame) reaches the splice engine in the same cycle and "
@@ -359,8 +385,10 @@ TIMING_NOTES.update({
         "the same placement estimate (10.6 MHz): 12.6 MHz after 31 min of router1, critical "
         "path from the header window's first-beat flag into the parser's late comparisons."),
     "vxlan_decap_pipe": (
-        "**Why.** With the classifier cut in four stages the critical path is `axis_splice`'s "
-        "own (tkeep → frame length → … → `s_axis_tready`). **Next.** `axis_splice`'s."),
+        "**Why.** With the classifier cut in four stages the critical path was "
+        "`axis_splice`'s own (tkeep → … → `s_axis_tready`, since cut: see its note). "
+        "**Next.** Measure it again on the engine as it is now; then the engine's plan/data "
+        "split."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "

@@ -497,17 +497,22 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                  f"measured modules meet it")
             if ok:
                 s += f" ({', '.join(f'`{m}`' for m in ok)})"
+            def dag(m: str) -> str:
+                return " †" if synth.stale(m, w) else ""
             if placed:
                 s += ("; placed but not routed (the placer's estimate only, below the goal): "
-                      + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))} MHz" for m in placed))
+                      + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))} MHz{dag(m)}"
+                                  for m in placed))
             if pending:
                 s += f"; {', '.join(f'`{m}`' for m in pending)} not measured"
             if nofit:
                 s += (f"; {', '.join(f'`{m}`' for m in nofit)} does not fit the device "
                       "(see the table)")
             if worst:
-                s += (f"; the slowest routed one is `{worst[1]}` at {fnum(worst[0])} MHz "
-                      f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
+                s += (f"; the slowest routed one is `{worst[1]}` at {fnum(worst[0])} MHz"
+                      f"{dag(worst[1])} ({fnum(100 * worst[0] / goal, 0)} % of the goal)")
+            if any(synth.stale(m, w) for m in placed + ([worst[1]] if worst else [])):
+                s += " († measured on RTL that has changed since)"
             bullets.append(s + ".")
         for name in ("gre_decap", "vtep_top"):
             top = synth.get(name, 256)
