@@ -168,6 +168,10 @@ class Synth:
         except (KeyError, OSError):
             return False
 
+    def dagger(self, m: str, w: int) -> str:
+        """" †" after a figure measured on RTL that has changed since, else ""."""
+        return " †" if self.stale(m, w) else ""
+
 
 # ---- plots --------------------------------------------------------------------------------
 
@@ -497,11 +501,9 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                  f"measured modules meet it")
             if ok:
                 s += f" ({', '.join(f'`{m}`' for m in ok)})"
-            def dag(m: str) -> str:
-                return " †" if synth.stale(m, w) else ""
             if placed:
                 s += ("; placed but not routed (the placer's estimate only, below the goal): "
-                      + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))} MHz{dag(m)}"
+                      + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))} MHz{synth.dagger(m, w)}"
                                   for m in placed))
             if pending:
                 s += f"; {', '.join(f'`{m}`' for m in pending)} not measured"
@@ -510,7 +512,8 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                       "(see the table)")
             if worst:
                 s += (f"; the slowest routed one is `{worst[1]}` at {fnum(worst[0])} MHz"
-                      f"{dag(worst[1])} ({fnum(100 * worst[0] / goal, 0)} % of the goal)")
+                      f"{synth.dagger(worst[1], w)} "
+                      f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
             if any(synth.stale(m, w) for m in placed + ([worst[1]] if worst else [])):
                 s += " († measured on RTL that has changed since)"
             bullets.append(s + ".")
@@ -651,7 +654,7 @@ def section_synth(synth: Synth) -> list[str]:
             else:
                 dist = "–"
             comb = pn.get("utilization", {}).get("TRELLIS_COMB", {}).get("used")
-            flag = " †" if synth.stale(m, w) else ""
+            flag = synth.dagger(m, w)
             err = ""
             if fm is None:
                 err = (f" ({_no_fit(pn)})" if pn.get("does_not_fit") else
@@ -758,7 +761,7 @@ def section_goals(synth: Synth) -> list[str]:
                 # against an estimate is not shown.
                 ratio = (f"{av}{fv / fb:.1f} ×" if fb and fv and ab == av else "–")
                 # († as in the resource table: measured on RTL that has changed since.)
-                base_mark, var_mark = (" †" if synth.stale(x, w) else "" for x in (base, v))
+                base_mark, var_mark = (synth.dagger(x, w) for x in (base, v))
                 vrows.append([f"`{v}`", _wlabel(v, w), ", ".join(f"{k}={x}" for k, x in extra.items()),
                               lat, f"{ab}{fnum(fb)}{base_mark}" if fb else "not run",
                               f"{av}{fnum(fv)}{var_mark}" if fv else "not run", ratio])
