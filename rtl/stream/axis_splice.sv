@@ -14,10 +14,12 @@
 // so every protocol shares this engine. Segments must be in order: SEG1_OFF+SEG1_LEN <= SEG2_OFF.
 //
 //   s_axis ──► beat buffer (BUF_BEATS registers, indexed by absolute beat number)
-//                 │  output beat j: SEG1 bytes funnel-shifted from beats j+q1, j+q1+1,
-//                 │  INS bytes from the descriptor, SEG2 bytes from beats j+q2, j+q2+1
-//                 ▼  (q2 may be negative: inserted bytes push the frame later)
-//              output register ──► m_axis
+//                 │  plan of output beat j (from the frame's record): SEG1 bytes come
+//                 │  funnel-shifted from beats j+q1, j+q1+1, INS bytes from the descriptor,
+//                 │  SEG2 bytes from beats j+q2, j+q2+1 (q2 may be negative: inserted bytes
+//                 │  push the frame later); patches; tkeep, tlast, tuser
+//                 ▼  [plan register, OUT_PIPE = 1]
+//              data: buffer read, funnel shifts, byte select ──► output register ──► m_axis
 //
 // Descriptors arrive in frame order on their own strobe, one per frame, at any time from the
 // cycle of the frame's first beat on (a parser that needs a table lookup may answer after the
@@ -33,6 +35,14 @@
 // s_axis_tready is a register: it falls only when the buffer could be overrun (a descriptor
 // later than BUF_BEATS beats, output backpressure, or inserted bytes outpacing the input).
 //
+// Plan and data: each cycle the engine decides what the next output beat is and plans it:
+// which buffer beats its bytes come from, the two funnel shifts, and for every byte whether
+// it is a SEG1 byte, a SEG2 byte or one given outright (inserted or patched), and its tkeep.
+// The data path then only reads the buffer, shifts and selects. With OUT_PIPE = 1 the plan is
+// registered in between: every frame leaves one cycle later, the beat arriving in a cycle is
+// read from the buffer the cycle after (no bypass), and the buffer keeps the beats a planned
+// beat reads until the data path has read them (BUF_BEATS must cover one beat more).
+//
 // Assumptions: tkeep is all ones on every beat but the last; on the last beat the frame ends
 // after its highest set tkeep bit.
 
@@ -43,7 +53,8 @@ module axis_splice #(
     parameter int DATA_W = 256,
     // Bytes per beat.
     parameter int KEEP_W = DATA_W / 8,
-    // Beats the buffer holds; a power of two. Must cover the descriptor's lag plus two.
+    // Beats the buffer holds; a power of two. Must cover the descriptor's lag plus two (plus
+    // three with OUT_PIPE).
     parameter int BUF_BEATS = 8,
     // Frames that may be between input and output at once; a power of two.
     parameter int FRAMES = 8,
@@ -57,7 +68,12 @@ module axis_splice #(
     parameter int META_W = 1,
     // 0: eof_bad is sampled with each frame's last beat (eof_valid unused). 1: verdicts come
     // on the eof_valid strobe, in frame order, no earlier than the frame's last beat.
-    parameter bit LATE_EOF = 1'b0
+    parameter bit LATE_EOF = 1'b0,
+    // 0: an output beat's bytes are selected in the cycle its plan is made. 1: the plan (beat
+    // numbers, shifts, per-byte selects, inserted and patched bytes, tkeep) is registered and
+    // the bytes are selected a cycle later: one cycle more latency on every frame, the record
+    // arithmetic no longer in series with the data multiplexers ("Plan and data" below).
+    parameter bit OUT_PIPE = 1'b0
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -228,16 +244,28 @@ module axis_splice #(
         end
     end
 
-    // A beat of the output frame by its index: the live input, or the buffer.
-    function automatic logic [DATA_W-1:0] beat_at(input logic [ABS_W-1:0] idx);
-        logic [ABS_W-1:0] a;
-        a = base + idx;
-        // (Assignment to the function name, not `return`: Yosys's reader wants it so.)
-        beat_at = (a == wr_abs) ? s_axis_tdata : buf_data[a[BUF_AW-1:0]];
-    endfunction
+    // ------------------------------------------------------------------ output beat: plan
+    // What the data path needs to build one output beat. Bytes given outright (inserted or
+    // patched) travel in the plan; SEG1 and SEG2 bytes are read from the buffer.
+    typedef struct packed {
+        logic               beat;       // a beat for m_axis
+        logic               from_hold;  // ... which is hold_data / hold_keep
+        logic               to_hold;    // the beat is kept aside in hold_data, not sent
+        logic               last;
+        logic               user;
+        logic [META_W-1:0]  meta;
+        logic [ABS_W-1:0]   a1, a2;     // absolute numbers of the funnels' lower beats
+        logic [BYTE_SH-1:0] r1, r2;     // funnel shifts in bytes
+        logic [KEEP_W-1:0]  keep;
+        logic [KEEP_W-1:0]  sel1;       // byte b is a SEG1 byte (else SEG2, unless given)
+        logic [KEEP_W-1:0]  given;      // byte b is given_data's byte b
+        logic [DATA_W-1:0]  given_data;
+    } plan_t;
 
-    // ------------------------------------------------------------------ output beat
-    logic [BYTE_SH-1:0] r1, r2;
+    plan_t              plan;           // made this cycle
+    plan_t              pq;             // the one the data path builds this cycle
+    logic               plan_ready;     // the data path takes a plan this cycle
+
     logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
     logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
     logic [POS_W-1:0]   ob_pos, ob_end, ins_end;
@@ -247,12 +275,9 @@ module axis_splice #(
     logic signed [POS_W-1:0] d_len, d_ins, d_end;
     logic               is_last, need_ok, emit, trunc, any_src;
     logic [ABS_W-1:0]   need_beat;
-    logic [DATA_W-1:0]  seg1_bytes, seg2_bytes, o_data;
-    logic [2*DATA_W-1:0] funnel1, funnel2;
-    logic [KEEP_W-1:0]  o_keep;
-    logic               o_valid, o_last, o_user, o_ready;
+    logic               o_ready;
     logic               frame_done;     // the output frame leaves the engine this cycle
-    logic               capture_hold;   // compute the last beat now, send it at eof
+    logic               capture_hold;   // plan the last beat now, send it at eof
 
     assign o_ready = !m_axis_tvalid || m_axis_tready;
 
@@ -278,11 +303,9 @@ module axis_splice #(
     endfunction
 
     always_comb begin
-        r1      = s1off[BYTE_SH-1:0];
         q1      = ABS_W'(s1off >> BYTE_SH);
         ins_end = POS_W'(s1len) + POS_W'(inslen);
         shift2  = signed'(POS_W'(s2off)) - signed'(ins_end);
-        r2      = shift2[BYTE_SH-1:0];
         q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
         ob_end  = ob_pos + POS_W'(KEEP_W);
@@ -311,10 +334,12 @@ module axis_splice #(
         need_beat = ABS_W'(src_max >> BYTE_SH);
         need_ok = eof || !any_src || (need_beat < written);
 
-        funnel1 = {beat_at(ob + q1 + 1'b1), beat_at(ob + q1)};
-        funnel2 = {beat_at(ob + q2 + 1'b1), beat_at(ob + q2)};
-        seg1_bytes = funnel1[DATA_W-1 + 8*r1 -: DATA_W];
-        seg2_bytes = funnel2[DATA_W-1 + 8*r2 -: DATA_W];
+        plan = '0;
+        plan.meta = meta;
+        plan.a1   = base + ob + q1;
+        plan.a2   = base + ob + q2;
+        plan.r1   = s1off[BYTE_SH-1:0];
+        plan.r2   = shift2[BYTE_SH-1:0];
         for (int b = 0; b < KEEP_W; b++) begin
             logic [POS_W-1:0] o, io;
             logic [7:0] ins_byte;
@@ -323,20 +348,18 @@ module axis_splice #(
             ins_byte = 8'h00;
             for (int i = 0; i < INS_MAX; i++)
                 if (io == POS_W'(i)) ins_byte = ins[8*i +: 8];
-            if (o < POS_W'(s1len))
-                o_data[8*b +: 8] = seg1_bytes[8*b +: 8];
-            else if (o < ins_end)
-                o_data[8*b +: 8] = ins_byte;
-            else
-                o_data[8*b +: 8] = seg2_bytes[8*b +: 8];
+            plan.sel1[b] = o < POS_W'(s1len);
+            plan.given[b] = !plan.sel1[b] && o < ins_end;
+            plan.given_data[8*b +: 8] = ins_byte;
             for (int p = 0; p < PATCHES; p++)
-                if (pen[p] && o == POS_W'(ppos[8*p +: 8])) o_data[8*b +: 8] = pval[8*p +: 8];
-            o_keep[b] = !past_end(SMALL_W'(b));
-            if (!o_keep[b]) o_data[8*b +: 8] = 8'h00;
+                if (pen[p] && o == POS_W'(ppos[8*p +: 8])) begin
+                    plan.given[b] = 1'b1;
+                    plan.given_data[8*b +: 8] = pval[8*p +: 8];
+                end
+            plan.keep[b] = !past_end(SMALL_W'(b));
         end
 
         // Decide what leaves this cycle.
-        o_valid = 1'b0; o_last = 1'b0; o_user = 1'b0;
         frame_done = 1'b0; capture_hold = 1'b0; emit = 1'b0;
         if (exists && dv) begin
             if (drop) begin
@@ -344,23 +367,71 @@ module axis_splice #(
             end else if (hold_v) begin
                 if (eof && vok) begin
                     // (A late verdict may also hold a frame found short: trunc.)
-                    o_valid = 1'b1; o_last = 1'b1; o_user = bad || (LATE_EOF && trunc);
-                    o_data = hold_data; o_keep = hold_keep;
-                    frame_done = o_ready;
+                    plan.beat = 1'b1; plan.from_hold = 1'b1;
+                    plan.last = 1'b1; plan.user = bad || (LATE_EOF && trunc);
+                    frame_done = plan_ready;
                 end
             end else if (need_ok) begin
                 if (!is_last) begin
-                    o_valid = 1'b1;
-                    emit = o_ready;
+                    plan.beat = 1'b1;
+                    emit = plan_ready;
                 end else if (eof && vok) begin
-                    o_valid = 1'b1; o_last = 1'b1; o_user = bad || trunc;
-                    frame_done = o_ready;
-                end else begin
+                    plan.beat = 1'b1; plan.last = 1'b1; plan.user = bad || trunc;
+                    frame_done = plan_ready;
+                end else if (!OUT_PIPE || plan_ready) begin
                     // Last beat of an OUT_LEN-cut frame whose padding is still arriving, or
                     // whose verdict is: keep it aside so later beats need no buffer space.
+                    plan.to_hold = 1'b1;
                     capture_hold = 1'b1;
                 end
             end
+        end
+    end
+
+    // ------------------------------------------------------------------ output beat: data
+    // With OUT_PIPE = 0 the plan is used as it is made, and a beat arriving this cycle is
+    // read from the input directly. With OUT_PIPE = 1 the plan is registered; every beat it
+    // reads was written to the buffer by then. It moves on when the output register does, or
+    // when it holds no beat for m_axis (a bubble or a beat kept aside).
+    if (OUT_PIPE) begin : g_plan_reg
+        plan_t pq_r;
+        assign plan_ready = o_ready || !pq_r.beat;
+        assign pq = pq_r;
+        always_ff @(posedge clk) begin
+            if (plan_ready) pq_r <= plan;
+            if (rst) begin
+                pq_r.beat    <= 1'b0;
+                pq_r.to_hold <= 1'b0;
+            end
+        end
+    end else begin : g_plan_wire
+        assign plan_ready = o_ready;
+        assign pq = plan;
+    end
+
+    function automatic logic [DATA_W-1:0] beat_at(input logic [ABS_W-1:0] a);
+        // (Assignment to the function name, not `return`: Yosys's reader wants it so.)
+        beat_at = (!OUT_PIPE && a == wr_abs) ? s_axis_tdata : buf_data[a[BUF_AW-1:0]];
+    endfunction
+
+    logic [2*DATA_W-1:0] funnel1, funnel2;
+    logic [DATA_W-1:0]   seg1_bytes, seg2_bytes, o_data;
+    logic [KEEP_W-1:0]   o_keep;
+
+    always_comb begin
+        funnel1 = {beat_at(pq.a1 + 1'b1), beat_at(pq.a1)};
+        funnel2 = {beat_at(pq.a2 + 1'b1), beat_at(pq.a2)};
+        seg1_bytes = funnel1[DATA_W-1 + 8*pq.r1 -: DATA_W];
+        seg2_bytes = funnel2[DATA_W-1 + 8*pq.r2 -: DATA_W];
+        for (int b = 0; b < KEEP_W; b++) begin
+            if (!pq.keep[b])      o_data[8*b +: 8] = 8'h00;
+            else if (pq.given[b]) o_data[8*b +: 8] = pq.given_data[8*b +: 8];
+            else if (pq.sel1[b])  o_data[8*b +: 8] = seg1_bytes[8*b +: 8];
+            else                  o_data[8*b +: 8] = seg2_bytes[8*b +: 8];
+        end
+        o_keep = pq.keep;
+        if (pq.from_hold) begin
+            o_data = hold_data; o_keep = hold_keep;
         end
     end
 
@@ -378,9 +449,10 @@ module axis_splice #(
     logic [ABS_W-1:0] base_next;        // the next frame's first beat, if this one leaves
     logic [ABS_W-1:0] oa_base_n, oa_wr_n;
     logic             oa_clamp_n;
-    // Registered halves of the oldest needed beat: oa_base + (oa_clamp ? min(oldest, oa_wr)
-    // : oa_wr), where oldest is the registered oldest_n.
-    logic [ABS_W-1:0] oa_base, oa_wr;
+    // Registered halves of the oldest needed beat: oa_base + (oa_clamp ? min(oa_oldest, oa_wr)
+    // : oa_wr), where oa_oldest is the registered oldest_n (OUT_PIPE = 0), or oa_old: the
+    // oldest before the decision that made the registered plan (OUT_PIPE = 1).
+    logic [ABS_W-1:0] oa_base, oa_wr, oa_old, oa_oldest;
     logic             oa_clamp;
     logic [ABS_W-1:0] oldest_abs, occ;
 
@@ -409,10 +481,15 @@ module axis_splice #(
         end
         base_next = (out_seq_inc == in_seq) ? (in_first ? wr_abs : fr_base[in_idx])
                                             : fr_base[out_seq_inc[FR_AW-1:0]];
-        // Oldest beat still needed after this cycle, in absolute numbers.
+        // Oldest beat still needed after this cycle, in absolute numbers. With OUT_PIPE = 1 the
+        // data path reads next cycle what this cycle plans: the state before the decision.
         oa_clamp_n = 1'b0;
         oa_wr_n    = '0;
-        if (live_n && in_first_n) begin
+        if (OUT_PIPE) begin
+            oa_base_n  = base;
+            oa_wr_n    = written;
+            oa_clamp_n = !((exists && dv && drop) || hold_v);
+        end else if (live_n && in_first_n) begin
             oa_base_n = wr_abs_n;                          // nothing in flight
         end else if (frame_done) begin
             oa_base_n = base_next;
@@ -425,7 +502,8 @@ module axis_splice #(
 
     // The occupancy from last cycle's oldest beat and this cycle's writes.
     always_comb begin
-        oldest_abs = oa_base + ((oa_clamp && oldest < oa_wr) ? oldest : oa_wr);
+        oa_oldest  = OUT_PIPE ? oa_old : oldest;
+        oldest_abs = oa_base + ((oa_clamp && oa_oldest < oa_wr) ? oa_oldest : oa_wr);
         occ = wr_abs_n - oldest_abs;
         if (occ[ABS_W-1]) occ = '0;                        // needed beats not yet arrived
     end
@@ -459,16 +537,16 @@ module axis_splice #(
             fr_pval[desc_idx]   <= desc_patch_val;
             fr_meta[desc_idx]   <= desc_meta;
         end
-        if (capture_hold) begin
+        if (pq.to_hold) begin
             hold_data <= o_data;
             hold_keep <= o_keep;
         end
-        if (o_valid && o_ready) begin
+        if (pq.beat && o_ready) begin
             m_axis_tdata <= o_data;
             m_axis_tkeep <= o_keep;
-            m_axis_tlast <= o_last;
-            m_axis_tuser <= o_user;
-            m_axis_tmeta <= meta;
+            m_axis_tlast <= pq.last;
+            m_axis_tuser <= pq.user;
+            m_axis_tmeta <= pq.meta;
         end
 
         wr_abs   <= wr_abs_n;
@@ -482,10 +560,14 @@ module axis_splice #(
         ob       <= ob_n;
         oldest   <= oldest_n;
         hold_v   <= hold_v_n;
-        oa_base  <= oa_base_n;
-        oa_wr    <= oa_wr_n;
-        oa_clamp <= oa_clamp_n;
-        if (o_ready) m_axis_tvalid <= o_valid;
+        // (OUT_PIPE = 1: while the registered plan waits for the output, it keeps its beats.)
+        if (plan_ready || !OUT_PIPE) begin
+            oa_base  <= oa_base_n;
+            oa_wr    <= oa_wr_n;
+            oa_clamp <= oa_clamp_n;
+            oa_old   <= oldest;
+        end
+        if (o_ready) m_axis_tvalid <= pq.beat;
         // Registered ready: room for one more beat, and a record for a new frame (counted
         // against last cycle's output frame, for the same reason as the occupancy).
         s_axis_tready <= (occ < ABS_W'(BUF_BEATS)) &&
@@ -506,6 +588,7 @@ module axis_splice #(
             oa_base       <= '0;
             oa_wr         <= '0;
             oa_clamp      <= 1'b0;
+            oa_old        <= '0;
             m_axis_tvalid <= 1'b0;
             s_axis_tready <= 1'b0;
         end

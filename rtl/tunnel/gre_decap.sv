@@ -27,7 +27,10 @@ module gre_decap
     // Pipeline cuts in the classifier's decision chain (gre_classify PIPE_CUTS, a 4-bit mask).
     // 0 keeps the latency of docs/gre_decap.md; each bit set adds one cycle to every frame's
     // decision and output, and shortens the critical path (docs/performance.md).
-    parameter int CLASSIFY_PIPE = 0
+    parameter int CLASSIFY_PIPE = 0,
+    // 1: the splice engine's plan is registered before its data path (axis_splice OUT_PIPE):
+    // one cycle more on every frame, the engine's critical path cut (docs/performance.md).
+    parameter bit SPLICE_PIPE = 1'b0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -81,9 +84,9 @@ module gre_decap
     localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
     localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats between the first byte of a frame and its decision, plus the bypass and one
-    // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict:
-    // the buffer never fills with an unstalled output.
-    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4 + PIPE_LAT + VERDICT_LAG;
+    // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict,
+    // plus the engine's plan register: the buffer never fills with an unstalled output.
+    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4 + PIPE_LAT + VERDICT_LAG + int'(SPLICE_PIPE);
     localparam int BUF_BEATS = 1 << $clog2(DEPTH_NEED);
     localparam int LEN_W = 17;
     localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
@@ -153,7 +156,8 @@ module gre_decap
         .PATCHES(6),
         .LEN_W(LEN_W),
         .META_W(1),
-        .LATE_EOF(PIPE_LAT != 0)
+        .LATE_EOF(PIPE_LAT != 0),
+        .OUT_PIPE(SPLICE_PIPE)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),

@@ -20,7 +20,10 @@ module vtep_top #(
     // Slots of the tunnel table (encap): 32768 for 16K tunnels, up to 524288 for 256K.
     parameter int TUNNEL_SLOTS = 32768,
     // Pipeline cuts in the decap classifier (vxlan_decap CLASSIFY_PIPE, a 4-bit mask).
-    parameter int DECAP_CLASSIFY_PIPE = 0
+    parameter int DECAP_CLASSIFY_PIPE = 0,
+    // 1: both splice engines (decap and encap) register their plan (axis_splice OUT_PIPE):
+    // one cycle more on every frame each way.
+    parameter bit SPLICE_PIPE = 1'b0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -143,7 +146,8 @@ module vtep_top #(
     vxlan_decap #(
         .DATA_W(DATA_W),
         .VNI_SLOTS(VNI_SLOTS),
-        .CLASSIFY_PIPE(DECAP_CLASSIFY_PIPE)
+        .CLASSIFY_PIPE(DECAP_CLASSIFY_PIPE),
+        .SPLICE_PIPE(SPLICE_PIPE)
     ) decap (
         .clk, .rst,
         .s_axis_tdata(s_net_axis_tdata), .s_axis_tkeep(s_net_axis_tkeep),
@@ -197,7 +201,8 @@ module vtep_top #(
 
     vxlan_encap #(
         .DATA_W(DATA_W),
-        .TUNNEL_SLOTS(TUNNEL_SLOTS)
+        .TUNNEL_SLOTS(TUNNEL_SLOTS),
+        .SPLICE_PIPE(SPLICE_PIPE)
     ) encap (
         .clk, .rst,
         .s_axis_tdata(s_host_axis_tdata), .s_axis_tkeep(s_host_axis_tkeep),

@@ -25,7 +25,10 @@ module vxlan_decap #(
     // Pipeline cuts in the classifier's decision chain (vxlan_classify PIPE_CUTS, a 4-bit
     // mask). 0 keeps the latency of docs/vxlan.md; each bit set adds one cycle to every
     // frame's decision and output, and shortens the critical path (docs/performance.md).
-    parameter int CLASSIFY_PIPE = 0
+    parameter int CLASSIFY_PIPE = 0,
+    // 1: the splice engine's plan is registered before its data path (axis_splice OUT_PIPE):
+    // one cycle more on every frame, the engine's critical path cut (docs/performance.md).
+    parameter bit SPLICE_PIPE = 1'b0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -103,9 +106,9 @@ module vxlan_decap #(
     localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
     localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin,
-    // and the pipeline's lag for the decision and for the verdict.
-    localparam int BUF_BEATS =
-        1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4 + PIPE_LAT + VERDICT_LAG);
+    // the pipeline's lag for the decision and for the verdict, and the engine's plan register.
+    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4 + PIPE_LAT
+                                           + VERDICT_LAG + int'(SPLICE_PIPE));
     localparam int NUM_OUTCOMES = 13;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
@@ -203,7 +206,8 @@ module vxlan_decap #(
         .PATCHES(3),
         .LEN_W(LEN_W),
         .META_W(25),
-        .LATE_EOF(PIPE_LAT != 0)
+        .LATE_EOF(PIPE_LAT != 0),
+        .OUT_PIPE(SPLICE_PIPE)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),

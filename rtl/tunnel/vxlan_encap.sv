@@ -25,7 +25,10 @@ module vxlan_encap #(
     // at 50 % load; up to 524288 for 256K tunnels.
     parameter int TUNNEL_SLOTS = 32768,
     // Bytes of the store-and-forward FIFO: two 9600-byte jumbo frames and change.
-    parameter int FIFO_BYTES = 32768
+    parameter int FIFO_BYTES = 32768,
+    // 1: the splice engine's plan is registered before its data path (axis_splice OUT_PIPE):
+    // one cycle more on every frame, the engine's critical path cut (docs/performance.md).
+    parameter bit SPLICE_PIPE = 1'b0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -97,8 +100,9 @@ module vxlan_encap #(
     localparam int LEN_W = 17;
     localparam int LOOKUP_LATENCY = 3;
     localparam int INS_MAX = 64;
-    // Beats held while the next frame's headers are read and its tunnel looked up.
-    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 8);
+    // Beats held while the next frame's headers are read and its tunnel looked up (one more
+    // with the engine's plan register).
+    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 8 + int'(SPLICE_PIPE));
     localparam int NUM_OUTCOMES = 6;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
@@ -203,7 +207,8 @@ module vxlan_encap #(
         .INS_MAX(INS_MAX),
         .PATCHES(1),
         .LEN_W(LEN_W),
-        .META_W(1)
+        .META_W(1),
+        .OUT_PIPE(SPLICE_PIPE)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),

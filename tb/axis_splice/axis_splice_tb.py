@@ -43,6 +43,7 @@ from wirespeed.model.splice import SpliceDesc, SpliceResult, avail_bytes, beats,
 
 BUF_BEATS = int(os.environ.get("WS_SPLICE_BUF_BEATS", "8"))
 LATE_EOF = int(os.environ.get("WS_SPLICE_LATE_EOF", "0"))
+OUT_PIPE = int(os.environ.get("WS_SPLICE_OUT_PIPE", "0"))
 SEED = int(os.environ.get("WS_SPLICE_SEED", "0"))
 FRAMES_SCALE = float(os.environ.get("WS_SPLICE_FRAMES", "1"))  # share of random_frames' frames
 
@@ -50,7 +51,8 @@ FRAMES_SCALE = float(os.environ.get("WS_SPLICE_FRAMES", "1"))  # share of random
 # Measured on the current RTL, output always ready, input back to back, each descriptor in the
 # cycle of its frame's first beat (and, LATE_EOF = 1, each verdict in the cycle of its frame's
 # last beat). Cycles are counted between handshakes (rising edges). The same at LATE_EOF 0 and 1
-# and with the BUF_BEATS/FRAMES the pytest entry builds.
+# and with the BUF_BEATS/FRAMES the pytest entry builds. OUT_PIPE = 1 (the plan registered before
+# the data path) adds one cycle to every latency and changes no cycles per frame.
 #
 # CYCLES[kind][DATA_W] = (first-output latency, cycles per frame):
 #   latency: first output handshake - first input handshake, for a frame reaching an idle
@@ -581,13 +583,14 @@ async def cycles(dut):
         per_out = [b - a for a, b in zip(t["out_first"], t["out_first"][1:])]
         per_in = [b - a for a, b in zip(t["in_first"], t["in_first"][1:])]
         gap = {b - a for a, b in zip(t["out_last"], t["out_first"][1:])}
-        dut._log.info("DATA_W %d LATE_EOF %d %-16s in %3d beats, out %3d: latency %d, cycles per "
+        dut._log.info("DATA_W %d LATE_EOF %d OUT_PIPE %d %-16s in %3d beats, out %3d: latency %d, cycles per "
                       "frame out %s, in %s, last-to-next-first %s, s_axis_tready low %d",
-                      8 * kw, LATE_EOF, name, in_beats, out_beats, lat, sorted(set(per_out[1:])),
+                      8 * kw, LATE_EOF, OUT_PIPE, name, in_beats, out_beats, lat, sorted(set(per_out[1:])),
                       per_in, gap, low)
         exp_lat, period = CYCLES[name][8 * kw]
         if (exp_lat, period) != predicted(n, desc, kw):
             errors.append(f"{name}: the table says {(exp_lat, period)}, the rules {predicted(n, desc, kw)}")
+        exp_lat += OUT_PIPE
         if lat != exp_lat:
             errors.append(f"{name}: first output {lat} cycles after the first input beat, not {exp_lat}")
         # the first frame starts on an idle engine; from the second on, steady

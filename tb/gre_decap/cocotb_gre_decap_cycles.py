@@ -9,6 +9,8 @@ A direct driver/monitor samples every rising edge (no cocotbext timestamps):
       (index of the input beat holding byte need-1) + 1; the seed GRE frame at 256 bits: exactly 2.
 With the classifier pipelined (gre_decap CLASSIFY_PIPE, the runner passes its latency in
 WS_PIPE_LAT), every latency bound grows by exactly that many cycles and (i), (ii) still hold.
+With the splice engine's plan registered (gre_decap SPLICE_PIPE, WS_SPLICE_PIPE = 1), every
+bound grows by one cycle more.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from wirespeed.model import frames as F
 from wirespeed.model.gre import GreConfig, Outcome, gre_decap
 
 # Cycles the classifier's pipeline cuts add to the decision (0 for the default build), and
-# to the frame-end verdict (pipelined builds sum the checksum region in three more stages).
-PIPE_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
-VERDICT_LAG = PIPE_LAT + 3 if PIPE_LAT else 0
+# to the frame-end verdict (pipelined builds sum the checksum region in three more stages);
+# the splice engine's plan register adds one cycle to every output beat.
+CLASSIFY_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
+SPLICE_LAT = int(os.environ.get("WS_SPLICE_PIPE", "0"))
+PIPE_LAT = CLASSIFY_LAT + SPLICE_LAT
+VERDICT_LAG = (CLASSIFY_LAT + 3 if CLASSIFY_LAT else 0) + SPLICE_LAT
 
 
 class Bench:
@@ -238,12 +243,13 @@ def latency_bound(r, kw: int) -> int:
     beat ("the last output beat of every frame waits for the input's last beat").
     When the first output beat's bytes all lie in the decision beat (the seed frame, every
     unchanged frame) this is the literal "beat(need-1) + 1" of docs/gre_decap.md.
-    A pipelined classifier adds PIPE_LAT cycles to (a) and VERDICT_LAG to (c)."""
+    A pipelined classifier adds PIPE_LAT cycles to (a) and VERDICT_LAG to (c); the splice
+    engine's plan register SPLICE_LAT to all three (it is in PIPE_LAT and VERDICT_LAG)."""
     beat = lambda byte: byte // kw + 1  # noqa: E731 - cycle after the beat holding `byte`
     bound = beat(r.need - 1) + PIPE_LAT
     if r.output is not None:
         out_len = len(r.output)
-        bound = max(bound, beat(r.src_byte(min(out_len, kw) - 1)))
+        bound = max(bound, beat(r.src_byte(min(out_len, kw) - 1)) + SPLICE_LAT)
         if out_len <= kw:
             bound = max(bound, beat(r.in_len - 1) + VERDICT_LAG)
     elif r.emit:

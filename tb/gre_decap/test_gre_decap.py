@@ -1,21 +1,27 @@
-"""pytest entry: functional tests of gre_decap (cocotb_gre_decap.py) at every datapath width."""
+"""pytest entry: functional tests of gre_decap (cocotb_gre_decap.py) at every datapath width,
+built as the report's gre_decap_pipe (CLASSIFY_PIPE = 15, SPLICE_PIPE = 1) at 64 bits (the
+build tb/robustness and the cycle test share), and (`make test-full`) with the cut masks 5 and
+10."""
 
 from pathlib import Path
 
 import pytest
 
 from tb.common.runner import run_cocotb
+from tb.common.sweep import full_sweep
 
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("data_w,pipe", [(64, 0), (128, 0), (256, 0), (512, 0),
-                                         (64, 15), (256, 5), (512, 10)])
+@pytest.mark.parametrize("data_w,pipe", [(64, 0), (128, 0), (256, 0), (512, 0), (64, 15)]
+                         + ([(256, 5), (512, 10)] if full_sweep() else []))
 def test_gre_decap(data_w: int, pipe: int) -> None:
-    """pipe: gre_decap's CLASSIFY_PIPE mask; the function must not depend on where it is cut."""
+    """pipe: gre_decap's CLASSIFY_PIPE mask (15: with SPLICE_PIPE); the function must not
+    depend on where it is cut."""
     run_cocotb(
         toplevel="gre_decap",
         test_module="cocotb_gre_decap",
         test_dir=HERE,
-        parameters={"DATA_W": data_w, "CLASSIFY_PIPE": pipe},
+        parameters={"DATA_W": data_w, "CLASSIFY_PIPE": pipe,
+                    **({"SPLICE_PIPE": 1} if pipe == 15 else {})},
     )
