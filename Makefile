@@ -1,8 +1,9 @@
 # wirespeed — top-level entry points. Everything installs itself into .venv on first use.
 #   make run    the seed's Table 2 scenario through the cycle-accurate RTL model
 #   make test   every test (unit, cocotb, end-to-end), 2 workers
-#   make test-full  the same with every parameter set of the control blocks and the longer
-#               random runs (axis_splice)
+#   make test-full  the same with every parameter set of the control blocks, the longer
+#               random runs (axis_splice), gre_decap's other classifier cut masks, the
+#               pipelined cycle test and the robustness bus rows at every width
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
 #               VTEP's line-rate fractions, latency and lookup rate -> docs/bench/vtep_linerate.json,
@@ -37,7 +38,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VPY) -m pytest -n $(JOBS) tb
 
-# Every parameter set of the control blocks too (more Verilator builds than CI's budget wants).
+# Every parameter set too (more Verilator builds than CI's budget wants).
 test-full: $(STAMP)
 	WIRESPEED_FULL=1 $(VPY) -m pytest -n $(JOBS) tb
 

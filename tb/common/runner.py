@@ -11,11 +11,12 @@ of the source list, hence of the build directory's hash.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from wirespeed.paths import BUILD, ROOT, RTL, rtl_sources, verilator_env
 
@@ -33,6 +34,27 @@ def with_monitors(srcs: Sequence[Path], monitors: bool = True) -> list[Path]:
     sim = {p.resolve() for p in monitor_sources()}
     out = [Path(s) for s in srcs if Path(s).resolve() not in sim]
     return out + (monitor_sources() if monitors else [])
+
+
+# C++ optimisation of the Verilated model in test builds (Verilator's OPT_FAST, -Os by
+# default). Compiling is most of a clean `make test` and the simulation speed of a cocotb test
+# is set by its Python side: -O1 compiles a vtep_top model in half the time of -Os.
+# WS_COCOTB_OPT overrides it (e.g. -Os, -O2).
+COCOTB_OPT_FAST = os.environ.get("WS_COCOTB_OPT", "-O1")
+
+
+@contextlib.contextmanager
+def cxx_opt() -> Iterator[None]:
+    """While building: make's variable overrides (MAKEFLAGS) set OPT_FAST for the model."""
+    old = os.environ.get("MAKEFLAGS")
+    os.environ["MAKEFLAGS"] = " ".join(filter(None, [old, f"OPT_FAST={COCOTB_OPT_FAST}"]))
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("MAKEFLAGS", None)
+        else:
+            os.environ["MAKEFLAGS"] = old
 
 
 def run_cocotb(
@@ -65,7 +87,7 @@ def run_cocotb(
     build_dir.mkdir(parents=True, exist_ok=True)
     # Test files sharing a toplevel and parameters share the build: pytest-xdist workers must
     # not run Verilator/make in the same directory at once.
-    with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
+    with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock, cxx_opt():
         fcntl.flock(lock, fcntl.LOCK_EX)
         runner.build(
             sources=[str(s) for s in srcs],
