@@ -18,19 +18,22 @@ WIDTHS = (64, 128, 256, 512)
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
-           "gre_classify_pipe", "axis_splice", "allow_list", "gre_decap", "gre_decap_pipe",
+           "gre_classify_pipe", "axis_splice", "axis_splice_pipe", "allow_list", "gre_decap", "gre_decap_pipe",
            "avst_to_axis", "axis_to_avst", "gre_decap_avst", "axis_frame_fifo", "hash_table",
            "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe",
-           "encap_classify", "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap", "vtep_top")
+           "encap_classify", "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap",
+           "vxlan_encap_pipe", "vtep_top")
 
 # What a variant's extra stages cost, in cycles (gre_classify.sv and vxlan_classify.sv
 # "Pipelining"; asserted for gre_decap by tb/gre_decap/test_gre_decap_cycles.py; the VXLAN
 # figures follow from the same stages and are not asserted by a cycle test).
 VARIANT_LATENCY = {
     "gre_classify_pipe": "decision +4, frame-end verdict +7 cycles",
-    "gre_decap_pipe": "first output beat +4, last beat of a frame +7 cycles (at most)",
+    "axis_splice_pipe": "every output beat +1 cycle (asserted by tb/axis_splice)",
+    "gre_decap_pipe": "first output beat +5, last beat of a frame +8 cycles (at most)",
+    "vxlan_encap_pipe": "every frame +1 cycle",
     "vxlan_classify_pipe": "VNI lookup and descriptor +4, frame-end verdict +7 cycles",
-    "vxlan_decap_pipe": "first output beat +4, last beat of a frame +7 cycles (at most)",
+    "vxlan_decap_pipe": "first output beat +5, last beat of a frame +8 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
 }
 
@@ -44,9 +47,11 @@ WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat
 # which has its own row at every width: the whole shell is built at the N3000's 256 bits.
 BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
     "gre_classify_pipe": (256, 512),
+    "axis_splice_pipe": (256, 512),
     "gre_decap_pipe": (256, 512),
     "vxlan_classify_pipe": (256, 512),
     "vxlan_decap_pipe": (256, 512),
+    "vxlan_encap_pipe": (256, 512),
     "gre_decap_avst": (256,),
 }
 
@@ -66,12 +71,16 @@ ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # The *_pipe builds cut their classifier's decision chain at all four points (PIPE_CUTS =
-# 4'b1111, four cycles more latency; see gre_classify.sv and vxlan_classify.sv).
+# 4'b1111, four cycles more latency; see gre_classify.sv and vxlan_classify.sv), and the tops'
+# also register their splice engine's plan (SPLICE_PIPE: axis_splice OUT_PIPE, one cycle more).
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
-    "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15}),
+    # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle)
+    "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1}),
+    "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1}),
     "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 15}),
-    "vxlan_decap_pipe": ("vxlan_decap", {"CLASSIFY_PIPE": 15}),
+    "vxlan_decap_pipe": ("vxlan_decap", {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1}),
+    "vxlan_encap_pipe": ("vxlan_encap", {"SPLICE_PIPE": 1}),
     "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
     "hash_table_4k_lat4": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS, "LOOKUP_LATENCY": 4}),
 }
@@ -88,6 +97,7 @@ DESCRIPTIONS = {
     "axis_skid": "AXI4-Stream register slice",
     "gre_classify": "header parser / decision (observes the stream)",
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
+    "axis_splice_pipe": "axis_splice with its plan registered before the data path (+1 cycle)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
     "avst_to_axis": "Avalon-ST to AXI4-Stream adapter (the shell's input)",
@@ -96,7 +106,7 @@ DESCRIPTIONS = {
     "axis_frame_meter": "frame and byte counter of a stream (the tops' counters)",
     "allow_list": "gre_decap's allow list of outer addresses (AXI-Lite programmed)",
     "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
-    "gre_decap_pipe": "gre_decap with the 4-stage classifier (+4 cycles)",
+    "gre_decap_pipe": "gre_decap with the 4-stage classifier and axis_splice_pipe (+5 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
     "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
     "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
@@ -107,7 +117,9 @@ DESCRIPTIONS = {
     "vxlan_classify_pipe": "vxlan_classify with its decision chain cut in 4 stages (+4 cycles)",
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
-    "vxlan_decap_pipe": "vxlan_decap with the 4-stage classifier (+4 cycles)",
+    "vxlan_decap_pipe": "vxlan_decap with the 4-stage classifier and axis_splice_pipe "
+                        "(+5 cycles)",
+    "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe (+1 cycle)",
     "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
                    "4096 tunnel slots)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
@@ -150,7 +162,7 @@ def module_params(module: str, width: int) -> dict[str, int]:
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
         return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
-                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0}
+                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0, "OUT_PIPE": 0}
     return {"DATA_W": width}
 
 
@@ -287,16 +299,32 @@ TIMING_NOTES: dict[str, str] = {
         "so nextpnr names no path). The LUT4 count grew by half "
         "(10,553 → 16,261 at 256 bit) with the logic itself smaller: Yosys's ABC9 maps for "
         "depth, and with the control chain shorter the byte multiplexers are the deepest "
-        "logic, which it widens (PFUMX/L6MUX21 cells 1,831 → 7,278). **Why (now).** The "
-        "critical path is the data path: the output frame's record (by `out_idx`) → SEG1 + "
+        "logic, which it widens (PFUMX/L6MUX21 cells 1,831 → 7,278). **Why (then).** The "
+        "critical path was the data path: the output frame's record (by `out_idx`) → SEG1 + "
         "INS length → SEG2 shift → buffer beat index (`base + ob + q2`) → the live-beat "
         "bypass and the buffer multiplexer → funnel shift → byte select and patches → "
         "`hold_data`. A descriptor that arrives in the cycle it is used (cut-through: the "
         "GRE pipeline's 2 cycles) puts its arithmetic in series with the data multiplexers. "
-        "**Next.** A plan stage (source beat addresses, shifts, keep, last) registered ahead "
-        "of a data stage (buffer read, funnel shift, patches): +1 cycle on every frame; the "
-        "per-frame shift stored with the descriptor; then the multiplexers' depth at "
-        "512 bits (a second data stage)."),
+        "**Done.** The plan and the data path are now written apart: at `OUT_PIPE` = 0 "
+        "(the default, latency unchanged) the same function, 256 bit routed 40.3 → 43.5 MHz, "
+        "LUT4 16,261 → 14,560, critical path `desc_seq` (a descriptor used in the cycle it "
+        "arrives) → … → `m_axis_tdata`; `axis_splice_pipe` registers the plan in between "
+        "(+1 cycle): see there."),
+    "axis_splice_pipe": (
+        "**Done.** `OUT_PIPE` = 1: each cycle the engine decides and plans the next output "
+        "beat (source beat numbers, funnel shifts, per-byte SEG1/SEG2/given selects, the "
+        "inserted and patched bytes, tkeep, tlast, tuser) and registers the plan; the buffer "
+        "read, funnel shifts and byte select run the cycle after, from the buffer only (no "
+        "live-beat bypass). +1 cycle on every frame; the buffer must cover one beat more. "
+        "Routed at 256 bit: 40.3 → 57.9 MHz; LUT4 16,261 → 8,273 (with the record "
+        "arithmetic off the data path ABC9 no longer widens the byte multiplexers), FF 764 → "
+        "1,166 (the plan). **Why (now).** The decision: the output frame's record (LUTRAM "
+        "read) → SEG1 + INS length → SEG2 shift → distance to the frame's end → is this beat "
+        "the last → frame done → the next frame's pointers and the buffer accounting, 17.3 "
+        "ns. **Next.** Derived per-frame values (end of SEG1 + INS, SEG2 shift and their "
+        "beat quotients) computed when the descriptor is stored, and the output frame's "
+        "record held in registers; a descriptor used in the cycle it arrives keeps the "
+        "arithmetic in series unless it waits a cycle (+1 for such frames)."),
     "axis_frame_fifo": (
         "**Done.** Its first synthesis named the last beat's tkeep → frame length (an adder) → "
         "length queue, the fill comparisons → `s_axis_tready` → RAM write enable, and the "
@@ -371,11 +399,13 @@ TIMING_NOTES.update({
         "**Next.** `axis_splice`'s."),
     "gre_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
-        "`axis_splice`'s own (tkeep → … → `s_axis_tready`, since cut: see its note). On the "
-        "engine as it is now the 256-bit build places at ≈29.8 MHz (from ≈28.1), about the "
-        "engine's own placement estimate at that width (≈31.2 MHz; routed 40.3): the engine "
-        "still caps it. Its LUT4 grew with the engine's (27,664 → 36,278; see `axis_splice`). "
-        "**Next.** The engine's plan/data split."),
+        "`axis_splice`'s own: first tkeep → … → `s_axis_tready` (since cut), then its data "
+        "path (≈29.8 MHz placed at 256 bit). **Done.** It is now built with "
+        "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
+        "data path, +1 cycle): at 256 bit placed ≈29.8 → ≈44.5 MHz, LUT4 36,278 → 28,522. "
+        "**Next.** Placement only, so nextpnr names no path; the parts' own limits are "
+        "`axis_splice_pipe`'s decision (57.9 MHz routed) and `gre_classify_pipe`'s stage 1 "
+        "(53.4 MHz): see their notes."),
     "vxlan_decap": (
         "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
         "checksum over the whole frame) reaches the splice engine in the same cycle and "
@@ -388,11 +418,20 @@ TIMING_NOTES.update({
         "path from the header window's first-beat flag into the parser's late comparisons."),
     "vxlan_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
-        "`axis_splice`'s own (tkeep → … → `s_axis_tready`, since cut: see its note). On the "
-        "engine as it is now the 256-bit build places at ≈29.9 MHz (from ≈20.6), about the "
-        "engine's own placement estimate at that width (≈31.2 MHz; routed 40.3): the engine "
-        "still caps it. Its LUT4 grew with the engine's (20,621 → 30,561; see `axis_splice`). "
-        "**Next.** The engine's plan/data split."),
+        "`axis_splice`'s own: first tkeep → … → `s_axis_tready` (since cut), then its data "
+        "path (≈29.9 MHz placed at 256 bit). **Done.** It is now built with "
+        "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
+        "data path, +1 cycle): at 256 bit placed ≈29.9 → ≈41.1 MHz, LUT4 30,561 → 20,259. "
+        "**Next.** Placement only, so nextpnr names no path; the parts' own limits are "
+        "`axis_splice_pipe`'s decision (57.9 MHz routed), `vxlan_classify_pipe` (54.5 MHz) "
+        "and the VNI table's lookup (`hash_table_4k`, 52.2 MHz): see their notes."),
+    "vxlan_encap_pipe": (
+        "**Why.** `vxlan_encap`'s engine is `axis_splice` with 64 inserted bytes; its "
+        "placement estimate (≈37.6 MHz at 256 bit) was about the engine's own. **Done.** "
+        "`SPLICE_PIPE` = 1 builds it with the engine of `axis_splice_pipe` (+1 cycle per "
+        "frame; its function is tested through `vtep_top` in tb/vtep and tb/robustness). "
+        "**Not measured yet:** its placement was stopped for the test-suite timing run; "
+        "`make synth SYNTH_ARGS='--modules vxlan_encap_pipe --place-only'` measures it."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "
