@@ -3,7 +3,8 @@
 #   make test   every test (unit, cocotb, end-to-end), 2 workers
 #   make test-full  the same with every parameter set of the control blocks, the longer
 #               random runs (axis_splice), gre_decap's other classifier cut masks, the
-#               pipelined cycle test and the robustness bus rows at every width
+#               pipelined cycle test, the robustness bus rows and the short fuzz campaign
+#               at every width
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
 #               VTEP's line-rate fractions, latency and lookup rate -> docs/bench/vtep_linerate.json,
