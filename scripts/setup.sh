@@ -38,6 +38,8 @@ command -v iperf >/dev/null 2>&1 || need+=(iperf)
 command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)
+# Every Verilated build compiles the same runtime; ccache compiles it once (wirespeed.paths).
+command -v ccache >/dev/null 2>&1 || need+=(ccache)
 command -v perl >/dev/null 2>&1 || need+=(perl)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -27,20 +27,37 @@ BLOCKS = ("gre", "vtep")
 DEFAULT_TUNNEL_SLOTS = 32768
 
 
+# The pipelined builds of the tops, one definition for the report's *_pipe rows, the tests of
+# the pipelined builds and the harness (`wirespeed fuzz --pipelined`): every cut of the
+# classifier's decision chain (CLASSIFY_PIPE = 4'b1111, four cycles more latency) and the splice
+# engines' plans registered (SPLICE_PIPE: axis_splice OUT_PIPE, one cycle more).
+PIPELINED_PARAMS: dict[str, dict[str, int]] = {
+    "gre_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1},
+    "vxlan_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1},
+    "vxlan_encap": {"SPLICE_PIPE": 1},
+    "vtep_top": {"DECAP_CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1},
+}
+# The RTL top of each harness block.
+HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top"}
+
+
 class BuildError(RuntimeError):
     """The harness could not be built; the message points at the log."""
 
 
 def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS,
-                 classify_pipe: int = 0) -> Path:
+                 classify_pipe: int = 0, pipelined: bool = False) -> Path:
     """Where the harness binary of ``block`` at ``width`` (and tunnel-table size, or for gre
-    the classifier's pipeline cuts, gre_decap CLASSIFY_PIPE) lives."""
+    the classifier's pipeline cuts, gre_decap CLASSIFY_PIPE; or the pipelined build,
+    PIPELINED_PARAMS) lives."""
+    pipe = "_pipe" if pipelined else ""
     if block == "gre":
-        sub = f"w{width}" + (f"_p{classify_pipe}" if classify_pipe else "")
+        sub = f"w{width}" + (f"_p{classify_pipe}" if classify_pipe else "") + pipe
         return paths.BUILD / "sim" / sub / "ws_sim"
     if block != "vtep":
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
-    sub = f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
+    sub = (f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
+           + pipe)
     return paths.BUILD / "sim" / sub / "ws_vtep"
 
 
@@ -75,21 +92,26 @@ def source_hash() -> str:
 
 
 def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
-                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS, classify_pipe: int = 0) -> Path:
+                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS, classify_pipe: int = 0,
+                   pipelined: bool = False) -> Path:
     """Return the harness binary for ``width`` (``block`` "gre": ws_sim, with gre_decap's
     CLASSIFY_PIPE = ``classify_pipe``; "vtep": ws_vtep with a ``tunnel_slots``-slot tunnel
-    table), building it first when it is out of date."""
+    table; ``pipelined``: the top built with PIPELINED_PARAMS), building it first when it is
+    out of date."""
     if width not in WIDTHS:
         raise BuildError(f"data width {width} is not one of {WIDTHS}")
     if not 0 <= classify_pipe <= 15 or (classify_pipe and block != "gre"):
         raise BuildError(f"classify_pipe {classify_pipe}: a 4-bit mask (0..15) of gre_decap "
                          "only")
+    if classify_pipe and pipelined:
+        raise BuildError("classify_pipe and pipelined exclude each other (the pipelined build "
+                         f"has gre_decap CLASSIFY_PIPE {PIPELINED_PARAMS['gre_decap']['CLASSIFY_PIPE']})")
     if block not in BLOCKS:
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     script = paths.SIM / "build.sh"
     if not script.is_file():
         raise BuildError(f"{script} is missing: the Verilator harness sources are not in this tree")
-    binary = harness_path(width, block, tunnel_slots, classify_pipe)
+    binary = harness_path(width, block, tunnel_slots, classify_pipe, pipelined)
     outdir = binary.parent
     outdir.mkdir(parents=True, exist_ok=True)
     stamp = outdir / ".sources.sha256"
@@ -104,6 +126,8 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         what = (f"{width}-bit data" + (f", CLASSIFY_PIPE {classify_pipe}" if classify_pipe
                                        else "") if block == "gre" else
                 f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
+        if pipelined:
+            what += ", pipelined"
         note(f"building the Verilator harness for {what} "
              f"(once per source change; a minute or more) ... log: {log}", verbose)
         t0 = time.monotonic()
@@ -117,6 +141,8 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         top_params = {}
         if classify_pipe:
             top_params["CLASSIFY_PIPE"] = classify_pipe
+        if pipelined:
+            top_params.update(PIPELINED_PARAMS[HARNESS_TOP[block]])
         if block == "vtep" and tunnel_slots != DEFAULT_TUNNEL_SLOTS:
             top_params["TUNNEL_SLOTS"] = tunnel_slots
         if top_params:

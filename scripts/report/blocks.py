@@ -11,6 +11,8 @@ import math
 import re
 from pathlib import Path
 
+from wirespeed.build import PIPELINED_PARAMS
+
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl"
 WIDTHS = (64, 128, 256, 512)
@@ -72,15 +74,16 @@ ECP5_TUNNEL_SLOTS = 4096
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # The *_pipe builds cut their classifier's decision chain at all four points (PIPE_CUTS =
 # 4'b1111, four cycles more latency; see gre_classify.sv and vxlan_classify.sv), and the tops'
-# also register their splice engine's plan (SPLICE_PIPE: axis_splice OUT_PIPE, one cycle more).
+# also register their splice engine's plan (SPLICE_PIPE: axis_splice OUT_PIPE, one cycle more):
+# wirespeed.build.PIPELINED_PARAMS, which the tests of the pipelined builds use too.
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
     # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle)
     "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1}),
-    "gre_decap_pipe": ("gre_decap", {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1}),
+    "gre_decap_pipe": ("gre_decap", PIPELINED_PARAMS["gre_decap"]),
     "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 15}),
-    "vxlan_decap_pipe": ("vxlan_decap", {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1}),
-    "vxlan_encap_pipe": ("vxlan_encap", {"SPLICE_PIPE": 1}),
+    "vxlan_decap_pipe": ("vxlan_decap", PIPELINED_PARAMS["vxlan_decap"]),
+    "vxlan_encap_pipe": ("vxlan_encap", PIPELINED_PARAMS["vxlan_encap"]),
     "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
     "hash_table_4k_lat4": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS, "LOOKUP_LATENCY": 4}),
 }

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tb.common.runner import with_monitors
-from wirespeed.paths import BUILD, ROOT, RTL, verilator_env
+from wirespeed.paths import BUILD, ROOT, RTL, use_verilator_env
 
 HERE = Path(__file__).resolve().parent
 MAX_FRAME_BYTES = 256
@@ -41,9 +41,7 @@ VIOLATIONS = {
 def _runner():
     from cocotb_tools.runner import get_runner
 
-    env = verilator_env()
-    os.environ["VERILATOR_ROOT"] = env["VERILATOR_ROOT"]
-    os.environ["PATH"] = env["PATH"]
+    use_verilator_env()
     runner = get_runner("verilator")
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
     with open(BUILD_DIR.parent / f".{BUILD_DIR.name}.lock", "w") as lock:

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
-from wirespeed.paths import BUILD, ROOT, RTL, rtl_sources, verilator_env
+from wirespeed.paths import BUILD, ROOT, RTL, rtl_sources, use_verilator_env
 
 # Simulation-only sources: the protocol monitors and their binds (never synthesized).
 SIM_ONLY = RTL / "sim"
@@ -74,9 +74,7 @@ def run_cocotb(
     """
     from cocotb_tools.runner import get_runner
 
-    env = verilator_env()
-    os.environ["VERILATOR_ROOT"] = env["VERILATOR_ROOT"]
-    os.environ["PATH"] = env["PATH"]
+    use_verilator_env()
     parameters = dict(parameters or {})
     tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
     srcs = with_monitors(sources or rtl_sources(), monitors)

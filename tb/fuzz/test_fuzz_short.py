@@ -9,6 +9,8 @@
   replay commands given; a watchdog set below what the traffic needs must be reported as a stall
   with the chunk's seed.
 * The CLI: `wirespeed fuzz` prints frames per second and exits 0 / 1 / 2.
+* `--pipelined`: the harnesses are built with wirespeed.build.PIPELINED_PARAMS (checked here
+  without building); with `make test-full` a campaign runs through the pipelined builds.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tb.common.sweep import full_sweep
-from wirespeed import fuzz, pcap
+from wirespeed import build, fuzz, paths, pcap
 from wirespeed.paths import ROOT
 
 SHORT_SEED = 20261121
@@ -143,3 +147,46 @@ def test_only_chunk_replays_the_campaigns_chunk(tmp_path: Path) -> None:
         assert one["frames"] == {1: 300, 2: 150}[k]  # a ws_vtep chunk feeds both directions
         assert one["files"][0].endswith(f"summary-chunk{k}.json")
     assert json.loads((tmp_path / "summary.json").read_text())["frames"] == 900
+
+
+def test_pipelined_harnesses_get_the_pipelined_parameters(tmp_path: Path, monkeypatch) -> None:
+    """`wirespeed fuzz --pipelined` builds each harness's top with PIPELINED_PARAMS, in a
+    directory of its own (sim/build.sh is replaced by a stand-in that records its -G flags)."""
+    monkeypatch.setattr(paths, "BUILD", tmp_path / "build")
+    calls: list[tuple[list[str], str]] = []
+
+    def fake_run(cmd, cwd, env, stdout, stderr):  # noqa: ANN001 - subprocess.run's signature
+        calls.append((cmd, env.get("WS_SIM_VFLAGS", "")))
+        out = Path(env.get("WS_SIM_MDIR", ""))
+        (out / ("ws_vtep" if "vtep" in cmd else "ws_sim")).write_bytes(b"")
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(build.subprocess, "run", fake_run)
+    camp = fuzz.Campaign(widths=(64,), out_dir=tmp_path / "fuzz", quiet=True, pipelined=True)
+    assert camp.fuzz_command().endswith(" --pipelined")
+    bins = fuzz._snapshot_harnesses(camp, [("gre", 64), ("vtep", 64)], None)
+    assert set(bins) == {("gre", 64), ("vtep", 64)}
+    flags = {("vtep" if "vtep" in cmd else "gre"): vflags for cmd, vflags in calls}
+    assert flags == {
+        "gre": " ".join(f"-G{k}={v}" for k, v in build.PIPELINED_PARAMS["gre_decap"].items()),
+        "vtep": " ".join(f"-G{k}={v}" for k, v in build.PIPELINED_PARAMS["vtep_top"].items())}
+    assert "-GSPLICE_PIPE=1" in flags["gre"] and "-GDECAP_CLASSIFY_PIPE=15" in flags["vtep"]
+    for block in ("gre", "vtep"):  # never the default builds' directories
+        assert build.harness_path(64, block, pipelined=True).parent.name.endswith("_pipe")
+    with pytest.raises(build.BuildError, match="exclude each other"):
+        build.ensure_harness(64, verbose=False, classify_pipe=15, pipelined=True)
+
+
+@pytest.mark.skipif(not full_sweep(), reason="make test-full (two more harness builds)")
+def test_pipelined_campaign_finds_no_failure(tmp_path: Path) -> None:
+    """Every block through the pipelined builds (late classifier verdicts, registered splice
+    plans) against the golden models, with idle and backpressure."""
+    count = 20_000
+    camp = fuzz.Campaign(seed=SHORT_SEED + 1, count=count, widths=(64, 256), out_dir=tmp_path,
+                         chunk=2500, quiet=True, pipelined=True)
+    s = fuzz.run_campaign(camp)
+    msgs = [f"{f['block']} w{f['width']} chunk {f['chunk']}: {f['messages'][:3]} replay: "
+            f"{f['replay'][:1]}" for f in s["failures"]]
+    assert not msgs, "fuzz failures:\n" + "\n".join(msgs)
+    assert s["frames"] == count
+    assert all(s["frames_by_block_width"][b].get("64", 0) > 0 for b in fuzz.BLOCKS)

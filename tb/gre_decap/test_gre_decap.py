@@ -9,6 +9,7 @@ import pytest
 
 from tb.common.runner import run_cocotb
 from tb.common.sweep import full_sweep
+from wirespeed.build import PIPELINED_PARAMS
 
 HERE = Path(__file__).resolve().parent
 
@@ -23,5 +24,5 @@ def test_gre_decap(data_w: int, pipe: int) -> None:
         test_module="cocotb_gre_decap",
         test_dir=HERE,
         parameters={"DATA_W": data_w, "CLASSIFY_PIPE": pipe,
-                    **({"SPLICE_PIPE": 1} if pipe == 15 else {})},
+                    **(PIPELINED_PARAMS["gre_decap"] if pipe == 15 else {})},
     )

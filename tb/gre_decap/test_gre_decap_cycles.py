@@ -9,12 +9,15 @@ import pytest
 
 from tb.common.runner import run_cocotb
 from tb.common.sweep import full_sweep
+from wirespeed.build import PIPELINED_PARAMS
 
 HERE = Path(__file__).resolve().parent
 
 
+PIPE = PIPELINED_PARAMS["gre_decap"]
 CASES = [(w, 0, 0) for w in (64, 128, 256, 512)] + \
-    [(w, 15, 1) for w in ((64, 128, 256, 512) if full_sweep() else (64, 256))]
+    [(w, PIPE["CLASSIFY_PIPE"], PIPE["SPLICE_PIPE"])
+     for w in ((64, 128, 256, 512) if full_sweep() else (64, 256))]
 
 
 @pytest.mark.parametrize("data_w,pipe,splice_pipe", CASES,

@@ -11,6 +11,7 @@ import pytest
 
 from tb.common.runner import run_cocotb
 from tb.common.sweep import full_sweep
+from wirespeed.build import PIPELINED_PARAMS
 
 HERE = Path(__file__).resolve().parent
 
@@ -26,14 +27,13 @@ def test_bus_rows(top: str, data_w: int) -> None:
     )
 
 
-@pytest.mark.parametrize("top,pipe_param", [("gre_decap", "CLASSIFY_PIPE"),
-                                             ("vtep_top", "DECAP_CLASSIFY_PIPE")])
-def test_bus_rows_pipelined(top: str, pipe_param: str) -> None:
+@pytest.mark.parametrize("top", ["gre_decap", "vtep_top"])
+def test_bus_rows_pipelined(top: str) -> None:
     """The same rows through the pipelined classifier (late verdicts in the splice engine) and
     the registered splice plan."""
     run_cocotb(
         toplevel=top,
         test_module="cocotb_bus_rows",
         test_dir=HERE,
-        parameters={"DATA_W": 64, pipe_param: 15, "SPLICE_PIPE": 1},
+        parameters={"DATA_W": 64, **PIPELINED_PARAMS[top]},
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tb.common.runner import run_cocotb
+from wirespeed.build import PIPELINED_PARAMS
 from wirespeed.paths import RTL
 
 HERE = Path(__file__).resolve().parent
@@ -18,13 +19,13 @@ pytestmark = pytest.mark.skipif(not (RTL / "tunnel" / "vtep_top.sv").exists(),
 @pytest.mark.parametrize("data_w,pipe", [(64, 0), (128, 0), (256, 0), (512, 0), (64, 15), (512, 15)],
                          ids=lambda v: str(v))
 def test_vtep(data_w: int, pipe: int) -> None:
-    """pipe: vtep_top's DECAP_CLASSIFY_PIPE (with SPLICE_PIPE); the function must not depend on
-    where it is cut."""
+    """pipe 15: vtep_top built pipelined (PIPELINED_PARAMS: DECAP_CLASSIFY_PIPE 15, SPLICE_PIPE
+    1); the function must not depend on where it is cut."""
     run_cocotb(
         toplevel="vtep_top",
         test_module="cocotb_vtep",
         test_dir=HERE,
         # (Without the pipe parameter at 0: the build is shared with tb/robustness's.)
         parameters={"DATA_W": data_w,
-                    **({"DECAP_CLASSIFY_PIPE": pipe, "SPLICE_PIPE": 1} if pipe else {})},
+                    **(PIPELINED_PARAMS["vtep_top"] if pipe else {})},
     )

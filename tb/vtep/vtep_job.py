@@ -119,7 +119,7 @@ def run_rtl(job: Job, data_w: int = 256, workdir: Path | None = None) -> Result:
 
     from cocotb_tools.runner import get_results, get_runner
 
-    from wirespeed.paths import BUILD, ROOT, rtl_sources, verilator_env
+    from wirespeed.paths import BUILD, ROOT, rtl_sources, use_verilator_env
 
     wd = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="vtep_job_"))
     wd.mkdir(parents=True, exist_ok=True)
@@ -127,9 +127,7 @@ def run_rtl(job: Job, data_w: int = 256, workdir: Path | None = None) -> Result:
     jp.write_text(job.to_json())
     if rp.exists():
         rp.unlink()
-    env = verilator_env()
-    os.environ["VERILATOR_ROOT"] = env["VERILATOR_ROOT"]
-    os.environ["PATH"] = env["PATH"]
+    use_verilator_env()
     build_dir = BUILD / "cocotb" / f"vtep_top_replay_W{data_w}"
     runner = get_runner("verilator")
     build_dir.mkdir(parents=True, exist_ok=True)
