@@ -25,7 +25,9 @@
 // cycle of the frame's first beat on (a parser that needs a table lookup may answer after the
 // frame has ended). Cut-through: output beat j leaves as soon as the input beats it reads have
 // arrived; the beat arriving in this cycle is used directly, so a frame whose descriptor comes
-// with the beat completing its headers starts leaving one cycle later. The last output beat
+// with the beat completing its headers starts leaving one cycle later. A beat that ends
+// exactly where SEG1 + INS end also waits for SEG2's first byte (or the frame's end): if SEG2
+// turns out empty, it is the last beat (never followed by an empty one). The last output beat
 // of a frame always waits for the input's last beat, so a verdict known only at the end
 // (eof_bad, or a frame shorter than OUT_LEN) aborts the frame: its last beat has tuser = 1.
 // With LATE_EOF = 1 the verdict need not come with the last beat: verdicts arrive in frame
@@ -274,10 +276,10 @@ module axis_splice #(
     // SEG1 + INS, and to the output byte that SEG2 would take from the frame's end.
     logic signed [POS_W-1:0] d_len, d_ins, d_end;
     logic               is_last, need_ok, emit, trunc, any_src;
+    logic               next_ok;        // the output has a byte after this beat, or may end here
     logic [ABS_W-1:0]   need_beat;
     logic               o_ready;
     logic               frame_done;     // the output frame leaves the engine this cycle
-    logic               capture_hold;   // plan the last beat now, send it at eof
 
     assign o_ready = !m_axis_tvalid || m_axis_tready;
 
@@ -333,6 +335,11 @@ module axis_splice #(
         end
         need_beat = ABS_W'(src_max >> BYTE_SH);
         need_ok = eof || !any_src || (need_beat < written);
+        // A beat ending exactly where SEG1 + INS end is the frame's last when SEG2 turns out
+        // empty (the frame ends at or before SEG2_OFF). It leaves as a beat that is not the
+        // last only once SEG2's first byte is in the buffer (or the frame has ended, and
+        // is_last knows): otherwise an empty last beat (tkeep = 0) would have to follow.
+        next_ok = eof || ob_end != ins_end || (ABS_W'(s2off >> BYTE_SH) < written);
 
         plan = '0;
         plan.meta = meta;
@@ -360,7 +367,7 @@ module axis_splice #(
         end
 
         // Decide what leaves this cycle.
-        frame_done = 1'b0; capture_hold = 1'b0; emit = 1'b0;
+        frame_done = 1'b0; emit = 1'b0;
         if (exists && dv) begin
             if (drop) begin
                 frame_done = eof && vok;
@@ -373,8 +380,10 @@ module axis_splice #(
                 end
             end else if (need_ok) begin
                 if (!is_last) begin
-                    plan.beat = 1'b1;
-                    emit = plan_ready;
+                    if (next_ok) begin
+                        plan.beat = 1'b1;
+                        emit = plan_ready;
+                    end
                 end else if (eof && vok) begin
                     plan.beat = 1'b1; plan.last = 1'b1; plan.user = bad || trunc;
                     frame_done = plan_ready;
@@ -382,7 +391,6 @@ module axis_splice #(
                     // Last beat of an OUT_LEN-cut frame whose padding is still arriving, or
                     // whose verdict is: keep it aside so later beats need no buffer space.
                     plan.to_hold = 1'b1;
-                    capture_hold = 1'b1;
                 end
             end
         end
@@ -476,7 +484,7 @@ module axis_splice #(
         end else if (emit) begin
             ob_n = ob + 1'b1;
             oldest_n = src_next;
-        end else if (capture_hold) begin
+        end else if (plan.to_hold) begin
             hold_v_n = 1'b1;
         end
         base_next = (out_seq_inc == in_seq) ? (in_first ? wr_abs : fr_base[in_idx])

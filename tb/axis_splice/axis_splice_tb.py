@@ -615,15 +615,16 @@ async def cycles(dut):
 async def empty_seg2(dut):
     """SEG2 supplies no byte (the frame ends at or before SEG2_OFF): the output is SEG1 + INS.
 
-    Expected to fail on the current RTL (the pytest entry marks it xfail, strict) when SEG1 + INS
-    end on a beat boundary and the output length is not known before the frame ends (no OUT_LEN,
-    or an OUT_LEN the frame turns out too short for): output beat 0 leaves before the input's
-    last beat as a beat that is not the last, and when the frame ends with nothing for SEG2, all
-    that is left is an empty last beat, tkeep = 0 with tlast (rtl/sim/axis_monitor.sv: AXIS-KEEP).
-    The controls first (they pass): the same with OUT_LEN exact, and with the end not aligned.
+    The hard case: SEG1 + INS end on a beat boundary and the output length is not known before
+    the frame ends (no OUT_LEN, or an OUT_LEN the frame turns out too short for). The engine
+    once sent output beat 0 before the input's last beat as a beat that is not the last, and
+    when the frame ended with nothing for SEG2 all that was left was an empty last beat,
+    tkeep = 0 with tlast (rtl/sim/axis_monitor.sv: AXIS-KEEP); such a beat now waits for
+    SEG2's first byte or the frame's end. The controls first: OUT_LEN exact, the end not
+    aligned.
     Smallest case: a 2-beat frame of KEEP_W + 1 bytes, SEG1 = [0, KEEP_W), SEG2_OFF = KEEP_W + 1,
-    no INS, no OUT_LEN, the descriptor with the first beat: out comes beat 0 = frame[0:KEEP_W]
-    without tlast, then tkeep = 0, tlast = 1."""
+    no INS, no OUT_LEN, the descriptor with the first beat: the output must be one beat,
+    frame[0:KEEP_W] with tlast (it was beat 0 without tlast, then tkeep = 0, tlast = 1)."""
     bench = Bench(dut)
     await bench.reset()
     kw = bench.kw

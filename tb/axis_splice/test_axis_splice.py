@@ -13,9 +13,8 @@ with LATE_EOF = 1.
 
 `make test` runs 40 % of random_frames' frames (WS_SPLICE_FRAMES), `make test-full` all.
 
-WS_SPLICE_TESTCASE (default "random_frames,cycles") runs other cocotb tests of the module in
-test_axis_splice, e.g. only "cycles". test_axis_splice_empty_seg2 reproduces an RTL defect
-(xfail, strict: it turns into a failure once the RTL is fixed; then drop the mark).
+WS_SPLICE_TESTCASE (default "random_frames,cycles,empty_seg2") runs a subset of the module's
+cocotb tests, e.g. only "cycles".
 """
 
 from __future__ import annotations
@@ -82,16 +81,5 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, out_pipe: int =
          "64-eof0-pipe", "256-eof1-pipe"],
 )
 def test_axis_splice(data_w: int, late_eof: int, out_pipe: int) -> None:
-    run(data_w, late_eof, testcase=os.environ.get("WS_SPLICE_TESTCASE", "random_frames,cycles"),
+    run(data_w, late_eof, testcase=os.environ.get("WS_SPLICE_TESTCASE", "random_frames,cycles,empty_seg2"),
         out_pipe=out_pipe)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="RTL: a frame whose SEG2 is empty (it ends at or before SEG2_OFF) with SEG1+INS ending "
-    "on a beat boundary and no exact OUT_LEN leaves with an extra, empty last beat (tkeep = 0, "
-    "tlast = 1); see axis_splice_tb.empty_seg2. No top produces such a descriptor today.",
-)
-@pytest.mark.parametrize("data_w", [64, 512])
-def test_axis_splice_empty_seg2(data_w: int) -> None:
-    run(data_w, 0, testcase="empty_seg2")
