@@ -30,12 +30,13 @@ DEFAULT_TUNNEL_SLOTS = 32768
 # The pipelined builds of the tops, one definition for the report's *_pipe rows, the tests of
 # the pipelined builds and the harness (`wirespeed fuzz --pipelined`): every cut of the
 # classifier's decision chain (CLASSIFY_PIPE = 4'b1111, four cycles more latency) and the splice
-# engines' plans registered (SPLICE_PIPE: axis_splice OUT_PIPE, one cycle more).
+# engines' plans and descriptors registered (SPLICE_PIPE = 2: axis_splice OUT_PIPE and DESC_PIPE,
+# two cycles more on a frame whose output waits for its descriptor).
 PIPELINED_PARAMS: dict[str, dict[str, int]] = {
-    "gre_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1},
-    "vxlan_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1},
-    "vxlan_encap": {"SPLICE_PIPE": 1},
-    "vtep_top": {"DECAP_CLASSIFY_PIPE": 15, "SPLICE_PIPE": 1},
+    "gre_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 2},
+    "vxlan_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 2},
+    "vxlan_encap": {"SPLICE_PIPE": 2},
+    "vtep_top": {"DECAP_CLASSIFY_PIPE": 15, "SPLICE_PIPE": 2},
 }
 # The RTL top of each harness block.
 HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top"}

@@ -45,6 +45,13 @@
 // read from the buffer the cycle after (no bypass), and the buffer keeps the beats a planned
 // beat reads until the data path has read them (BUF_BEATS must cover one beat more).
 //
+// Descriptor: what the decision needs of it besides the raw fields (the end of SEG1 + INS and
+// SEG2's source offset relative to the output, shift2) is computed as it arrives and kept in
+// the frame's record, so a stored record costs the decision no addition. With DESC_PIPE = 1
+// the descriptor is also registered before the engine sees it: a descriptor used in the cycle
+// it arrives no longer puts those additions in series with the decision, and every frame
+// whose output waits for its descriptor leaves one cycle later (BUF_BEATS: one beat more).
+//
 // Assumptions: tkeep is all ones on every beat but the last; on the last beat the frame ends
 // after its highest set tkeep bit.
 
@@ -75,7 +82,11 @@ module axis_splice #(
     // numbers, shifts, per-byte selects, inserted and patched bytes, tkeep) is registered and
     // the bytes are selected a cycle later: one cycle more latency on every frame, the record
     // arithmetic no longer in series with the data multiplexers ("Plan and data" below).
-    parameter bit OUT_PIPE = 1'b0
+    parameter bit OUT_PIPE = 1'b0,
+    // 0: a descriptor is used in the cycle it arrives. 1: it is registered first (its derived
+    // fields computed before the register): one cycle more latency on every frame whose output
+    // waits for its descriptor ("Descriptor" above).
+    parameter bit DESC_PIPE = 1'b0
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -148,24 +159,63 @@ module axis_splice #(
     logic [FR_AW:0]    in_seq, out_seq, desc_seq;  // one extra bit for full/empty
     logic [FR_AW:0]    ver_seq;         // verdicts received (LATE_EOF)
 
+    // ------------------------------------------------------------------ descriptor
+    // A descriptor as the engine keeps it: the raw fields and the two derived ones the
+    // decision needs (computed where the descriptor arrives, not where it is used).
+    typedef struct packed {
+        logic                 drop;
+        logic [7:0]           s1off;
+        logic [7:0]           s1len;
+        logic [8:0]           ins_end;   // SEG1_LEN + INS_LEN: the output byte SEG2 starts at
+        logic [INS_MAX*8-1:0] ins;
+        logic [7:0]           s2off;
+        logic signed [9:0]    shift2;    // SEG2_OFF - ins_end: SEG2 source minus output offset
+        logic                 lenv;
+        logic [LEN_W-1:0]     len;
+        logic [PATCHES-1:0]   pen;
+        logic [PATCHES*8-1:0] ppos;
+        logic [PATCHES*8-1:0] pval;
+        logic [META_W-1:0]    meta;
+    } desc_t;
+
+    desc_t desc_in;                     // the ports, with the derived fields
+    desc_t dsc;                         // the descriptor the engine takes this cycle ...
+    logic  dsc_valid;                   // ... if this is set
+
+    always_comb begin
+        desc_in.drop    = desc_drop;
+        desc_in.s1off   = desc_seg1_off;
+        desc_in.s1len   = desc_seg1_len;
+        desc_in.ins_end = {1'b0, desc_seg1_len} + {1'b0, desc_ins_len};
+        desc_in.ins     = desc_ins_data;
+        desc_in.s2off   = desc_seg2_off;
+        desc_in.shift2  = signed'({2'b00, desc_seg2_off}) - signed'({1'b0, desc_in.ins_end});
+        desc_in.lenv    = desc_len_valid;
+        desc_in.len     = desc_out_len;
+        desc_in.pen     = desc_patch_en;
+        desc_in.ppos    = desc_patch_pos;
+        desc_in.pval    = desc_patch_val;
+        desc_in.meta    = desc_meta;
+    end
+
+    if (DESC_PIPE) begin : g_desc_reg
+        always_ff @(posedge clk) begin
+            dsc_valid <= desc_valid;
+            if (desc_valid) dsc <= desc_in;
+            if (rst) dsc_valid <= 1'b0;
+        end
+    end else begin : g_desc_wire
+        assign dsc_valid = desc_valid;
+        assign dsc       = desc_in;
+    end
+
     // Per-frame records, indexed by frame sequence number.
     logic [ABS_W-1:0]     fr_base     [FRAMES];
     logic [ABS_W-1:0]     fr_nbeats   [FRAMES];  // beats of the frame
     logic [POS_W-1:0]     fr_flen     [FRAMES];  // bytes of the frame
     logic                 fr_bad      [FRAMES];
     logic                 fr_vbad     [FRAMES];  // the late verdict (LATE_EOF)
-    logic                 fr_drop     [FRAMES];
-    logic [7:0]           fr_s1off    [FRAMES];
-    logic [7:0]           fr_s1len    [FRAMES];
-    logic [7:0]           fr_inslen   [FRAMES];
-    logic [INS_MAX*8-1:0] fr_ins      [FRAMES];
-    logic [7:0]           fr_s2off    [FRAMES];
-    logic                 fr_lenv     [FRAMES];
-    logic [LEN_W-1:0]     fr_len      [FRAMES];
-    logic [PATCHES-1:0]   fr_pen      [FRAMES];
-    logic [PATCHES*8-1:0] fr_ppos     [FRAMES];
-    logic [PATCHES*8-1:0] fr_pval     [FRAMES];
-    logic [META_W-1:0]    fr_meta     [FRAMES];
+    desc_t                fr_desc     [FRAMES];
 
     wire s_hs = s_axis_tvalid && s_axis_tready;
 
@@ -193,35 +243,29 @@ module axis_splice #(
     // The output frame's record, with the live input and a live descriptor bypassed in.
     logic              exists;
     logic [ABS_W-1:0]  base;
-    logic              dv, drop, lenv, eof, bad;
+    logic              dv, eof, bad;
     logic              vok;        // the frame's verdict is known (always, when !LATE_EOF)
-    logic [7:0]        s1off, s1len, inslen, s2off;
+    desc_t             rec;        // the output frame's descriptor (valid when dv)
+    logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
+    // rec's fields by their names
+    logic              drop, lenv;
+    logic [7:0]        s1off, s1len, s2off;
     logic [INS_MAX*8-1:0] ins;
     logic [LEN_W-1:0]  out_len;
     logic [PATCHES-1:0]   pen;
     logic [PATCHES*8-1:0] ppos, pval;
     logic [META_W-1:0] meta;
-    logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
 
     always_comb begin
         exists = !live || !in_first || s_hs;
         base   = (live && in_first) ? wr_abs : fr_base[out_idx];
-        if (desc_valid && desc_seq == out_seq) begin
-            dv = 1'b1; drop = desc_drop;
-            s1off = desc_seg1_off; s1len = desc_seg1_len; inslen = desc_ins_len;
-            ins = desc_ins_data; s2off = desc_seg2_off;
-            lenv = desc_len_valid; out_len = desc_out_len;
-            pen = desc_patch_en; ppos = desc_patch_pos; pval = desc_patch_val; meta = desc_meta;
-        end else begin
-            // Descriptors come in frame order: the output frame's has come once desc_seq passed it.
-            dv = (desc_seq != out_seq);
-            drop = fr_drop[out_idx];
-            s1off = fr_s1off[out_idx]; s1len = fr_s1len[out_idx]; inslen = fr_inslen[out_idx];
-            ins = fr_ins[out_idx]; s2off = fr_s2off[out_idx];
-            lenv = fr_lenv[out_idx]; out_len = fr_len[out_idx];
-            pen = fr_pen[out_idx]; ppos = fr_ppos[out_idx]; pval = fr_pval[out_idx];
-            meta = fr_meta[out_idx];
-        end
+        // Descriptors come in frame order: the output frame's has come once desc_seq passed
+        // it, or comes now.
+        dv  = (desc_seq != out_seq) || dsc_valid;
+        rec = (desc_seq != out_seq) ? fr_desc[out_idx] : dsc;
+        drop = rec.drop; s1off = rec.s1off; s1len = rec.s1len; ins = rec.ins;
+        s2off = rec.s2off; lenv = rec.lenv; out_len = rec.len;
+        pen = rec.pen; ppos = rec.ppos; pval = rec.pval; meta = rec.meta;
         // Lengths come from per-frame counters, not from absolute beat numbers, to keep
         // subtractions off the path to the output decision.
         if (live) begin
@@ -306,8 +350,8 @@ module axis_splice #(
 
     always_comb begin
         q1      = ABS_W'(s1off >> BYTE_SH);
-        ins_end = POS_W'(s1len) + POS_W'(inslen);
-        shift2  = signed'(POS_W'(s2off)) - signed'(ins_end);
+        ins_end = POS_W'(rec.ins_end);
+        shift2  = POS_W'(rec.shift2);            // sign-extended
         q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
         ob_end  = ob_pos + POS_W'(KEEP_W);
@@ -531,19 +575,8 @@ module axis_splice #(
         if (LATE_EOF && eof_valid) begin
             fr_vbad[ver_idx] <= eof_bad;
         end
-        if (desc_valid) begin
-            fr_drop[desc_idx]   <= desc_drop;
-            fr_s1off[desc_idx]  <= desc_seg1_off;
-            fr_s1len[desc_idx]  <= desc_seg1_len;
-            fr_inslen[desc_idx] <= desc_ins_len;
-            fr_ins[desc_idx]    <= desc_ins_data;
-            fr_s2off[desc_idx]  <= desc_seg2_off;
-            fr_lenv[desc_idx]   <= desc_len_valid;
-            fr_len[desc_idx]    <= desc_out_len;
-            fr_pen[desc_idx]    <= desc_patch_en;
-            fr_ppos[desc_idx]   <= desc_patch_pos;
-            fr_pval[desc_idx]   <= desc_patch_val;
-            fr_meta[desc_idx]   <= desc_meta;
+        if (dsc_valid) begin
+            fr_desc[desc_idx] <= dsc;
         end
         if (pq.to_hold) begin
             hold_data <= o_data;
@@ -563,7 +596,7 @@ module axis_splice #(
         live     <= live_n;
         in_seq   <= in_seq_n;
         out_seq  <= out_seq_n;
-        desc_seq <= desc_seq + (FR_AW+1)'(desc_valid);
+        desc_seq <= desc_seq + (FR_AW+1)'(dsc_valid);
         ver_seq  <= ver_seq + (FR_AW+1)'(LATE_EOF && eof_valid);
         ob       <= ob_n;
         oldest   <= oldest_n;

@@ -28,9 +28,10 @@ module gre_decap
     // 0 keeps the latency of docs/gre_decap.md; each bit set adds one cycle to every frame's
     // decision and output, and shortens the critical path (docs/performance.md).
     parameter int CLASSIFY_PIPE = 0,
-    // 1: the splice engine's plan is registered before its data path (axis_splice OUT_PIPE):
-    // one cycle more on every frame, the engine's critical path cut (docs/performance.md).
-    parameter bit SPLICE_PIPE = 1'b0
+    // Registers added in the splice engine, each a cycle more on every frame and a cut of its
+    // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
+    // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
+    parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -85,8 +86,8 @@ module gre_decap
     localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats between the first byte of a frame and its decision, plus the bypass and one
     // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict,
-    // plus the engine's plan register: the buffer never fills with an unstalled output.
-    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4 + PIPE_LAT + VERDICT_LAG + int'(SPLICE_PIPE);
+    // plus the engine's registers (SPLICE_PIPE): the buffer never fills with an unstalled output.
+    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4 + PIPE_LAT + VERDICT_LAG + SPLICE_PIPE;
     localparam int BUF_BEATS = 1 << $clog2(DEPTH_NEED);
     localparam int LEN_W = 17;
     localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
@@ -99,6 +100,9 @@ module gre_decap
     end
     if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 15) begin : g_param_check_3
         $error("gre_decap: CLASSIFY_PIPE is a 4-bit mask (0..15)");
+    end
+    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_4
+        $error("gre_decap: SPLICE_PIPE must be 0, 1 or 2");
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
@@ -157,7 +161,8 @@ module gre_decap
         .LEN_W(LEN_W),
         .META_W(1),
         .LATE_EOF(PIPE_LAT != 0),
-        .OUT_PIPE(SPLICE_PIPE)
+        .OUT_PIPE(SPLICE_PIPE >= 1),
+        .DESC_PIPE(SPLICE_PIPE >= 2)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),

@@ -21,9 +21,9 @@ module vtep_top #(
     parameter int TUNNEL_SLOTS = 32768,
     // Pipeline cuts in the decap classifier (vxlan_decap CLASSIFY_PIPE, a 4-bit mask).
     parameter int DECAP_CLASSIFY_PIPE = 0,
-    // 1: both splice engines (decap and encap) register their plan (axis_splice OUT_PIPE):
-    // one cycle more on every frame each way.
-    parameter bit SPLICE_PIPE = 1'b0
+    // Registers added in both splice engines (decap and encap), each a cycle more on every
+    // frame each way (vxlan_decap / vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the descriptor.
+    parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,

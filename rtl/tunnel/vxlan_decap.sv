@@ -26,9 +26,10 @@ module vxlan_decap #(
     // mask). 0 keeps the latency of docs/vxlan.md; each bit set adds one cycle to every
     // frame's decision and output, and shortens the critical path (docs/performance.md).
     parameter int CLASSIFY_PIPE = 0,
-    // 1: the splice engine's plan is registered before its data path (axis_splice OUT_PIPE):
-    // one cycle more on every frame, the engine's critical path cut (docs/performance.md).
-    parameter bit SPLICE_PIPE = 1'b0
+    // Registers added in the splice engine, each a cycle more on every frame and a cut of its
+    // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
+    // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
+    parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -106,9 +107,9 @@ module vxlan_decap #(
     localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
     localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin,
-    // the pipeline's lag for the decision and for the verdict, and the engine's plan register.
+    // the pipeline's lag for the decision and for the verdict, and the engine's registers.
     localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4 + PIPE_LAT
-                                           + VERDICT_LAG + int'(SPLICE_PIPE));
+                                           + VERDICT_LAG + SPLICE_PIPE);
     localparam int NUM_OUTCOMES = 13;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
@@ -116,6 +117,9 @@ module vxlan_decap #(
     end
     if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 15) begin : g_param_check_2
         $error("vxlan_decap: CLASSIFY_PIPE is a 4-bit mask (0..15)");
+    end
+    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_3
+        $error("vxlan_decap: SPLICE_PIPE must be 0, 1 or 2");
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
@@ -207,7 +211,8 @@ module vxlan_decap #(
         .LEN_W(LEN_W),
         .META_W(25),
         .LATE_EOF(PIPE_LAT != 0),
-        .OUT_PIPE(SPLICE_PIPE)
+        .OUT_PIPE(SPLICE_PIPE >= 1),
+        .DESC_PIPE(SPLICE_PIPE >= 2)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),

@@ -26,9 +26,10 @@ module vxlan_encap #(
     parameter int TUNNEL_SLOTS = 32768,
     // Bytes of the store-and-forward FIFO: two 9600-byte jumbo frames and change.
     parameter int FIFO_BYTES = 32768,
-    // 1: the splice engine's plan is registered before its data path (axis_splice OUT_PIPE):
-    // one cycle more on every frame, the engine's critical path cut (docs/performance.md).
-    parameter bit SPLICE_PIPE = 1'b0
+    // Registers added in the splice engine, each a cycle more on every frame and a cut of its
+    // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
+    // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
+    parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -101,8 +102,8 @@ module vxlan_encap #(
     localparam int LOOKUP_LATENCY = 3;
     localparam int INS_MAX = 64;
     // Beats held while the next frame's headers are read and its tunnel looked up (one more
-    // with the engine's plan register).
-    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 8 + int'(SPLICE_PIPE));
+    // for each of the engine's registers, SPLICE_PIPE).
+    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 8 + SPLICE_PIPE);
     localparam int NUM_OUTCOMES = 6;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
@@ -110,6 +111,9 @@ module vxlan_encap #(
     end
     if (FIFO_BYTES < 2 * 9600 || (FIFO_BYTES & (FIFO_BYTES - 1)) != 0) begin : g_param_check_2
         $error("vxlan_encap: FIFO_BYTES must be a power of two holding two jumbo frames");
+    end
+    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_3
+        $error("vxlan_encap: SPLICE_PIPE must be 0, 1 or 2");
     end
 
     logic [DATA_W-1:0] f_tdata;
@@ -208,7 +212,8 @@ module vxlan_encap #(
         .PATCHES(1),
         .LEN_W(LEN_W),
         .META_W(1),
-        .OUT_PIPE(SPLICE_PIPE)
+        .OUT_PIPE(SPLICE_PIPE >= 1),
+        .DESC_PIPE(SPLICE_PIPE >= 2)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),

@@ -31,11 +31,12 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
 # figures follow from the same stages and are not asserted by a cycle test).
 VARIANT_LATENCY = {
     "gre_classify_pipe": "decision +4, frame-end verdict +7 cycles",
-    "axis_splice_pipe": "every output beat +1 cycle (asserted by tb/axis_splice)",
-    "gre_decap_pipe": "first output beat +5, last beat of a frame +8 cycles (at most)",
-    "vxlan_encap_pipe": "every frame +1 cycle",
+    "axis_splice_pipe": "+2 cycles on a frame that waits for its descriptor, +1 otherwise "
+                        "(asserted by tb/axis_splice)",
+    "gre_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
+    "vxlan_encap_pipe": "every frame +2 cycles",
     "vxlan_classify_pipe": "VNI lookup and descriptor +4, frame-end verdict +7 cycles",
-    "vxlan_decap_pipe": "first output beat +5, last beat of a frame +8 cycles (at most)",
+    "vxlan_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
 }
 
@@ -74,12 +75,15 @@ ECP5_TUNNEL_SLOTS = 4096
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # The *_pipe builds cut their classifier's decision chain at all four points (PIPE_CUTS =
 # 4'b1111, four cycles more latency; see gre_classify.sv and vxlan_classify.sv), and the tops'
-# also register their splice engine's plan (SPLICE_PIPE: axis_splice OUT_PIPE, one cycle more):
+# also register their splice engine's descriptor and plan (SPLICE_PIPE = 2: axis_splice OUT_PIPE
+# and DESC_PIPE, two cycles more):
 # wirespeed.build.PIPELINED_PARAMS, which the tests of the pipelined builds use too.
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
-    # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle)
-    "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1}),
+    # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle) and
+    # its descriptor registered (DESC_PIPE: +1 cycle where the output waits for it), as the
+    # pipelined tops build it (SPLICE_PIPE = 2)
+    "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1, "DESC_PIPE": 1}),
     "gre_decap_pipe": ("gre_decap", PIPELINED_PARAMS["gre_decap"]),
     "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 15}),
     "vxlan_decap_pipe": ("vxlan_decap", PIPELINED_PARAMS["vxlan_decap"]),
@@ -100,7 +104,7 @@ DESCRIPTIONS = {
     "axis_skid": "AXI4-Stream register slice",
     "gre_classify": "header parser / decision (observes the stream)",
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
-    "axis_splice_pipe": "axis_splice with its plan registered before the data path (+1 cycle)",
+    "axis_splice_pipe": "axis_splice with its descriptor and its plan registered (+2 cycles)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
     "avst_to_axis": "Avalon-ST to AXI4-Stream adapter (the shell's input)",
@@ -109,7 +113,7 @@ DESCRIPTIONS = {
     "axis_frame_meter": "frame and byte counter of a stream (the tops' counters)",
     "allow_list": "gre_decap's allow list of outer addresses (AXI-Lite programmed)",
     "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
-    "gre_decap_pipe": "gre_decap with the 4-stage classifier and axis_splice_pipe (+5 cycles)",
+    "gre_decap_pipe": "gre_decap with the 4-stage classifier and axis_splice_pipe (+6 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
     "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
     "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
@@ -121,8 +125,8 @@ DESCRIPTIONS = {
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
     "vxlan_decap_pipe": "vxlan_decap with the 4-stage classifier and axis_splice_pipe "
-                        "(+5 cycles)",
-    "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe (+1 cycle)",
+                        "(+6 cycles)",
+    "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe (+2 cycles)",
     "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
                    "4096 tunnel slots)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
@@ -165,7 +169,7 @@ def module_params(module: str, width: int) -> dict[str, int]:
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
         return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
-                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0, "OUT_PIPE": 0}
+                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0, "OUT_PIPE": 0, "DESC_PIPE": 0}
     return {"DATA_W": width}
 
 

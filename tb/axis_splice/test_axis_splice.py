@@ -1,8 +1,9 @@
 """pytest entry: axis_splice (rtl/stream/axis_splice.sv) on its own, against the golden model
 wirespeed/model/splice.py (axis_splice_tb.py), at every datapath width with LATE_EOF = 0, at
-two widths with LATE_EOF = 1, and with the plan registered (OUT_PIPE = 1: one cycle more, the
-buffer one beat larger) at 64 bits (LATE_EOF = 0) and 256 bits (LATE_EOF = 1, as the pipelined
-tops build it).
+two widths with LATE_EOF = 1, with the plan registered (OUT_PIPE = 1: one cycle more, the
+buffer one beat larger) at 64 bits (LATE_EOF = 0), and with the plan and the descriptor
+registered (OUT_PIPE = DESC_PIPE = 1: two cycles more, two beats more) at 256 bits (LATE_EOF = 1,
+as the pipelined tops build it: their SPLICE_PIPE = 2).
 
 Parameters are the largest the tops use, so every path is exercised: INS_MAX = 64 (vxlan_encap:
 50 or 62 bytes of outer headers), PATCHES = 6 (gre_decap), META_W = 25 (vxlan_decap's
@@ -35,14 +36,17 @@ def clog2(x: int) -> int:
     return (x - 1).bit_length()
 
 
-def buf_beats(data_w: int, late_eof: int, out_pipe: int = 0) -> int:
+def buf_beats(data_w: int, late_eof: int, pipe: int = 0) -> int:
     kw = data_w // 8
-    need = 128 // kw + (4 + 4 + 7 if late_eof else 3 + 8) + out_pipe
+    need = 128 // kw + (4 + 4 + 7 if late_eof else 3 + 8) + pipe
     return 1 << clog2(need)
 
 
-def run(data_w: int, late_eof: int, testcase: str | None = None, out_pipe: int = 0) -> None:
-    bb = buf_beats(data_w, late_eof, out_pipe)
+def run(data_w: int, late_eof: int, testcase: str | None = None, pipe: int = 0) -> None:
+    """pipe: the registers added, as the tops' SPLICE_PIPE counts them: 1 the plan (OUT_PIPE),
+    2 the plan and the descriptor (OUT_PIPE, DESC_PIPE)."""
+    out_pipe, desc_pipe = int(pipe >= 1), int(pipe >= 2)
+    bb = buf_beats(data_w, late_eof, pipe)
     run_cocotb(
         toplevel="axis_splice",
         test_module="axis_splice_tb",
@@ -57,6 +61,7 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, out_pipe: int =
             "META_W": 25,
             "LATE_EOF": late_eof,
             "OUT_PIPE": out_pipe,
+            "DESC_PIPE": desc_pipe,
         },
         # axis_splice needs no package (stream_pkg is not imported)
         sources=[RTL / "stream" / "axis_splice.sv"],
@@ -65,6 +70,7 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, out_pipe: int =
             "WS_SPLICE_BUF_BEATS": str(bb),
             "WS_SPLICE_LATE_EOF": str(late_eof),
             "WS_SPLICE_OUT_PIPE": str(out_pipe),
+            "WS_SPLICE_DESC_PIPE": str(desc_pipe),
             # random_frames' frame count: all of it with `make test-full`, 40 % in `make test`
             # (its coverage list still asserts every case is exercised)
             "WS_SPLICE_FRAMES": "1" if full_sweep() else "0.4",
@@ -74,12 +80,12 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, out_pipe: int =
 
 
 @pytest.mark.parametrize(
-    "data_w,late_eof,out_pipe",
+    "data_w,late_eof,pipe",
     [(64, 0, 0), (128, 0, 0), (256, 0, 0), (512, 0, 0), (64, 1, 0), (512, 1, 0),
-     (64, 0, 1), (256, 1, 1)],
+     (64, 0, 1), (256, 1, 2)],
     ids=["64-eof0", "128-eof0", "256-eof0", "512-eof0", "64-eof1", "512-eof1",
-         "64-eof0-pipe", "256-eof1-pipe"],
+         "64-eof0-pipe1", "256-eof1-pipe2"],
 )
-def test_axis_splice(data_w: int, late_eof: int, out_pipe: int) -> None:
+def test_axis_splice(data_w: int, late_eof: int, pipe: int) -> None:
     run(data_w, late_eof, testcase=os.environ.get("WS_SPLICE_TESTCASE", "random_frames,cycles,empty_seg2"),
-        out_pipe=out_pipe)
+        pipe=pipe)

@@ -9,8 +9,9 @@ A direct driver/monitor samples every rising edge (no cocotbext timestamps):
       (index of the input beat holding byte need-1) + 1; the seed GRE frame at 256 bits: exactly 2.
 With the classifier pipelined (gre_decap CLASSIFY_PIPE, the runner passes its latency in
 WS_PIPE_LAT), every latency bound grows by exactly that many cycles and (i), (ii) still hold.
-With the splice engine's plan registered (gre_decap SPLICE_PIPE, WS_SPLICE_PIPE = 1), every
-bound grows by one cycle more.
+With the splice engine's registers (gre_decap SPLICE_PIPE, passed as WS_SPLICE_PIPE: 1 the plan,
+2 the plan and the descriptor), every bound grows by that many cycles more: the output of a
+frame waits for its descriptor, which the classifier gives no earlier than beat 0 needs.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from wirespeed.model.gre import GreConfig, Outcome, gre_decap
 
 # Cycles the classifier's pipeline cuts add to the decision (0 for the default build), and
 # to the frame-end verdict (pipelined builds sum the checksum region in three more stages);
-# the splice engine's plan register adds one cycle to every output beat.
+# the splice engine's plan and descriptor registers add one cycle each to every output beat.
 CLASSIFY_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
 SPLICE_LAT = int(os.environ.get("WS_SPLICE_PIPE", "0"))
 PIPE_LAT = CLASSIFY_LAT + SPLICE_LAT

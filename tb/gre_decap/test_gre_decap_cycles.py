@@ -24,12 +24,13 @@ CASES = [(w, 0, 0) for w in (64, 128, 256, 512)] + \
                          ids=[f"{w}-pipe{p}" for w, p, _ in CASES])
 def test_gre_decap_cycles(data_w: int, pipe: int, splice_pipe: int) -> None:
     """pipe: gre_decap's CLASSIFY_PIPE mask (15 = every cut: 4 more cycles of latency), built
-    as the report's gre_decap_pipe is, with SPLICE_PIPE (one cycle more)."""
+    as the report's gre_decap_pipe is, with SPLICE_PIPE (the splice engine's plan and descriptor
+    registered: two cycles more, since gre_decap's output waits for its descriptor)."""
     run_cocotb(
         toplevel="gre_decap",
         test_module="cocotb_gre_decap_cycles",
         test_dir=HERE,
         parameters={"DATA_W": data_w, "CLASSIFY_PIPE": pipe,
-                    **({"SPLICE_PIPE": 1} if splice_pipe else {})},
+                    **({"SPLICE_PIPE": splice_pipe} if splice_pipe else {})},
         extra_env={"WS_PIPE_LAT": str(bin(pipe).count("1")), "WS_SPLICE_PIPE": str(splice_pipe)},
     )

@@ -1,6 +1,6 @@
 """pytest entry: cocotb tests of vtep_top (tb/vtep/cocotb_vtep.py) at every datapath width, and
 with the decap classifier pipelined (DECAP_CLASSIFY_PIPE = 15) and both splice engines' plans
-registered (SPLICE_PIPE = 1) at the narrowest and widest."""
+and descriptors registered (SPLICE_PIPE = 2) at the narrowest and widest."""
 
 from pathlib import Path
 
