@@ -7,8 +7,9 @@
 //   | dst  | src  | TPID | TCI  | TPID | TCI  | type |      TPID = 0x8100 or 0x88A8
 //
 // `l2` is the offset of the EtherType's payload (14, 18 or 22) and `et` the EtherType. While the
-// window does not yet hold the bytes that decide them, `wait_more` is set; a third tag (not
-// parsed: the frame is treated as not a tunnel) sets `too_many_tags`.
+// window does not yet hold the bytes that decide them, `wait_more` is set (and l2, et and iph
+// mean nothing); a third tag (not parsed: the frame is treated as not a tunnel) sets
+// `too_many_tags`.
 
 `default_nettype none
 
@@ -34,28 +35,26 @@ module l2_parse
         $error("l2_parse: HDR_BYTES must be at least 82");
     end
 
+    // L2 and the EtherType come from the TPID tests alone; `have` only says whether the bytes
+    // they read are in yet (wait_more), so the byte counts stay off the path to l2 and iph.
+    // While wait_more is set, l2 and et may be read from bytes not yet in the window.
+    logic tag1, tag2, tag3;
     always_comb begin
-        l2 = 7'd14; et = {view[12], view[13]}; wait_more = 1'b0; too_many_tags = 1'b0;
-        if (have < 14) begin
-            wait_more = 1'b1;
-        end else if (is_tpid(et)) begin
-            if (have < 18) begin
-                wait_more = 1'b1;
-            end else begin
-                l2 = 7'd18; et = {view[16], view[17]};
-                if (is_tpid(et)) begin
-                    if (have < 22) begin
-                        wait_more = 1'b1;
-                    end else begin
-                        l2 = 7'd22; et = {view[20], view[21]};
-                        too_many_tags = is_tpid(et);
-                    end
-                end
-            end
+        tag1 = is_tpid({view[12], view[13]});
+        tag2 = is_tpid({view[16], view[17]});
+        tag3 = is_tpid({view[20], view[21]});
+        if (!tag1) begin
+            l2 = 7'd14; et = {view[12], view[13]};
+        end else if (!tag2) begin
+            l2 = 7'd18; et = {view[16], view[17]};
+        end else begin
+            l2 = 7'd22; et = {view[20], view[21]};
         end
+        wait_more = (have < 14) || (tag1 && have < 18) || (tag1 && tag2 && have < 22);
+        too_many_tags = tag1 && tag2 && tag3 && have >= 22;
         // L2 is one of three lengths: three fixed slices, not a 128-way byte mux per byte.
         for (int i = 0; i < 60; i++)
-            iph[i] = (l2 == 7'd14) ? view[14 + i] : (l2 == 7'd18) ? view[18 + i] : view[22 + i];
+            iph[i] = !tag1 ? view[14 + i] : !tag2 ? view[18 + i] : view[22 + i];
     end
 
 endmodule

@@ -183,6 +183,7 @@ module outer_ip_front
     always_comb begin : stage1
         logic [3:0] ihl;
         logic [63:0][15:0] iph_w, ip6_w, eth_w, ps4_w, ps6_w;
+        logic [12:0] l4_hit;
         s1_d.view = s0_q.view;
         s1_d.beat = s0_q.beat;
         for (int i = 0; i < 60; i++) s1_d.iph[i] = s1_iph[i];
@@ -201,11 +202,23 @@ module outer_ip_front
         s1_d.ps4_sum = word_sum(ps4_w);
         for (int w = 4; w < 20; w++) ps6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
         s1_d.ps6_sum = word_sum(ps6_w);
-        // The header after the IP header: 13 candidate offsets, each compared once.
+        // The header after the IP header: l4 = L2 + 4 * step, step = 10 (IPv6) or IHL, is
+        // candidate c = (L2 - 14) / 4 + step - 5 of the 13 offsets 34 + 4c. Decoded one-hot
+        // from each L2's own EtherType and IHL byte, so the select waits for no addition.
         s1_d.l4 = s1_d.l2 + ((s1_d.et == 16'h86DD) ? 7'd40 : 7'({ihl, 2'b00}));
+        l4_hit = '0;
+        for (int k = 0; k < 3; k++) begin
+            logic [3:0] step;
+            step = ({s0_q.view[12 + 4*k], s0_q.view[13 + 4*k]} == 16'h86DD) ? 4'd10
+                 : s0_q.view[14 + 4*k][3:0];
+            for (int c = 0; c < 13; c++)
+                if (c + 5 - k >= 0 && c + 5 - k <= 15 && s1_d.l2 == 7'(14 + 4*k)
+                    && step == 4'(c + 5 - k))
+                    l4_hit[c] = 1'b1;
+        end
         s1_d.l4h = '0;
         for (int c = 0; c < 13; c++)
-            if (s1_d.l4 == 7'(34 + 4*c))
+            if (l4_hit[c])
                 for (int i = 0; i < L4_BYTES; i++) s1_d.l4h[i] = s0_q.view[34 + 4*c + i];
     end
 
