@@ -45,16 +45,12 @@
 // read from the buffer the cycle after (no bypass), and the buffer keeps the beats a planned
 // beat reads until the data path has read them (BUF_BEATS must cover one beat more).
 //
-// Descriptor: what the decision needs of it besides the raw fields (the end of SEG1 + INS,
-// SEG2's source offset relative to the output, and the beats they start in) is computed as it
-// arrives and kept in the frame's record. The output frame's descriptor is held in a register
-// (rec_q), loaded when the frame before it leaves (from the records) or when it arrives, with
-// cursors: the descriptor's positions relative to the output beat being planned, advanced a
-// beat at a time, so the decision reads registers and computes no position from ob. With
-// DESC_PIPE = 0 a descriptor arriving for the output frame is also used in the cycle it comes
-// (bypassed around rec_q); with DESC_PIPE = 1 it is used from rec_q, a cycle later: every
-// frame whose output waits for its descriptor leaves one cycle later (BUF_BEATS: one beat
-// more), and the descriptor's arithmetic is off the decision's path.
+// Descriptor: what the decision needs of it besides the raw fields (the end of SEG1 + INS and
+// SEG2's source offset relative to the output, shift2) is computed as it arrives and kept in
+// the frame's record, so a stored record costs the decision no addition. With DESC_PIPE = 1
+// the descriptor is also registered before the engine sees it: a descriptor used in the cycle
+// it arrives no longer puts those additions in series with the decision, and every frame
+// whose output waits for its descriptor leaves one cycle later (BUF_BEATS: one beat more).
 //
 // Assumptions: tkeep is all ones on every beat but the last; on the last beat the frame ends
 // after its highest set tkeep bit.
@@ -87,7 +83,7 @@ module axis_splice #(
     // the bytes are selected a cycle later: one cycle more latency on every frame, the record
     // arithmetic no longer in series with the data multiplexers ("Plan and data" below).
     parameter bit OUT_PIPE = 1'b0,
-    // 0: a descriptor is used in the cycle it arrives. 1: from the cycle after (its derived
+    // 0: a descriptor is used in the cycle it arrives. 1: it is registered first (its derived
     // fields computed before the register): one cycle more latency on every frame whose output
     // waits for its descriptor ("Descriptor" above).
     parameter bit DESC_PIPE = 1'b0
@@ -164,8 +160,8 @@ module axis_splice #(
     logic [FR_AW:0]    ver_seq;         // verdicts received (LATE_EOF)
 
     // ------------------------------------------------------------------ descriptor
-    // A descriptor as the engine keeps it: the raw fields and the derived ones the decision
-    // needs (computed where the descriptor arrives, not where it is used).
+    // A descriptor as the engine keeps it: the raw fields and the two derived ones the
+    // decision needs (computed where the descriptor arrives, not where it is used).
     typedef struct packed {
         logic                 drop;
         logic [7:0]           s1off;
@@ -174,10 +170,6 @@ module axis_splice #(
         logic [INS_MAX*8-1:0] ins;
         logic [7:0]           s2off;
         logic signed [9:0]    shift2;    // SEG2_OFF - ins_end: SEG2 source minus output offset
-        logic signed [9:0]    neg_shift2;// -shift2
-        logic [8:0]           c1;        // ceil(SEG1_OFF / KEEP_W): SEG1's need at output beat 0
-        logic [8:0]           e1;        // (SEG1_OFF + SEG1_LEN - 1) / KEEP_W: SEG1's last beat
-        logic signed [9:0]    c2;        // ceil(shift2 / KEEP_W): SEG2's need at output beat 0
         logic                 lenv;
         logic [LEN_W-1:0]     len;
         logic [PATCHES-1:0]   pen;
@@ -187,6 +179,8 @@ module axis_splice #(
     } desc_t;
 
     desc_t desc_in;                     // the ports, with the derived fields
+    desc_t dsc;                         // the descriptor the engine takes this cycle ...
+    logic  dsc_valid;                   // ... if this is set
 
     always_comb begin
         desc_in.drop    = desc_drop;
@@ -196,16 +190,23 @@ module axis_splice #(
         desc_in.ins     = desc_ins_data;
         desc_in.s2off   = desc_seg2_off;
         desc_in.shift2  = signed'({2'b00, desc_seg2_off}) - signed'({1'b0, desc_in.ins_end});
-        desc_in.neg_shift2 = -desc_in.shift2;
-        desc_in.c1      = ({1'b0, desc_seg1_off} + 9'(KEEP_W - 1)) >> BYTE_SH;
-        desc_in.e1      = ({1'b0, desc_seg1_off} + {1'b0, desc_seg1_len} - 9'd1) >> BYTE_SH;
-        desc_in.c2      = signed'(desc_in.shift2 + 10'(KEEP_W - 1)) >>> BYTE_SH;
         desc_in.lenv    = desc_len_valid;
         desc_in.len     = desc_out_len;
         desc_in.pen     = desc_patch_en;
         desc_in.ppos    = desc_patch_pos;
         desc_in.pval    = desc_patch_val;
         desc_in.meta    = desc_meta;
+    end
+
+    if (DESC_PIPE) begin : g_desc_reg
+        always_ff @(posedge clk) begin
+            dsc_valid <= desc_valid;
+            if (desc_valid) dsc <= desc_in;
+            if (rst) dsc_valid <= 1'b0;
+        end
+    end else begin : g_desc_wire
+        assign dsc_valid = desc_valid;
+        assign dsc       = desc_in;
     end
 
     // Per-frame records, indexed by frame sequence number.
@@ -239,24 +240,18 @@ module axis_splice #(
     logic [DATA_W-1:0] hold_data;
     logic [KEEP_W-1:0] hold_keep;
 
-    // The output frame's record, with the live input (and, DESC_PIPE = 0, a live descriptor)
-    // bypassed in.
+    // The output frame's record, with the live input and a live descriptor bypassed in.
     logic              exists;
     logic [ABS_W-1:0]  base;
     logic              dv, eof, bad;
     logic              vok;        // the frame's verdict is known (always, when !LATE_EOF)
-    // (The fields that load the cursors, cur_init, are read through them, not from rec.)
-    /* verilator lint_off UNUSEDSIGNAL */
     desc_t             rec;        // the output frame's descriptor (valid when dv)
-    /* verilator lint_on UNUSEDSIGNAL */
-    desc_t             rec_q;      // ... held (valid when rec_v)
-    logic              rec_v;
-    logic              desc_now;   // the output frame's descriptor arrives this cycle
     logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
     // rec's fields by their names
     logic              drop, lenv;
-    logic [7:0]        s2off;
+    logic [7:0]        s1off, s1len, s2off;
     logic [INS_MAX*8-1:0] ins;
+    logic [LEN_W-1:0]  out_len;
     logic [PATCHES-1:0]   pen;
     logic [PATCHES*8-1:0] ppos, pval;
     logic [META_W-1:0] meta;
@@ -264,11 +259,12 @@ module axis_splice #(
     always_comb begin
         exists = !live || !in_first || s_hs;
         base   = (live && in_first) ? wr_abs : fr_base[out_idx];
-        // Descriptors come in frame order: rec_q holds the output frame's once it has come.
-        desc_now = desc_valid && desc_seq == out_seq;
-        dv  = rec_v || (!DESC_PIPE && desc_now);
-        rec = (DESC_PIPE || rec_v) ? rec_q : desc_in;
-        drop = rec.drop; ins = rec.ins; s2off = rec.s2off; lenv = rec.lenv;
+        // Descriptors come in frame order: the output frame's has come once desc_seq passed
+        // it, or comes now.
+        dv  = (desc_seq != out_seq) || dsc_valid;
+        rec = (desc_seq != out_seq) ? fr_desc[out_idx] : dsc;
+        drop = rec.drop; s1off = rec.s1off; s1len = rec.s1len; ins = rec.ins;
+        s2off = rec.s2off; lenv = rec.lenv; out_len = rec.len;
         pen = rec.pen; ppos = rec.ppos; pval = rec.pval; meta = rec.meta;
         // Lengths come from per-frame counters, not from absolute beat numbers, to keep
         // subtractions off the path to the output decision.
@@ -316,41 +312,16 @@ module axis_splice #(
     plan_t              pq;             // the one the data path builds this cycle
     logic               plan_ready;     // the data path takes a plan this cycle
 
-    logic [POS_W-1:0]   ob_pos;
+    logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
+    logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
+    logic [POS_W-1:0]   ob_pos, ob_end, ins_end;
+    logic [POS_W-1:0]   src_max;
     // Distances from this output beat's first byte (signed): to OUT_LEN, to the end of
     // SEG1 + INS, and to the output byte that SEG2 would take from the frame's end.
     logic signed [POS_W-1:0] d_len, d_ins, d_end;
-    logic               is_last, need_ok, emit, trunc;
+    logic               is_last, need_ok, emit, trunc, any_src;
     logic               next_ok;        // the output has a byte after this beat, or may end here
-
-    // Cursors: what the decision needs of (the frame's descriptor, the output beat ob), kept
-    // per output beat so that no position is computed from ob in the decision. They are
-    // loaded with rec_q (their values at ob = 0, descriptor fields: cur_init) and advanced a
-    // beat with every beat that leaves (cur_adv).
-    typedef struct packed {
-        logic signed [POS_W-1:0] ins;   // SEG1_LEN + INS_LEN - ob_pos  (d_ins)
-        logic signed [POS_W-1:0] len;   // OUT_LEN - ob_pos             (d_len)
-        logic signed [POS_W-1:0] s1;    // SEG1_LEN - ob_pos: bytes of SEG1 from this beat on
-        logic signed [POS_W-1:0] e;     // -(ob_pos + shift2): d_end = frame length + e
-        logic [ABS_W-1:0]        n1;    // ob + ceil(SEG1_OFF / KEEP_W): SEG1's highest beat
-        logic [ABS_W-1:0]        n2;    // ob + ceil(shift2 / KEEP_W): SEG2's highest beat
-        logic [ABS_W-1:0]        a1;    // ob + SEG1_OFF / KEEP_W: funnel 1's lower beat
-        logic [ABS_W-1:0]        a2;    // ob + floor(shift2 / KEEP_W): funnel 2's lower beat
-    } cur_t;                            // (beats relative to the frame's first)
-    cur_t               cur, cur_adv, cur_r;
-
-    /* verilator lint_off UNUSEDSIGNAL */  // (d: the fields with a cursor only)
-    function automatic cur_t cur_init(input desc_t d);
-        cur_init.ins = POS_W'(d.ins_end);
-        cur_init.len = POS_W'(d.len);
-        cur_init.s1  = POS_W'(d.s1len);
-        cur_init.e   = {{(POS_W-10){d.neg_shift2[9]}}, d.neg_shift2};
-        cur_init.n1  = ABS_W'(d.c1);
-        cur_init.n2  = {{(ABS_W-10){d.c2[9]}}, d.c2};
-        cur_init.a1  = ABS_W'(d.s1off >> BYTE_SH);
-        cur_init.a2  = {{(ABS_W-10+BYTE_SH){d.shift2[9]}}, d.shift2[9:BYTE_SH]};
-    endfunction
-    /* verilator lint_on UNUSEDSIGNAL */
+    logic [ABS_W-1:0]   need_beat;
     logic               o_ready;
     logic               frame_done;     // the output frame leaves the engine this cycle
 
@@ -378,65 +349,58 @@ module axis_splice #(
     endfunction
 
     always_comb begin
-        cur = (DESC_PIPE || rec_v) ? cur_r : cur_init(desc_in);
-        cur_adv.ins = cur.ins - POS_W'(KEEP_W);
-        cur_adv.len = cur.len - POS_W'(KEEP_W);
-        cur_adv.s1  = cur.s1 - POS_W'(KEEP_W);
-        cur_adv.e   = cur.e - POS_W'(KEEP_W);
-        cur_adv.n1  = cur.n1 + 1'b1;
-        cur_adv.n2  = cur.n2 + 1'b1;
-        cur_adv.a1  = cur.a1 + 1'b1;
-        cur_adv.a2  = cur.a2 + 1'b1;
-    end
-
-    always_comb begin
+        q1      = ABS_W'(s1off >> BYTE_SH);
+        ins_end = POS_W'(rec.ins_end);
+        shift2  = POS_W'(rec.shift2);            // sign-extended
+        q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
-        d_len   = cur.len;
-        d_ins   = cur.ins;
-        // frame length + e; for the live frame the length is in_beats * KEEP_W + live_len,
+        ob_end  = ob_pos + POS_W'(KEEP_W);
+        d_len   = signed'(POS_W'(out_len)) - signed'(ob_pos);
+        d_ins   = signed'(ins_end) - signed'(ob_pos);
+        // flen - (ob_pos + shift2); for the live frame flen = in_beats * KEEP_W + live_len,
         // so live_len is added last.
-        if (live) d_end = signed'(POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(cur.e))
+        if (live) d_end = signed'(POS_W'({in_beats, {BYTE_SH{1'b0}}}) - ob_pos - POS_W'(shift2))
                           + signed'(POS_W'(live_len));
-        else      d_end = signed'(fr_flen[out_idx] + POS_W'(cur.e));
+        else      d_end = signed'(fr_flen[out_idx] - ob_pos - POS_W'(shift2));
         c_len   = clamp_small(d_len);
         c_ins   = clamp_small(d_ins);
         c_end   = clamp_small(d_end);
         // The segments cannot supply OUT_LEN: d_len > d_ins && d_len > d_end.
         trunc   = eof && lenv && d_len > d_ins && d_len > d_end;
         is_last = past_end(SMALL_W'(KEEP_W));
-        // The highest input beat this output beat reads must be in. SEG2 bytes come after
-        // SEG1 bytes: with SEG2 bytes in the beat (SEG1 + INS end before the beat's end) it is
-        // SEG2's highest; else with SEG1 bytes in it, SEG1's (no further than SEG1's last
-        // beat); else the beat is inserted bytes only.
-        if (d_ins < signed'(POS_W'(KEEP_W)))
-            need_ok = cur.n2 < written;
-        else if (cur.s1 > 0)
-            need_ok = cur.n1 < written || ABS_W'(rec.e1) < written;
-        else
-            need_ok = 1'b1;
-        need_ok = need_ok || eof;
+        // Highest input byte this output beat reads (SEG2 bytes come after SEG1 bytes).
+        any_src = 1'b1;
+        if (ob_end > ins_end)
+            src_max = POS_W'(signed'(ob_end - 1'b1) + shift2);
+        else if (ob_pos < POS_W'(s1len))
+            src_max = POS_W'(s1off) + ((ob_end < POS_W'(s1len)) ? ob_end : POS_W'(s1len)) - 1'b1;
+        else begin
+            src_max = '0; any_src = 1'b0;             // inserted bytes only
+        end
+        need_beat = ABS_W'(src_max >> BYTE_SH);
+        need_ok = eof || !any_src || (need_beat < written);
         // A beat ending exactly where SEG1 + INS end is the frame's last when SEG2 turns out
         // empty (the frame ends at or before SEG2_OFF). It leaves as a beat that is not the
         // last only once SEG2's first byte is in the buffer (or the frame has ended, and
         // is_last knows): otherwise an empty last beat (tkeep = 0) would have to follow.
-        next_ok = eof || d_ins != signed'(POS_W'(KEEP_W)) || (ABS_W'(s2off >> BYTE_SH) < written);
+        next_ok = eof || ob_end != ins_end || (ABS_W'(s2off >> BYTE_SH) < written);
 
         plan = '0;
         plan.meta = meta;
-        plan.a1   = base + cur.a1;
-        plan.a2   = base + cur.a2;
-        plan.r1   = rec.s1off[BYTE_SH-1:0];
-        plan.r2   = rec.shift2[BYTE_SH-1:0];
+        plan.a1   = base + ob + q1;
+        plan.a2   = base + ob + q2;
+        plan.r1   = s1off[BYTE_SH-1:0];
+        plan.r2   = shift2[BYTE_SH-1:0];
         for (int b = 0; b < KEEP_W; b++) begin
             logic [POS_W-1:0] o, io;
             logic [7:0] ins_byte;
             o  = ob_pos + POS_W'(b);
-            io = POS_W'(b) - POS_W'(cur.s1);               // o - SEG1_LEN
+            io = o - POS_W'(s1len);
             ins_byte = 8'h00;
             for (int i = 0; i < INS_MAX; i++)
                 if (io == POS_W'(i)) ins_byte = ins[8*i +: 8];
-            plan.sel1[b] = signed'(POS_W'(b)) < cur.s1;
-            plan.given[b] = !plan.sel1[b] && signed'(POS_W'(b)) < cur.ins;
+            plan.sel1[b] = o < POS_W'(s1len);
+            plan.given[b] = !plan.sel1[b] && o < ins_end;
             plan.given_data[8*b +: 8] = ins_byte;
             for (int p = 0; p < PATCHES; p++)
                 if (pen[p] && o == POS_W'(ppos[8*p +: 8])) begin
@@ -532,10 +496,9 @@ module axis_splice #(
     // cannot be overrun, and it is reused one cycle later than it could be.
     logic [FR_AW:0]   in_seq_n, out_seq_n, out_seq_inc;
     logic [ABS_W-1:0] wr_abs_n, ob_n, oldest_n, src_next;
+    logic [POS_W-1:0] next_pos, src_min;
     logic             in_first_n, hold_v_n, live_n;
     logic [ABS_W-1:0] base_next;        // the next frame's first beat, if this one leaves
-    desc_t            next_desc;        // the next frame's descriptor ...
-    logic             next_desc_v;      // ... if it has come
     logic [ABS_W-1:0] oa_base_n, oa_wr_n;
     logic             oa_clamp_n;
     // Registered halves of the oldest needed beat: oa_base + (oa_clamp ? min(oa_oldest, oa_wr)
@@ -553,11 +516,12 @@ module axis_splice #(
         out_seq_n  = frame_done ? out_seq_inc : out_seq;
         // Compared both ways before the decision picks one.
         live_n     = frame_done ? (out_seq_inc == in_seq_n) : (out_seq == in_seq_n);
-        // Lowest input beat the next output beat reads: SEG1's, if SEG1 goes on past this
-        // beat; else SEG2_OFF's, if SEG1 + INS go on to this beat's end; else SEG2's.
-        if (cur.s1 > signed'(POS_W'(KEEP_W)))       src_next = cur_adv.a1;
-        else if (d_ins >= signed'(POS_W'(KEEP_W)))  src_next = ABS_W'(s2off >> BYTE_SH);
-        else                                        src_next = cur_adv.a2;
+        // Lowest input byte the next output beat reads.
+        next_pos = ob_end;
+        if (next_pos < POS_W'(s1len)) src_min = POS_W'(s1off) + next_pos;
+        else if (next_pos <= ins_end) src_min = POS_W'(s2off);
+        else src_min = POS_W'(signed'(next_pos) + shift2);
+        src_next = ABS_W'(src_min >> BYTE_SH);
         ob_n = ob; oldest_n = oldest; hold_v_n = hold_v;
         if (frame_done) begin
             ob_n = '0; oldest_n = '0; hold_v_n = 1'b0;
@@ -567,11 +531,6 @@ module axis_splice #(
         end else if (plan.to_hold) begin
             hold_v_n = 1'b1;
         end
-        // The next frame's descriptor: arriving now, or in the records (it has come once
-        // desc_seq, with this cycle's, has passed it).
-        next_desc_v = (desc_seq + (FR_AW+1)'(desc_valid)) != out_seq_inc;
-        next_desc   = (desc_valid && desc_seq == out_seq_inc) ? desc_in
-                                                               : fr_desc[out_seq_inc[FR_AW-1:0]];
         base_next = (out_seq_inc == in_seq) ? (in_first ? wr_abs : fr_base[in_idx])
                                             : fr_base[out_seq_inc[FR_AW-1:0]];
         // Oldest beat still needed after this cycle, in absolute numbers. With OUT_PIPE = 1 the
@@ -616,8 +575,8 @@ module axis_splice #(
         if (LATE_EOF && eof_valid) begin
             fr_vbad[ver_idx] <= eof_bad;
         end
-        if (desc_valid) begin
-            fr_desc[desc_idx] <= desc_in;
+        if (dsc_valid) begin
+            fr_desc[desc_idx] <= dsc;
         end
         if (pq.to_hold) begin
             hold_data <= o_data;
@@ -637,22 +596,9 @@ module axis_splice #(
         live     <= live_n;
         in_seq   <= in_seq_n;
         out_seq  <= out_seq_n;
-        desc_seq <= desc_seq + (FR_AW+1)'(desc_valid);
+        desc_seq <= desc_seq + (FR_AW+1)'(dsc_valid);
         ver_seq  <= ver_seq + (FR_AW+1)'(LATE_EOF && eof_valid);
         ob       <= ob_n;
-        // The output frame's descriptor and cursors: the next frame's when this one leaves
-        // (if its descriptor has come, or comes now), this frame's when it comes.
-        if (frame_done) begin
-            rec_v <= next_desc_v;
-            rec_q <= next_desc;
-            cur_r <= cur_init(next_desc);
-        end else if (!rec_v && desc_now) begin
-            rec_v <= 1'b1;
-            rec_q <= desc_in;
-            cur_r <= emit ? cur_adv : cur_init(desc_in);
-        end else if (emit) begin
-            cur_r <= cur_adv;
-        end
         oldest   <= oldest_n;
         hold_v   <= hold_v_n;
         // (OUT_PIPE = 1: while the registered plan waits for the output, it keeps its beats.)
@@ -678,7 +624,6 @@ module axis_splice #(
             desc_seq      <= '0;
             ver_seq       <= '0;
             ob            <= '0;
-            rec_v         <= 1'b0;
             oldest        <= '0;
             hold_v        <= 1'b0;
             oa_base       <= '0;
