@@ -351,7 +351,7 @@ module axis_splice #(
     always_comb begin
         q1      = ABS_W'(s1off >> BYTE_SH);
         ins_end = POS_W'(rec.ins_end);
-        shift2  = POS_W'(rec.shift2);            // sign-extended
+        shift2  = {{(POS_W-10){rec.shift2[9]}}, rec.shift2};
         q2      = ABS_W'(shift2 >>> BYTE_SH);
         ob_pos  = POS_W'(ob) << BYTE_SH;
         ob_end  = ob_pos + POS_W'(KEEP_W);
