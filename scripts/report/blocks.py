@@ -285,7 +285,15 @@ TIMING_NOTES: dict[str, str] = {
         "`outer_ip_front`: L2 from the EtherTypes alone (the `have` comparisons only need "
         "to make the decision wait), and the L4 offset decoded one-hot from the L2 and IHL "
         "values instead of an addition and 13 comparisons; or a cut between the L2 walk and "
-        "the select (+1 cycle). `vxlan_classify_pipe` shares that stage."),
+        "the select (+1 cycle). `vxlan_classify_pipe` shares that stage. **Done.** Both: "
+        "`l2_parse` takes L2 and the EtherType from the TPID tests alone (the byte counts "
+        "only set `wait_more`), and `outer_ip_front` selects the bytes after the IP header by "
+        "a one-hot decode of each L2's own EtherType and IHL: 256 bit 53.4 → 59.4 MHz, LUT4 "
+        "8,858 → 7,561. **Why (now).** Stage 2: the IPv4 header checksum's end-around fold "
+        "(`oc_fold` of the stage-1 sum) and the chain of checks after it (K = G + GRE header "
+        "length, `ip_end` against K, the bytes seen against K), 16.8 ns. **Next.** Fold the "
+        "checksum in stage 1, where its sum is made, and compute K and the offsets the checks "
+        "compare with there too."),
     "axis_splice": (
         "**Done.** Its first synthesis named `s_axis_tkeep` → `s_axis_tready` at 29.5 MHz "
         "(256 bit): the last beat's tkeep gave the frame length, then the bytes the segments "
@@ -316,7 +324,12 @@ TIMING_NOTES: dict[str, str] = {
         "(the default, latency unchanged) the same function, 256 bit routed 40.3 → 43.5 MHz, "
         "LUT4 16,261 → 14,560, critical path `desc_seq` (a descriptor used in the cycle it "
         "arrives) → … → `m_axis_tdata`; `axis_splice_pipe` registers the plan in between "
-        "(+1 cycle): see there."),
+        "(+1 cycle): see there. **Done.** The descriptor's derived values (end of SEG1 + INS, "
+        "SEG2 shift) are computed as it arrives and stored in the frame's record, so a stored "
+        "record costs the decision no addition: 43.5 → 49.7 MHz at 256 bit, latency "
+        "unchanged. **Why (now).** A descriptor used in the cycle it arrives (`desc_seg1_len` "
+        "→ … → `m_axis_tdata`): its arithmetic, the plan and the data path in one cycle; "
+        "`DESC_PIPE` and `OUT_PIPE` cut there (`axis_splice_pipe`)."),
     "axis_splice_pipe": (
         "**Done.** `OUT_PIPE` = 1: each cycle the engine decides and plans the next output "
         "beat (source beat numbers, funnel shifts, per-byte SEG1/SEG2/given selects, the "
@@ -325,13 +338,25 @@ TIMING_NOTES: dict[str, str] = {
         "live-beat bypass). +1 cycle on every frame; the buffer must cover one beat more. "
         "Routed at 256 bit: 40.3 → 57.9 MHz; LUT4 16,261 → 8,273 (with the record "
         "arithmetic off the data path ABC9 no longer widens the byte multiplexers), FF 764 → "
-        "1,166 (the plan). **Why (now).** The decision: the output frame's record (LUTRAM "
+        "1,166 (the plan). **Why (then).** The decision: the output frame's record (LUTRAM "
         "read) → SEG1 + INS length → SEG2 shift → distance to the frame's end → is this beat "
         "the last → frame done → the next frame's pointers and the buffer accounting, 17.3 "
-        "ns. **Next.** Derived per-frame values (end of SEG1 + INS, SEG2 shift and their "
-        "beat quotients) computed when the descriptor is stored, and the output frame's "
-        "record held in registers; a descriptor used in the cycle it arrives keeps the "
-        "arithmetic in series unless it waits a cycle (+1 for such frames)."),
+        "ns. **Done.** The descriptor's derived values (end of SEG1 + INS, SEG2 shift) are "
+        "computed as it arrives and stored in the record, and `DESC_PIPE` = 1 registers the "
+        "descriptor before the engine uses it (+1 cycle on a frame whose output waits for its "
+        "descriptor, as every tunnel frame's does): 57.9 → 72.5 MHz routed at 256 bit (seeds "
+        "2 and 3: 68.4 and 69.1). **Tried, reverted.** Holding the output frame's descriptor "
+        "in a register with per-beat cursors (no position computed from the beat index in "
+        "the decision) measured slower, 65.6 / 67.6 / 59.6 MHz over seeds 1–3: its loads at "
+        "each frame's end fan out from the decision, and the live beat's tkeep → frame-end "
+        "distance path remained; comparing tkeep bits against a clamped distance instead was "
+        "slower still (62.9 / 58.6 / 59.2: the clamp is one more carry chain). **Why (now).** "
+        "Many paths of about the same length (14–15 ns) through the decision: the record "
+        "read, the live beat's tkeep → frame length → distance to the frame's end, is this "
+        "beat the last → frame done → the next frame's pointers and the plan register. "
+        "**Next.** Shorter words: byte positions are 27 bits and beat numbers 22 (frames up to "
+        "1 Mi beats) where 16 and 13 carry 64 KiB frames; and an input register that "
+        "delivers the live beat's length with it (+1 cycle)."),
     "axis_frame_fifo": (
         "**Done.** Its first synthesis named the last beat's tkeep → frame length (an adder) → "
         "length queue, the fill comparisons → `s_axis_tready` → RAM write enable, and the "
@@ -381,7 +406,9 @@ TIMING_NOTES: dict[str, str] = {
         "42 bytes from U out of its 13 possible offsets in stage 1. **Next.** Those offsets "
         "and comparisons computed in stage 1 too (they depend only on L2, the IHL, the IP "
         "lengths and the bytes seen), leaving stage 2 a few levels of Boolean logic; then a "
-        "fifth cut if stage 1 becomes the deepest."),
+        "fifth cut if stage 1 becomes the deepest. (Stage 1's L2 walk and L4 select were "
+        "shortened for `gre_classify_pipe`, see there: here 54.5 → 55.6 MHz, within the seed "
+        "spread, as stage 2 still limits.)"),
 }
 TIMING_NOTES.update({
     "encap_classify": (
@@ -410,9 +437,12 @@ TIMING_NOTES.update({
         "path (≈29.8 MHz placed at 256 bit). **Done.** It is now built with "
         "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
         "data path, +1 cycle): at 256 bit placed ≈29.8 → ≈44.5 MHz, LUT4 36,278 → 28,522. "
-        "**Next.** Placement only, so nextpnr names no path; the parts' own limits are "
-        "`axis_splice_pipe`'s decision (57.9 MHz routed) and `gre_classify_pipe`'s stage 1 "
-        "(53.4 MHz): see their notes."),
+        "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle; the "
+        "seed frame at 256 bit: 2 + 4 + 2 = 8 cycles, asserted): placed ≈44.5 → ≈43.1 MHz, "
+        "about where it was, with its parts now faster alone (`axis_splice_pipe` 57.9 → "
+        "72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). **Next.** Placement only, so "
+        "nextpnr names no path; a routed run of the top (over an hour of router1 here) would "
+        "tell which paths between the parts, or in `allow_list` (91.5 MHz alone), limit it."),
     "vxlan_decap": (
         "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
         "checksum over the whole frame) reaches the splice engine in the same cycle and "
@@ -429,17 +459,25 @@ TIMING_NOTES.update({
         "path (≈29.9 MHz placed at 256 bit). **Done.** It is now built with "
         "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
         "data path, +1 cycle): at 256 bit placed ≈29.9 → ≈41.1 MHz, LUT4 30,561 → 20,259. "
-        "**Next.** Placement only, so nextpnr names no path; the parts' own limits are "
-        "`axis_splice_pipe`'s decision (57.9 MHz routed), `vxlan_classify_pipe` (54.5 MHz) "
-        "and the VNI table's lookup (`hash_table_4k`, 52.2 MHz): see their notes."),
+        "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle): "
+        "placed ≈41.1 → ≈41.9 MHz, about where it was. **Next.** Placement only, so nextpnr "
+        "names no path; the parts' own limits are `hash_table_4k` (the VNI table's lookup, "
+        "52.2 MHz routed on older RTL), `vxlan_classify_pipe` (55.6 MHz) and "
+        "`axis_splice_pipe` (72.5 MHz): see their notes. The top's estimate is below every "
+        "part's routed figure: a routed run would tell whether paths between the parts or "
+        "the estimate itself are the cause."),
     "vxlan_encap_pipe": (
         "**Why.** `vxlan_encap`'s engine is `axis_splice` with 64 inserted bytes; its "
         "placement estimate (≈37.6 MHz at 256 bit) was about the engine's own. **Done.** "
         "`SPLICE_PIPE` = 1 builds it with the engine of `axis_splice_pipe` (+1 cycle per "
         "frame; its function is tested through `vtep_top` in tb/vtep and tb/robustness): "
         "placed at 256 bit ≈42.4 MHz, 17,135 LUT4 (`vxlan_encap` on the older engine: "
-        "≈37.6, 23,439). **Next.** Placement only, so nextpnr names no path; "
-        "`axis_splice_pipe`'s decision is the engine's limit (see there)."),
+        "≈37.6, 23,439). `SPLICE_PIPE` = 2 (the engine's descriptor registered too, +1 cycle) "
+        "placed at ≈37.7 MHz, below the ≈42.4 of `SPLICE_PIPE` = 1 although the engine alone "
+        "routes faster with it (57.9 → 72.5 MHz): the engine is not this top's limit, or the "
+        "placement estimate's scatter (routed = 1.01–1.35 × estimate, below) hides the "
+        "difference. **Next.** Route it; the parts' own limits are the tunnel table "
+        "(`hash_table_4k`, 52.2 MHz) and `encap_classify` (66.7 MHz)."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "
