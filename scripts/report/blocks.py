@@ -289,7 +289,7 @@ TIMING_NOTES: dict[str, str] = {
         "`l2_parse` takes L2 and the EtherType from the TPID tests alone (the byte counts "
         "only set `wait_more`), and `outer_ip_front` selects the bytes after the IP header by "
         "a one-hot decode of each L2's own EtherType and IHL: 256 bit 53.4 → 59.4 MHz, LUT4 "
-        "8,858 → 7,561. **Why (now).** Stage 2: the IPv4 header checksum's end-around fold "
+        "8,858 → 7,561 (512 bit: 55.2 → 59.9). **Why (now).** Stage 2: the IPv4 header checksum's end-around fold "
         "(`oc_fold` of the stage-1 sum) and the chain of checks after it (K = G + GRE header "
         "length, `ip_end` against K, the bytes seen against K), 16.8 ns. **Next.** Fold the "
         "checksum in stage 1, where its sum is made, and compute K and the offsets the checks "
@@ -326,8 +326,8 @@ TIMING_NOTES: dict[str, str] = {
         "arrives) → … → `m_axis_tdata`; `axis_splice_pipe` registers the plan in between "
         "(+1 cycle): see there. **Done.** The descriptor's derived values (end of SEG1 + INS, "
         "SEG2 shift) are computed as it arrives and stored in the frame's record, so a stored "
-        "record costs the decision no addition: 43.5 → 49.7 MHz at 256 bit, latency "
-        "unchanged. **Why (now).** A descriptor used in the cycle it arrives (`desc_seg1_len` "
+        "record costs the decision no addition: 43.5 → 49.7 MHz at 256 bit (64: 47.0 → "
+        "59.0, 128: 42.6 → 51.3), latency unchanged. **Why (now).** A descriptor used in the cycle it arrives (`desc_seg1_len` "
         "→ … → `m_axis_tdata`): its arithmetic, the plan and the data path in one cycle; "
         "`DESC_PIPE` and `OUT_PIPE` cut there (`axis_splice_pipe`)."),
     "axis_splice_pipe": (
@@ -407,8 +407,8 @@ TIMING_NOTES: dict[str, str] = {
         "and comparisons computed in stage 1 too (they depend only on L2, the IHL, the IP "
         "lengths and the bytes seen), leaving stage 2 a few levels of Boolean logic; then a "
         "fifth cut if stage 1 becomes the deepest. (Stage 1's L2 walk and L4 select were "
-        "shortened for `gre_classify_pipe`, see there: here 54.5 → 55.6 MHz, within the seed "
-        "spread, as stage 2 still limits.)"),
+        "shortened for `gre_classify_pipe`, see there: here 54.5 → 55.6 MHz at 256 bit, "
+        "within the seed spread, as stage 2 still limits; 53.6 → 58.2 at 512.)"),
 }
 TIMING_NOTES.update({
     "encap_classify": (
@@ -438,8 +438,8 @@ TIMING_NOTES.update({
         "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
         "data path, +1 cycle): at 256 bit placed ≈29.8 → ≈44.5 MHz, LUT4 36,278 → 28,522. "
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle; the "
-        "seed frame at 256 bit: 2 + 4 + 2 = 8 cycles, asserted): placed ≈44.5 → ≈43.1 MHz, "
-        "about where it was, with its parts now faster alone (`axis_splice_pipe` 57.9 → "
+        "seed frame at 256 bit: 2 + 4 + 2 = 8 cycles, asserted): placed ≈44.5 → ≈50.6 MHz "
+        "(≈43.1 with `SPLICE_PIPE` = 1 on the same RTL), with its parts now faster alone (`axis_splice_pipe` 57.9 → "
         "72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). **Next.** Placement only, so "
         "nextpnr names no path; a routed run of the top (over an hour of router1 here) would "
         "tell which paths between the parts, or in `allow_list` (91.5 MHz alone), limit it."),
@@ -460,7 +460,7 @@ TIMING_NOTES.update({
         "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
         "data path, +1 cycle): at 256 bit placed ≈29.9 → ≈41.1 MHz, LUT4 30,561 → 20,259. "
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle): "
-        "placed ≈41.1 → ≈41.9 MHz, about where it was. **Next.** Placement only, so nextpnr "
+        "placed ≈41.1 → ≈44.9 MHz (≈41.9 with `SPLICE_PIPE` = 1 on the same RTL). **Next.** Placement only, so nextpnr "
         "names no path; the parts' own limits are `hash_table_4k` (the VNI table's lookup, "
         "52.2 MHz routed on older RTL), `vxlan_classify_pipe` (55.6 MHz) and "
         "`axis_splice_pipe` (72.5 MHz): see their notes. The top's estimate is below every "
@@ -473,7 +473,8 @@ TIMING_NOTES.update({
         "frame; its function is tested through `vtep_top` in tb/vtep and tb/robustness): "
         "placed at 256 bit ≈42.4 MHz, 17,135 LUT4 (`vxlan_encap` on the older engine: "
         "≈37.6, 23,439). `SPLICE_PIPE` = 2 (the engine's descriptor registered too, +1 cycle) "
-        "placed at ≈37.7 MHz, below the ≈42.4 of `SPLICE_PIPE` = 1 although the engine alone "
+        "placed at ≈37.2 MHz (≈37.7 with `SPLICE_PIPE` = 1 on the same RTL), below the ≈42.4 "
+        "of `SPLICE_PIPE` = 1 on the older engine, although the engine alone "
         "routes faster with it (57.9 → 72.5 MHz): the engine is not this top's limit, or the "
         "placement estimate's scatter (routed = 1.01–1.35 × estimate, below) hides the "
         "difference. **Next.** Route it; the parts' own limits are the tunnel table "
