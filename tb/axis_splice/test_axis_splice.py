@@ -2,8 +2,9 @@
 wirespeed/model/splice.py (axis_splice_tb.py), at every datapath width with LATE_EOF = 0, at
 two widths with LATE_EOF = 1, with the plan registered (OUT_PIPE = 1: one cycle more, the
 buffer one beat larger) at 64 bits (LATE_EOF = 0), and with the plan and the descriptor
-registered (OUT_PIPE = DESC_PIPE = 1: two cycles more, two beats more) at 256 bits (LATE_EOF = 1,
-as the pipelined tops build it: their SPLICE_PIPE = 2).
+registered (OUT_PIPE = DESC_PIPE = 1: one cycle more, and one more where output beat 0 waited
+for nothing but its descriptor; two beats more) at 256 bits (LATE_EOF = 1, as the pipelined
+tops build it: their SPLICE_PIPE = 2).
 
 Parameters are the largest the tops use, so every path is exercised: INS_MAX = 64 (vxlan_encap:
 50 or 62 bytes of outer headers), PATCHES = 6 (gre_decap), META_W = 25 (vxlan_decap's
