@@ -24,7 +24,7 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
            "avst_to_axis", "axis_to_avst", "gre_decap_avst", "axis_frame_fifo", "hash_table",
            "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe",
            "encap_classify", "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap",
-           "vxlan_encap_pipe", "vtep_top")
+           "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe")
 
 # What a variant's extra stages cost, in cycles (gre_classify.sv and vxlan_classify.sv
 # "Pipelining"; asserted for gre_decap by tb/gre_decap/test_gre_decap_cycles.py; the VXLAN
@@ -38,6 +38,8 @@ VARIANT_LATENCY = {
     "vxlan_classify_pipe": "VNI lookup and descriptor +4, frame-end verdict +7 cycles",
     "vxlan_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
+    "vtep_top_pipe": "decap: first output beat +6, last beat of a frame +9 cycles (at most); "
+                     "encap: every frame +2 cycles",
 }
 
 # Blocks without a bus width: built once (reported at 256 bits).
@@ -55,6 +57,7 @@ BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
     "vxlan_classify_pipe": (256, 512),
     "vxlan_decap_pipe": (256, 512),
     "vxlan_encap_pipe": (256, 512),
+    "vtep_top_pipe": (256, 512),
     "gre_decap_avst": (256,),
 }
 
@@ -88,6 +91,8 @@ VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 15}),
     "vxlan_decap_pipe": ("vxlan_decap", PIPELINED_PARAMS["vxlan_decap"]),
     "vxlan_encap_pipe": ("vxlan_encap", PIPELINED_PARAMS["vxlan_encap"]),
+    # the whole VTEP with both directions pipelined, as `wirespeed fuzz --pipelined` builds it
+    "vtep_top_pipe": ("vtep_top", PIPELINED_PARAMS["vtep_top"]),
     "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
     "hash_table_4k_lat4": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS, "LOOKUP_LATENCY": 4}),
 }
@@ -131,6 +136,8 @@ DESCRIPTIONS = {
                    "4096 tunnel slots)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
                 "slots)",
+    "vtep_top_pipe": "vtep_top built of vxlan_decap_pipe and vxlan_encap_pipe (4096 tunnel "
+                     "slots)",
 }
 
 
@@ -353,7 +360,10 @@ TIMING_NOTES: dict[str, str] = {
         "slower still (62.9 / 58.6 / 59.2: the clamp is one more carry chain). **Why (now).** "
         "Many paths of about the same length (14–15 ns) through the decision: the record "
         "read, the live beat's tkeep → frame length → distance to the frame's end, is this "
-        "beat the last → frame done → the next frame's pointers and the plan register. "
+        "beat the last → frame done → the next frame's pointers and the plan register. At "
+        "512 bit it routes at 52.3 MHz, and nextpnr names that live-beat path: the 64 tkeep "
+        "bits of the input register → the beat's byte count (a mux tree) → the frame-length "
+        "adder → the plan → `hold_v` (19.1 ns). "
         "**Next.** Shorter words: byte positions are 27 bits and beat numbers 22 (frames up to "
         "1 Mi beats) where 16 and 13 carry 64 KiB frames; and an input register that "
         "delivers the live beat's length with it (+1 cycle)."),
@@ -381,6 +391,8 @@ TIMING_NOTES: dict[str, str] = {
         "register. The last stage starts at the block RAMs' outputs, whose clock-to-output "
         "is most of the budget before the 45-bit comparisons begin (see `axis_frame_fifo`: "
         "4.1–4.3 ns, which Yosys's inferred block RAM cannot register inside the EBR). "
+        "Routed on the current RTL (49.4 MHz) nextpnr names that stage: a bucket RAM's "
+        "output (`DOB`) → the comparisons → the value register `rs_value`. "
         "**Tried.** `hash_table_4k_lat4` (`LOOKUP_LATENCY` = 4) registers the words read in "
         "fabric before the comparisons: its placement estimate is no better than this "
         "build's routed figure, so another path about as long remains. Its routed critical "
@@ -440,7 +452,7 @@ TIMING_NOTES.update({
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle; the "
         "seed frame at 256 bit: 2 + 4 + 2 = 8 cycles, asserted): placed ≈44.5 → ≈50.6 MHz "
         "(≈43.1 with `SPLICE_PIPE` = 1 on the same RTL), with its parts now faster alone (`axis_splice_pipe` 57.9 → "
-        "72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). **Next.** Placement only, so "
+        "72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). At 512 bit it places at ≈44.1 MHz with `SPLICE_PIPE` = 2 (≈22.8 with `SPLICE_PIPE` = 0 on older RTL). **Next.** Placement only, so "
         "nextpnr names no path; a routed run of the top (over an hour of router1 here) would "
         "tell which paths between the parts, or in `allow_list` (91.5 MHz alone), limit it."),
     "vxlan_decap": (
@@ -460,9 +472,10 @@ TIMING_NOTES.update({
         "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
         "data path, +1 cycle): at 256 bit placed ≈29.9 → ≈41.1 MHz, LUT4 30,561 → 20,259. "
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle): "
-        "placed ≈41.1 → ≈44.9 MHz (≈41.9 with `SPLICE_PIPE` = 1 on the same RTL). **Next.** Placement only, so nextpnr "
+        "placed ≈41.1 → ≈44.9 MHz (≈41.9 with `SPLICE_PIPE` = 1 on the same RTL); at 512 bit "
+        "≈42.8 MHz. **Next.** Placement only, so nextpnr "
         "names no path; the parts' own limits are `hash_table_4k` (the VNI table's lookup, "
-        "52.2 MHz routed on older RTL), `vxlan_classify_pipe` (55.6 MHz) and "
+        "49.4 MHz routed), `vxlan_classify_pipe` (55.6 MHz) and "
         "`axis_splice_pipe` (72.5 MHz): see their notes. The top's estimate is below every "
         "part's routed figure: a routed run would tell whether paths between the parts or "
         "the estimate itself are the cause."),
@@ -477,8 +490,17 @@ TIMING_NOTES.update({
         "of `SPLICE_PIPE` = 1 on the older engine, although the engine alone "
         "routes faster with it (57.9 → 72.5 MHz): the engine is not this top's limit, or the "
         "placement estimate's scatter (routed = 1.01–1.35 × estimate, below) hides the "
-        "difference. **Next.** Route it; the parts' own limits are the tunnel table "
-        "(`hash_table_4k`, 52.2 MHz) and `encap_classify` (66.7 MHz)."),
+        "difference. At 512 bit it places at ≈40.6 MHz (`vxlan_encap` on older RTL: ≈23.2). "
+        "**Next.** Route it; the parts' own limits are the tunnel table "
+        "(`hash_table_4k`, 49.4 MHz routed) and `encap_classify` (66.7 MHz)."),
+    "vtep_top_pipe": (
+        "**Why.** `vtep_top` (≈10.4 MHz placed at 256 bit, older RTL) is as fast as its "
+        "slowest part, `vxlan_decap`'s combinational classifier. **Done.** Built of "
+        "`vxlan_decap_pipe` and `vxlan_encap_pipe` (`DECAP_CLASSIFY_PIPE` = 15, "
+        "`SPLICE_PIPE` = 2) it places at ≈38.3 MHz at 256 bit, about its encap direction "
+        "alone (`vxlan_encap_pipe` ≈37.2): the two directions share only the AXI-Lite space, "
+        "so the slower direction sets the clock. **Next.** As `vxlan_encap_pipe`: route it, "
+        "then the tunnel table (`hash_table_4k`) and `encap_classify`."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "
