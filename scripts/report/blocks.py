@@ -38,9 +38,10 @@ VARIANT_LATENCY = {
     "vxlan_classify_pipe": "VNI lookup and descriptor +4, frame-end verdict +7 cycles",
     "vxlan_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
-    "vtep_top_pipe": "decap: first output beat +6, last beat of a frame +9 cycles (at most); "
-                     "encap: every frame +2 cycles",
 }
+# vtep_top_pipe is the two pipelined directions side by side: each keeps its own cost.
+VARIANT_LATENCY["vtep_top_pipe"] = (f"decap: {VARIANT_LATENCY['vxlan_decap_pipe']}; "
+                                    f"encap: {VARIANT_LATENCY['vxlan_encap_pipe']}")
 
 # Blocks without a bus width: built once (reported at 256 bits).
 WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat4",
@@ -296,7 +297,8 @@ TIMING_NOTES: dict[str, str] = {
         "`l2_parse` takes L2 and the EtherType from the TPID tests alone (the byte counts "
         "only set `wait_more`), and `outer_ip_front` selects the bytes after the IP header by "
         "a one-hot decode of each L2's own EtherType and IHL: 256 bit 53.4 → 59.4 MHz, LUT4 "
-        "8,858 → 7,561 (512 bit: 55.2 → 59.9). **Why (now).** Stage 2: the IPv4 header checksum's end-around fold "
+        "8,858 → 7,561 (512 bit: 55.2 → 59.9). **Why (now).** Stage 2: the IPv4 header "
+        "checksum's end-around fold "
         "(`oc_fold` of the stage-1 sum) and the chain of checks after it (K = G + GRE header "
         "length, `ip_end` against K, the bytes seen against K), 16.8 ns. **Next.** Fold the "
         "checksum in stage 1, where its sum is made, and compute K and the offsets the checks "
@@ -334,7 +336,8 @@ TIMING_NOTES: dict[str, str] = {
         "(+1 cycle): see there. **Done.** The descriptor's derived values (end of SEG1 + INS, "
         "SEG2 shift) are computed as it arrives and stored in the frame's record, so a stored "
         "record costs the decision no addition: 43.5 → 49.7 MHz at 256 bit (64: 47.0 → "
-        "59.0, 128: 42.6 → 51.3), latency unchanged. **Why (now).** A descriptor used in the cycle it arrives (`desc_seg1_len` "
+        "59.0, 128: 42.6 → 51.3), latency unchanged. **Why (now).** A descriptor used in the "
+        "cycle it arrives (`desc_seg1_len` "
         "→ … → `m_axis_tdata`): its arithmetic, the plan and the data path in one cycle; "
         "`DESC_PIPE` and `OUT_PIPE` cut there (`axis_splice_pipe`)."),
     "axis_splice_pipe": (
@@ -451,8 +454,10 @@ TIMING_NOTES.update({
         "data path, +1 cycle): at 256 bit placed ≈29.8 → ≈44.5 MHz, LUT4 36,278 → 28,522. "
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle; the "
         "seed frame at 256 bit: 2 + 4 + 2 = 8 cycles, asserted): placed ≈44.5 → ≈50.6 MHz "
-        "(≈43.1 with `SPLICE_PIPE` = 1 on the same RTL), with its parts now faster alone (`axis_splice_pipe` 57.9 → "
-        "72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). At 512 bit it places at ≈44.1 MHz with `SPLICE_PIPE` = 2 (≈22.8 with `SPLICE_PIPE` = 0 on older RTL). **Next.** Placement only, so "
+        "(≈43.1 with `SPLICE_PIPE` = 1 on the same RTL), with its parts now faster alone "
+        "(`axis_splice_pipe` 57.9 → 72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). At "
+        "512 bit it places at ≈44.1 MHz with `SPLICE_PIPE` = 2 (≈22.8 with `SPLICE_PIPE` = 0 "
+        "on older RTL). **Next.** Placement only, so "
         "nextpnr names no path; a routed run of the top (over an hour of router1 here) would "
         "tell which paths between the parts, or in `allow_list` (91.5 MHz alone), limit it."),
     "vxlan_decap": (
