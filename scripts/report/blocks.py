@@ -466,10 +466,10 @@ TIMING_NOTES.update({
         "decides the last output beat's `tuser`, so the parser's path and the engine's run "
         "in series. **Done.** `vxlan_decap_pipe` (`CLASSIFY_PIPE` = 15) builds it with the "
         "4-stage `vxlan_classify` and hands the engine its verdict on a strobe "
-        "(`axis_splice` `LATE_EOF`). **Routed once** at 256 bit, on an earlier text of "
-        "`stream_pkg` that synthesized to the same cell counts (27,360 LUT4, 5,666 FF) and "
-        "the same placement estimate (10.6 MHz): 12.6 MHz after 31 min of router1, critical "
-        "path from the header window's first-beat flag into the parser's late comparisons."),
+        "(`axis_splice` `LATE_EOF`). **Routed once** at 256 bit, on older RTL (27,360 LUT4, "
+        "5,666 FF, placement estimate 10.6 MHz): 12.6 MHz after 31 min of router1, critical "
+        "path from the header window's first-beat flag into the parser's late comparisons. "
+        "The current RTL places at ≈11.8 MHz with 21,945 LUT4."),
     "vxlan_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
         "`axis_splice`'s own: first tkeep → … → `s_axis_tready` (since cut), then its data "
@@ -495,7 +495,8 @@ TIMING_NOTES.update({
         "of `SPLICE_PIPE` = 1 on the older engine, although the engine alone "
         "routes faster with it (57.9 → 72.5 MHz): the engine is not this top's limit, or the "
         "placement estimate's scatter (routed = 1.01–1.35 × estimate, below) hides the "
-        "difference. At 512 bit it places at ≈40.6 MHz (`vxlan_encap` on older RTL: ≈23.2). "
+        "difference. At 512 bit it places at ≈40.6 MHz. `vxlan_encap` itself (`SPLICE_PIPE` = 0) "
+        "on the current RTL: ≈33.4 MHz placed at 256 bit, ≈33.5 at 512 (≈23.2 on older RTL). "
         "**Next.** Route it; the parts' own limits are the tunnel table "
         "(`hash_table_4k`, 49.4 MHz routed) and `encap_classify` (66.7 MHz)."),
     "vtep_top_pipe": (

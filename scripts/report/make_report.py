@@ -1403,8 +1403,8 @@ def section_todo(synth: Synth) -> list[str]:
         rows.append([f"`{m}`", ", ".join(f"{w}: {why}" for w, why in items),
                      f"`make synth SYNTH_ARGS='--modules {m} --widths {ws}'`"])
     return [f"**Still to measure** ({len(todo)} configuration(s)). Each is CPU time only; the "
-            "tops take about an hour each on one core (Yosys about 30 min, nextpnr 20–60 min), "
-            "the parsers and register slices minutes:", "",
+            "tops take 10–20 min each on one core placed (Yosys 3–5 min, nextpnr's placer "
+            "5–15 min) and an hour or more routed, the parsers and register slices minutes:", "",
             table(["module", "widths", "command"], rows, "lll"), ""]
 
 
