@@ -22,9 +22,10 @@ WIDTHS = (64, 128, 256, 512)
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
            "gre_classify_pipe", "axis_splice", "axis_splice_pipe", "allow_list", "gre_decap",
            "gre_decap_pipe", "avst_to_axis", "axis_to_avst", "gre_decap_avst",
-           "gre_decap_avst_pipe", "axis_frame_fifo", "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe",
-           "encap_classify", "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap",
-           "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe")
+           "gre_decap_avst_pipe", "axis_frame_fifo", "hash_table", "hash_table_4k",
+           "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe", "encap_classify",
+           "vxlan_decap", "vxlan_decap_pipe", "vxlan_encap", "vxlan_encap_pipe", "vtep_top",
+           "vtep_top_pipe")
 
 # What a variant's extra stages cost, in cycles (gre_classify.sv and vxlan_classify.sv
 # "Pipelining"; asserted for gre_decap by tb/gre_decap/test_gre_decap_cycles.py; the VXLAN
@@ -39,9 +40,9 @@ VARIANT_LATENCY = {
     "vxlan_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
 }
-# vtep_top_pipe is the two pipelined directions side by side: each keeps its own cost.
 # The shell adds its adapters' cycles to both builds alike.
 VARIANT_LATENCY["gre_decap_avst_pipe"] = VARIANT_LATENCY["gre_decap_pipe"]
+# vtep_top_pipe is the two pipelined directions side by side: each keeps its own cost.
 VARIANT_LATENCY["vtep_top_pipe"] = (f"decap: {VARIANT_LATENCY['vxlan_decap_pipe']}; "
                                     f"encap: {VARIANT_LATENCY['vxlan_encap_pipe']}")
 
@@ -501,8 +502,9 @@ TIMING_NOTES.update({
         "of `SPLICE_PIPE` = 1 on the older engine, although the engine alone "
         "routes faster with it (57.9 → 72.5 MHz): the engine is not this top's limit, or the "
         "placement estimate's scatter (routed = 1.01–1.35 × estimate, below) hides the "
-        "difference. At 512 bit it places at ≈40.6 MHz. `vxlan_encap` itself (`SPLICE_PIPE` = 0) "
-        "on the current RTL: ≈33.4 MHz placed at 256 bit, ≈33.5 at 512 (≈23.2 on older RTL). "
+        "difference. At 512 bit it places at ≈40.6 MHz. `vxlan_encap` itself "
+        "(`SPLICE_PIPE` = 0) on the current RTL: ≈33.4 MHz placed at 256 bit, ≈33.5 at 512 "
+        "(≈23.2 on older RTL). "
         "**Next.** Route it; the parts' own limits are the tunnel table "
         "(`hash_table_4k`, 49.4 MHz routed) and `encap_classify` (66.7 MHz)."),
     "vtep_top_pipe": (
@@ -529,8 +531,6 @@ TIMING_NOTES.update({
         "512-bit build's critical path; it is now the byte count of the inverted, "
         "bit-reversed tkeep from `stream_pkg::keep_bytes`' log-depth tree, with no adder. "
         "Where it is still short, the distance is inside the seed spread above."),
-})
-TIMING_NOTES.update({
     "gre_decap_avst": (
         "**Why.** It is `gre_decap` between the two Avalon-ST adapters, and places as fast as "
         "`gre_decap` alone (≈11.1 against ≈11.2 MHz at 256 bit): the adapters (≥ 248 MHz "
