@@ -8,7 +8,9 @@
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
 #               VTEP's line-rate fractions, latency and lookup rate -> docs/bench/vtep_linerate.json,
-#               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json
+#               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json, then cycles per
+#               frame and latency of every GRE block and its pipelined build (frames
+#               60..9600 bytes) -> docs/bench/{sweep,linerate,latency}.json
 #   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
 #               and mutated frames through every block and width, checked against the golden
 #               models; failing frames -> build/fuzz/fail-*/ (docs/fuzzing.md)

@@ -65,9 +65,22 @@ SPEED_CYCLES = 200_000
 # protocol byte (offset 23) has arrived.
 NEED = {"gre": 38, "plain": 24}
 DECAP_STRIP = 24
+# The RTL modules blockbench.cpp can drive (its DUT_* define). A pipelined build
+# (gre_decap_pipe, ...) is its RTL module with other parameters and runs in the same driver.
 BLOCKBENCH = {"axis_skid": "DUT_SKID", "gre_classify": "DUT_CLASSIFY",
               "axis_splice": "DUT_SPLICE", "gre_decap": "DUT_DECAP",
               "gre_decap_avst": "DUT_AVST"}
+
+
+def benchable(block: str) -> bool:
+    """Whether this bench can run ``block`` (its RTL module has a blockbench driver)."""
+    return blocks.rtl_module(block) in BLOCKBENCH
+
+
+def bench_widths(block: str, asked: list[int]) -> list[int]:
+    """The widths ``block`` runs at: those asked, of the widths it is synthesized at (a
+    pipelined build only at 256 and 512 bits, as in docs/bench/synth.json)."""
+    return [w for w in asked if w in blocks.widths_of(block)]
 
 
 def say(msg: str, quiet: bool = False) -> None:
@@ -140,7 +153,8 @@ def frame(kind: str, length: int) -> bytes:
 
 
 def expected_out(kind: str, length: int, block: str) -> int:
-    if kind == "gre" and block in ("axis_splice", "gre_decap", "gre_decap_avst"):
+    if kind == "gre" and blocks.rtl_module(block) in ("axis_splice", "gre_decap",
+                                                      "gre_decap_avst"):
         return length - DECAP_STRIP
     return length
 
@@ -169,7 +183,7 @@ def verilator_env() -> tuple[dict[str, str], Path]:
 
 def bb_build(block: str, width: int, quiet: bool) -> Path:
     """Build (or reuse) blockbench for one block and width; return the binary."""
-    files = blocks.dependencies(block)
+    files = blocks.dependencies(blocks.rtl_module(block))
     params = blocks.module_params(block, width)
     src = HERE / "blockbench.cpp"
     env, verilator = verilator_env()
@@ -185,8 +199,8 @@ def bb_build(block: str, width: int, quiet: bool) -> Path:
     if binary.exists() and stamp.exists() and stamp.read_text().strip() == key:
         return binary
     d.mkdir(parents=True, exist_ok=True)
-    top = block
-    cflags = f"-O2 -std=c++17 -D{BLOCKBENCH[block]} -DVTOP=V{top}"
+    top = blocks.rtl_module(block)
+    cflags = f"-O2 -std=c++17 -D{BLOCKBENCH[top]} -DVTOP=V{top}"
     cmd = [str(verilator), "--cc", "--exe", "--build", "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--noassert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
            "--top-module", top, "-Mdir", str(d), "-o", "bb",
@@ -454,6 +468,21 @@ def speed_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def merge_earlier(prev: dict[str, Any], ran: set[tuple[str, int]]
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """For ``--merge``: the rows of an earlier sweep.json whose (block, width) is not in
+    ``ran``, and the records of the runs that measured them (each with the pairs it still
+    contributes; a file from before run records counts as one run)."""
+    kept = [r for r in jsonio.from_table(prev.get("rows", []))
+            if (r["block"], r["width"]) not in ran]
+    earlier = prev.get("runs") or [{
+        "date": prev.get("date"), "timing_seconds": prev.get("timing_seconds"),
+        "host": prev.get("host"), "pairs": sorted({(r["block"], r["width"]) for r in kept})}]
+    runs = [dict(r, pairs=[tuple(p) for p in r["pairs"] if tuple(p) not in ran])
+            for r in earlier]
+    return kept, [r for r in runs if r["pairs"]]
+
+
 # ------------------------------------------------------------------------------- main
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -463,8 +492,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     "and idle-pipeline latency of every datapath block at every width, frame "
                     "lengths 60..9600 bytes, GRE (decapsulated) and plain (passed) frames. "
                     "Writes docs/bench/{sweep,linerate,latency}.json.")
-    ap.add_argument("--blocks", nargs="+", choices=blocks.MODULES, default=None,
-                    help="blocks (default: all whose RTL exists)")
+    ap.add_argument("--blocks", nargs="+", choices=[b for b in blocks.MODULES if benchable(b)],
+                    default=None,
+                    help="blocks (default: every one this bench drives whose RTL exists; a "
+                         "pipelined build runs at the widths it is synthesized at, 256 and 512)")
     ap.add_argument("--widths", nargs="+", type=int, choices=blocks.WIDTHS,
                     default=list(blocks.WIDTHS))
     ap.add_argument("--lengths", nargs="+", type=int, default=None,
@@ -478,6 +509,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--no-ws-sim", action="store_true",
                     help="run gre_decap in blockbench too, not in the project harness")
     ap.add_argument("--outdir", type=Path, default=DOCS)
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the rows of docs/bench/sweep.json (in --outdir) for the blocks "
+                         "and widths not run now, and replace those run (e.g. after adding a "
+                         "block, or an RTL change that touches one block)")
     ap.add_argument("--from-sweep", action="store_true",
                     help="simulate nothing: rewrite linerate.json and latency.json (e.g. for "
                          "another --clock-mhz) from the sweep.json already in --outdir")
@@ -517,7 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         return ru.ru_utime + ru.ru_stime
 
     cpu0 = child_cpu()
-    bl = args.blocks or blocks.available()
+    bl = args.blocks or [b for b in blocks.available() if benchable(b)]
     lengths = args.lengths or (QUICK if args.quick else SMALL + LARGE)
     if min(lengths) < 58:
         print("bench: lengths must be >= 58 bytes (a GRE frame with an inner IPv4 header)",
@@ -531,7 +566,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     bins: dict[tuple[str, int], Path] = {}
     ws: dict[int, Path] = {}
-    todo = [(b, w) for b in bl for w in args.widths]
+    todo = [(b, w) for b in bl for w in bench_widths(b, args.widths)]
+    if not todo:
+        print(f"bench: none of {', '.join(bl)} is built at width(s) {args.widths} "
+              f"(pipelined builds: {blocks.BUILD_WIDTHS.get('gre_decap_pipe')})", file=sys.stderr)
+        return 2
     nws = sum(1 for b, _ in todo if b == "gre_decap" and not args.no_ws_sim)
     say(f"bench: building {len(todo)} Verilator model(s) ({nws} ws_sim harness(es), the rest "
         "blockbench; cached after the first time) ...", args.quiet)
@@ -588,11 +627,19 @@ def main(argv: list[str] | None = None) -> int:
                     args.quiet)
     timing["run_seconds"] = round(time.monotonic() - t0, 1)
     timing["run_cpu_seconds"] = round(child_cpu() - cpu0 - timing["build_cpu_seconds"], 1)
+    # --merge: the earlier file's rows of every (block, width) not run now are kept, with the
+    # record of the run that measured them.
+    runs: list[dict[str, Any]] = []
+    prev_path = args.outdir / "sweep.json"
+    if args.merge and prev_path.exists():
+        kept, runs = merge_earlier(json.loads(prev_path.read_text()), set(todo))
+        rows.extend(kept)
+        say(f"bench: --merge keeps {len(kept)} row(s) of {rel(prev_path)}", args.quiet)
     order = {m: i for i, m in enumerate(blocks.MODULES)}
     rows.sort(key=lambda r: (order.get(r["block"], 99), r["width"], r.get("purpose", ""),
                              r["kind"], r["len"]))
     for r in rows:
-        if r["errors"]:
+        if r.get("errors"):
             errors.append(f"{r['block']} w{r['width']} {r['kind']} {r['len']}: "
                           + "; ".join(r["errors"]))
 
@@ -611,8 +658,11 @@ def main(argv: list[str] | None = None) -> int:
     args.outdir.mkdir(parents=True, exist_ok=True)
     common = {"generated_by": "scripts/report/bench.py", "date": time.strftime("%Y-%m-%d"),
               "host": host}
+    runs.append({"date": common["date"], "timing_seconds": timing, "host": host,
+                 "pairs": sorted(todo)})
     sweep = {
         **common,
+        "runs": [dict(r, pairs=[list(p) for p in r["pairs"]]) for r in runs],
         "what": "back-to-back (no idle input cycles, output always ready) cycles per frame and "
                 "idle-pipeline latency per block, width, frame kind and length. len = bus "
                 "bytes (no FCS). cycles_per_frame = max(input, output) steady-state cycles "

@@ -403,7 +403,7 @@ def plot_latency(lat: dict[str, Any], synth: Synth, out: Path,
     bl = [b for b in blocks.MODULES if b in lat.get("blocks", {})]
     vws = [w for w in _vx_widths(vlr) if _vx_latency(vlr, w, "decap")]
     if vws:
-        fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(18, 4.8),
+        fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(20, 5.4),
                                          gridspec_kw={"width_ratios": [1.25, 1.25, 1]})
     else:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4.6))
@@ -419,13 +419,14 @@ def plot_latency(lat: dict[str, Any], synth: Synth, out: Path,
                  + ", cycles", fontsize=10)
     ns = {}
     for (b, w), c in cyc.items():
-        fm = synth.fmax(b, w) if synth else None
+        fm = synth.speed(b, w)[0] if synth else None
         if c is not None and fm:
             ns[(b, w)] = c * 1000.0 / fm
     _grouped(a2, bl, ns, "ns", fmt="{:.0f}")
-    a2.set_title("the same in ns at each block's measured fmax (ECP5-85F-8)", fontsize=10)
+    a2.set_title("the same in ns at each block's fmax (ECP5-85F-8; unrouted tops: "
+                 "nextpnr's placement estimate)", fontsize=10)
     for ax in (a1, a2):
-        ax.tick_params(axis="x", labelrotation=20)
+        plt.setp(ax.get_xticklabels(), rotation=30, ha="right", rotation_mode="anchor")
     a1.legend(fontsize=8)
     if vws:
         from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
@@ -561,6 +562,13 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
             if fm:
                 s += (f", {ap}{fnum(d['seed'] * 1000 / fm)} ns at the "
                       f"{'placement estimate' if ap else 'measured'} {ap}{fnum(fm)} MHz")
+            dp = lat.get("blocks", {}).get("gre_decap_pipe", {}).get("256", {})
+            fp, pp = synth.speed("gre_decap_pipe", 256) if synth else (None, "")
+            if dp.get("seed") is not None:
+                s += f"; the pipelined build (`gre_decap_pipe`) takes {dp['seed']} cycles"
+                if fp:
+                    s += (f", {pp}{fnum(dp['seed'] * 1000 / fp)} ns at "
+                          f"{'its placement estimate ' if pp else ''}{pp}{fnum(fp)} MHz")
             bullets.append(s + " (pipeline only: no MAC, PHY or PCIe).")
     if not bullets:
         bullets.append("No measurements yet: run `make synth` and `make bench`, then "
@@ -850,24 +858,41 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
             table(["W", "len", "wire B", "cycles/frame", "Mpps", *[f"{g}G" for g in PLOT_RATES]],
                   rows), "",
             "![fraction of line rate per width](img/perf_linerate.png)", ""]
-    # Clock needed.
+    # Clock needed, beside what the block and its pipelined build reach on the ECP5.
+    per_block = lr.get("clock_needed_per_block", {})
+    builds = [b for b in (blk, f"{blk}_pipe") if b == blk or b in per_block]
+
+    def carried(b: str, w: int) -> list[str]:
+        fm, mark = synth.speed(b, w) if synth else (None, "")
+        need = per_block.get(b, {}).get(str(w))
+        if need is None and b == blk:
+            need = lr["widths"].get(str(w), {}).get("clock_needed_mhz")
+        if not need:
+            return ["–", "–"]
+        if fm is None:
+            return ["not run", "–"]
+        ok = [g for g in PLOT_RATES if need[str(g)]["mhz"] <= fm]
+        return [mark + fnum(fm), f"{mark}{max(ok)}G" if ok
+                else "not 10G" + (" (estimate)" if mark else "")]
+
     rows = []
     for w in WIDTHS:
         wd = lr["widths"].get(str(w))
         if not wd:
             continue
         need = wd["clock_needed_mhz"]
-        fm = synth.fmax(blk, w) if synth else None
-        carried = [g for g in PLOT_RATES if fm and need[str(g)]["mhz"] <= fm]
         rows.append([str(w), *[f"{fnum(need[str(g)]['mhz'], 0)} ({need[str(g)]['at_len']} B)"
-                               for g in PLOT_RATES], fnum(fm),
-                     (f"{max(carried)}G" if carried else "not 10G") if fm else "–"])
+                               for g in PLOT_RATES],
+                     *[c for b in builds for c in carried(b, w)]])
+    heads = [h for b in builds for h in (f"`{b}` MHz", "carried")]
     out += ["**Clock each width needs** so that the measured cycles per frame carry the line "
             "rate at *every* measured frame length (worst length in brackets), beside the "
-            f"measured fmax of `{blk}` on the ECP5 and the fastest of these line rates that "
-            "clock carries at every length:", "",
-            table(["W", *[f"{g}G" for g in PLOT_RATES], "fmax MHz", "carried at fmax"],
-                  rows), ""]
+            f"fmax of `{blk}`" + (" and of its pipelined build" if len(builds) > 1 else "")
+            + " on the ECP5 (≈: the placement estimate, not routed) and the fastest of these "
+            "line rates that clock carries at every length"
+            + (f" (the pipelined build's own cycles per frame, measured by the same bench)"
+               if len(builds) > 1 else "") + ":", "",
+            table(["W", *[f"{g}G" for g in PLOT_RATES], *heads], rows), ""]
     # 65-byte problem.
     rows = []
     for w in WIDTHS:
@@ -1153,7 +1178,7 @@ def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None) -> lis
             d = bd.get(str(w))
             if not d:
                 continue
-            fm = synth.fmax(b, w) if synth else None
+            fm, mark = synth.speed(b, w) if synth else (None, "")
             seed = d.get("seed")
             g, p = d.get("gre", {}), d.get("plain", {})
             rows.append([f"`{b}`", str(w), fint(seed),
@@ -1161,11 +1186,14 @@ def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None) -> lis
                          if g.get("min") != g.get("max") else fint(g.get("min")),
                          f"{fint(p.get('min'))}–{fint(p.get('max'))}"
                          if p.get("min") != p.get("max") else fint(p.get("min")),
-                         fnum(fm), fnum(seed * 1000 / fm) if (fm and seed is not None) else "–"])
+                         mark + fnum(fm),
+                         mark + fnum(seed * 1000 / fm) if (fm and seed is not None) else "–"])
     out += ["Idle pipeline, cycles from a frame's first input beat to its first output beat "
             "(`gre_classify`: to its decision; `axis_splice` standalone: with the descriptor "
             "given when the headers are complete, as gre_classify gives it). GRE: the 88-byte "
-            "seed frame and the range over every GRE length; plain: IPv4/TCP frames.", "",
+            "seed frame and the range over every GRE length; plain: IPv4/TCP frames. ns at "
+            "the block's routed fmax, or ≈ at nextpnr's placement estimate where it is not "
+            "routed. A pipelined build (`_pipe`) takes more cycles at a higher clock.", "",
             table(["block", "W", "seed GRE (cycles)", "GRE, all lengths", "plain, all lengths",
                    "fmax MHz", "seed GRE (ns)"], rows), ""]
     out += section_vxlan_latency(vlr, synth)
@@ -1449,17 +1477,27 @@ def section_howto(synth: Synth, sweep) -> list[str]:
             (e.get("xcup", {}).get("seconds") or 0) for e in synth.rows.values())
         out += [f"Synthesis total: {fnum(tot / 60, 0)} tool-minutes"
                 f" ({fnum(tot / 120, 0)} min on 2 cores).", ""]
-    if sweep and sweep.get("timing_seconds"):
-        t = sweep["timing_seconds"]
-        s = (f"Bench: {fnum(t.get('total_seconds'), 0)} s wall ({fnum(t.get('build_seconds'), 0)}"
-             f" s building Verilator models, cached afterwards; "
-             f"{fnum(t.get('run_seconds'), 0)} s simulating)")
+    runs = (sweep or {}).get("runs") or ([{"timing_seconds": sweep["timing_seconds"],
+                                            "host": sweep.get("host")}]
+                                          if sweep and sweep.get("timing_seconds") else [])
+    for run in runs:
+        t = run.get("timing_seconds") or {}
+        what = ""
+        if len(runs) > 1:
+            pairs = run.get("pairs", [])
+            names = sorted({b for b, _ in pairs}, key=lambda b: blocks.MODULES.index(b)
+                           if b in blocks.MODULES else 99)
+            what = f" ({run.get('date')}: {', '.join(f'`{b}`' for b in names)})"
+        s = (f"Bench{what}: {fnum(t.get('total_seconds'), 0)} s wall "
+             f"({fnum(t.get('build_seconds'), 0)} s building Verilator models, cached "
+             f"afterwards; {fnum(t.get('run_seconds'), 0)} s simulating)")
         if t.get("build_cpu_seconds") is not None:
             s += (f"; CPU time {fnum(t['build_cpu_seconds'], 0)} s building and "
                   f"{fnum(t.get('run_cpu_seconds'), 0)} s simulating")
-        la = (sweep.get("host") or {}).get("load_average_at_end")
+        host = run.get("host") or {}
+        la = host.get("load_average_at_end")
         if la:
-            s += f"; load average at the end {la[0]} / {la[1]} / {la[2]} on {sweep['host'].get('cpus')} CPUs"
+            s += f"; load average at the end {la[0]} / {la[1]} / {la[2]} on {host.get('cpus')} CPUs"
         out += [s + ".", ""]
     fc = synth.doc.get("frontend_check") if synth else None
     if fc:

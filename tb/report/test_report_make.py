@@ -291,3 +291,54 @@ def test_seed_tables_use_the_placement_estimate_when_not_routed(bench_dir):
     assert "at its estimated fmax it does NOT carry the 10G line rate" in text
     # Table 1: 2 cycles at 8.37 MHz.
     assert "≈0.2389 µs (2 cycles at the placement estimate ≈8.4 MHz)" in text
+
+
+def test_bench_runs_the_pipelined_builds_at_their_synthesis_widths():
+    # Every block this bench drives has a blockbench driver; blocks it cannot drive (the
+    # table, the counters) are not in its default list, so `make bench` does not fail on them.
+    assert bench.benchable("gre_decap_pipe") and bench.benchable("axis_splice_pipe")
+    assert not bench.benchable("hash_table") and not bench.benchable("axis_keep_check")
+    assert bench.bench_widths("gre_decap_pipe", [64, 128, 256, 512]) == [256, 512]
+    assert bench.bench_widths("gre_decap_avst_pipe", [64, 256]) == [256]
+    assert bench.bench_widths("gre_decap", [64, 512]) == [64, 512]
+    # A pipelined build edits like its RTL module.
+    assert bench.expected_out("gre", 88, "gre_decap_pipe") == 88 - bench.DECAP_STRIP
+    assert bench.expected_out("gre", 88, "gre_classify_pipe") == 88
+
+
+def test_merge_keeps_the_rows_and_run_records_of_what_was_not_rerun():
+    old = _rows() + [dict(r, width=512) for r in _rows(512)]
+    prev = {"date": "2026-11-21", "timing_seconds": {"total_seconds": 99}, "rows": old}
+    kept, runs = bench.merge_earlier(prev, {("gre_decap", 256)})
+    assert ("gre_decap", 256) not in {(r["block"], r["width"]) for r in kept}
+    assert len(kept) == len(old) - len(LENS) * 2
+    assert runs == [{"date": "2026-11-21", "timing_seconds": {"total_seconds": 99},
+                     "host": None, "pairs": [("axis_skid", 256), ("axis_skid", 512),
+                                             ("gre_decap", 512)]}]
+    # A second merge narrows the earlier run's pairs; a run left with none is dropped.
+    prev2 = {"rows": kept, "runs": [dict(runs[0], pairs=[list(p) for p in runs[0]["pairs"]])]}
+    kept2, runs2 = bench.merge_earlier(prev2, {("axis_skid", 256), ("axis_skid", 512),
+                                               ("gre_decap", 512)})
+    assert kept2 == [] and runs2 == []
+
+
+def test_pipelined_build_latency_and_clock_at_its_placement_estimate(bench_dir):
+    rows = _rows()
+    rows += [dict(r, block="gre_decap_pipe", latency_idle_cycles=8)
+             for r in rows if r["block"] == "gre_decap"]
+    (bench_dir / "linerate.json").write_text(json.dumps(bench.derive_linerate(rows, 250.0)))
+    (bench_dir / "latency.json").write_text(json.dumps(bench.derive_latency(rows)))
+    doc = json.loads((bench_dir / "synth.json").read_text())
+    doc["results"].append({"module": "gre_decap_pipe", "width": 256, "errors": [],
+                           "ecp5": {"lut4": 40000, "ff": 9000, "dp16kd": 0, "seconds": 60},
+                           "pnr": {"fmax_mhz": None, "routed": False, "placed_fmax_mhz": 50.0,
+                                   "route_limit_s": 0.0, "critical_path": None}})
+    (bench_dir / "synth.json").write_text(json.dumps(doc))
+    text, _ = make_report.build_doc(bench_dir)
+    # 8 cycles at the 50 MHz estimate = 160 ns, marked as an estimate.
+    assert "| `gre_decap_pipe` | 256 | 8 | 8 | 8 | ≈50.0 | ≈160.0 |" in text
+    assert "the pipelined build (`gre_decap_pipe`) takes 8 cycles, ≈160.0 ns" in text
+    # 10G at every length needs 42 MHz at 256 bit (65-byte frames), 25G 105 MHz: the routed
+    # 123.5 MHz carries 25G, the pipelined build's estimate 10G.
+    assert "| `gre_decap_pipe` MHz | carried |" in text
+    assert "| 123.5 | 25G | ≈50.0 | ≈10G |" in text
