@@ -534,6 +534,16 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
                  f"placed but not routed: the placer estimates ≈{fnum(synth.placed(name, 256))} "
                  f"MHz{stale}." if synth.placed(name, 256) else
                  f"place and route not finished{stale}."))
+            pipe = synth.get(f"{name}_pipe", 256)
+            fp, mark = synth.speed(f"{name}_pipe", 256)
+            if pipe and pipe.get("ecp5") and fp:
+                bullets[-1] += (
+                    f" Its pipelined build `{name}_pipe` "
+                    f"({blocks.VARIANT_LATENCY.get(f'{name}_pipe', 'more cycles')}): "
+                    f"{fint(pipe['ecp5'].get('lut4'))} LUT4, "
+                    + (f"fmax {fnum(fp)} MHz" if not mark else
+                       f"placed but not routed, ≈{fnum(fp)} MHz")
+                    + f"{synth.dagger(f'{name}_pipe', 256)}.")
     if lr and sweep:
         rs = [r for r in sweep.get("rows", []) if r.get("purpose", "sweep") == "sweep"]
         exact = [r for r in rs if r.get("cycles_per_frame") is not None and
