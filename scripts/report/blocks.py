@@ -459,7 +459,8 @@ TIMING_NOTES.update({
         "(≈11.2), with nextpnr naming that series path: the header window's first-beat flag "
         "→ the classifier's decision → the splice engine's bad-frame record (`fr_bad`); at "
         "512 bit (22 min) 12.9 MHz (≈10.3 placed), from the same flag to the engine's "
-        "`m_axis_tuser`. "
+        "`m_axis_tuser`; at 64 and 128 bit (13 min each) 14.4 and 14.3 MHz, from the "
+        "window's position counter (`in_pos`). "
         "**Next.** The pipelined build (`gre_decap_pipe`, 57.7 MHz routed) is the one to use "
         "on this device; its limits are the parts' own (see there)."),
     "gre_decap_pipe": (
