@@ -183,7 +183,8 @@ def verilator_env() -> tuple[dict[str, str], Path]:
 
 def bb_build(block: str, width: int, quiet: bool) -> Path:
     """Build (or reuse) blockbench for one block and width; return the binary."""
-    files = blocks.dependencies(blocks.rtl_module(block))
+    top = blocks.rtl_module(block)     # a pipelined build: its RTL module, other parameters
+    files = blocks.dependencies(top)
     params = blocks.module_params(block, width)
     src = HERE / "blockbench.cpp"
     env, verilator = verilator_env()
@@ -199,7 +200,6 @@ def bb_build(block: str, width: int, quiet: bool) -> Path:
     if binary.exists() and stamp.exists() and stamp.read_text().strip() == key:
         return binary
     d.mkdir(parents=True, exist_ok=True)
-    top = blocks.rtl_module(block)
     cflags = f"-O2 -std=c++17 -D{BLOCKBENCH[top]} -DVTOP=V{top}"
     cmd = [str(verilator), "--cc", "--exe", "--build", "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--noassert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
@@ -568,8 +568,8 @@ def main(argv: list[str] | None = None) -> int:
     ws: dict[int, Path] = {}
     todo = [(b, w) for b in bl for w in bench_widths(b, args.widths)]
     if not todo:
-        print(f"bench: none of {', '.join(bl)} is built at width(s) {args.widths} "
-              f"(pipelined builds: {blocks.BUILD_WIDTHS.get('gre_decap_pipe')})", file=sys.stderr)
+        print(f"bench: none of the blocks is built at width(s) {args.widths}: "
+              + ", ".join(f"{b} at {list(blocks.widths_of(b))}" for b in bl), file=sys.stderr)
         return 2
     nws = sum(1 for b, _ in todo if b == "gre_decap" and not args.no_ws_sim)
     say(f"bench: building {len(todo)} Verilator model(s) ({nws} ws_sim harness(es), the rest "

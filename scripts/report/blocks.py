@@ -519,7 +519,7 @@ TIMING_NOTES.update({
         "placed at ≈37.2 MHz (≈37.7 with `SPLICE_PIPE` = 1 on the same RTL), below the ≈42.4 "
         "of `SPLICE_PIPE` = 1 on the older engine, although the engine alone "
         "routes faster with it (57.9 → 72.5 MHz): the engine is not this top's limit, or the "
-        "placement estimate's scatter (routed = 1.01–1.35 × estimate, below) hides the "
+        "placement estimate's scatter (routed = 1.01–1.44 × estimate, below) hides the "
         "difference. At 512 bit it places at ≈40.6 MHz. `vxlan_encap` itself "
         "(`SPLICE_PIPE` = 0) on the current RTL: ≈33.4 MHz placed at 256 bit, ≈33.5 at 512 "
         "(≈23.2 on older RTL). "

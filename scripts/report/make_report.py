@@ -876,8 +876,6 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
     def carried(b: str, w: int) -> list[str]:
         fm, mark = synth.speed(b, w) if synth else (None, "")
         need = per_block.get(b, {}).get(str(w))
-        if need is None and b == blk:
-            need = lr["widths"].get(str(w), {}).get("clock_needed_mhz")
         if not need:
             return ["–", "–"]
         if fm is None:
