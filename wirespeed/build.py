@@ -29,14 +29,15 @@ DEFAULT_TUNNEL_SLOTS = 32768
 
 # The pipelined builds of the tops, one definition for the report's *_pipe rows, the tests of
 # the pipelined builds and the harness (`wirespeed fuzz --pipelined`): every cut of the
-# classifier's decision chain (CLASSIFY_PIPE = 4'b1111, four cycles more latency) and the splice
+# classifier's decision chain (CLASSIFY_PIPE = 5'b11111, five cycles more latency), the splice
 # engines' plans and descriptors registered (SPLICE_PIPE = 2: axis_splice OUT_PIPE and DESC_PIPE,
-# two cycles more on a frame whose output waits for its descriptor).
+# two cycles more on a frame whose output waits for its descriptor), and the VXLAN tables' read
+# words registered (LOOKUP_LATENCY = 4, one cycle more on each lookup).
 PIPELINED_PARAMS: dict[str, dict[str, int]] = {
-    "gre_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 2},
-    "vxlan_decap": {"CLASSIFY_PIPE": 15, "SPLICE_PIPE": 2},
-    "vxlan_encap": {"SPLICE_PIPE": 2},
-    "vtep_top": {"DECAP_CLASSIFY_PIPE": 15, "SPLICE_PIPE": 2},
+    "gre_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 2},
+    "vxlan_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 2, "LOOKUP_LATENCY": 4},
+    "vxlan_encap": {"SPLICE_PIPE": 2, "LOOKUP_LATENCY": 4},
+    "vtep_top": {"DECAP_CLASSIFY_PIPE": 31, "SPLICE_PIPE": 2, "LOOKUP_LATENCY": 4},
 }
 # The RTL top of each harness block.
 HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top"}
@@ -101,8 +102,8 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
     out of date."""
     if width not in WIDTHS:
         raise BuildError(f"data width {width} is not one of {WIDTHS}")
-    if not 0 <= classify_pipe <= 15 or (classify_pipe and block != "gre"):
-        raise BuildError(f"classify_pipe {classify_pipe}: a 4-bit mask (0..15) of gre_decap "
+    if not 0 <= classify_pipe <= 31 or (classify_pipe and block != "gre"):
+        raise BuildError(f"classify_pipe {classify_pipe}: a 5-bit mask (0..31) of gre_decap "
                          "only")
     if classify_pipe and pipelined:
         raise BuildError("classify_pipe and pipelined exclude each other (the pipelined build "

@@ -699,8 +699,8 @@ def parser() -> argparse.ArgumentParser:
     fz.add_argument("--only-chunk", type=_int_at_least(0), metavar="K",
                     help="run chunk K of the campaign alone (what a failure's replay "
                          "command does)")
-    fz.add_argument("--classify-pipe", type=int, choices=range(16), default=0, metavar="MASK",
-                    help="fuzz gre_decap built with CLASSIFY_PIPE=MASK (0..15; the pipelined "
+    fz.add_argument("--classify-pipe", type=int, choices=range(32), default=0, metavar="MASK",
+                    help="fuzz gre_decap built with CLASSIFY_PIPE=MASK (0..31; the pipelined "
                          "classifier, docs/gre_decap.md); default 0")
     fz.add_argument("--pipelined", action="store_true",
                     help="fuzz the pipelined builds (the report's gre_decap_pipe and vtep_top "

@@ -40,13 +40,14 @@
 // running one's-complement sum of every beat, less the sum of the bytes before G.
 
 // Pipelining (PIPE_CUTS). The decision is one combinational function of a snapshot of the
-// stream (header window, bytes seen, this cycle's handshake), written as three stages with
+// stream (header window, bytes seen, this cycle's handshake), written as four stages with
 // an optional register cut before each and after the last:
 //
-//   window ─[cut 0]─► S1: L2 walk, outer IP bytes,   ─[cut 1]─► S2: steps 1-4 (L2, tunnel
-//                         header sums, the bytes after             candidate, outer IP, GRE),
-//                         the IP header (G...)                     allow-list lookup
-//   \______________ outer_ip_front ______________/
+//   window ─[cut 0]─► S1: L2 walk, outer IP bytes,  ─[cut S]─► header sums ─[cut 1]─►
+//                         the bytes after the IP
+//                         header (G...)
+//   \____________________ outer_ip_front ____________________/
+//          ─► S2: steps 1-4 (L2, tunnel candidate, outer IP, GRE), allow-list lookup
 //          ─[cut 2]─► S3: steps 5-9, lengths, patches, policy ─[cut 3]─► decision, descriptor,
 //                                                                        frame-end verdicts
 //
@@ -76,9 +77,10 @@ module gre_classify
     parameter int HDR_BYTES = 128,
     // Width of the output length field.
     parameter int LEN_W = 17,
-    // Pipeline cuts: bit i registers the decision chain at cut i (see above). Latency of the
-    // descriptor, verdict and stat event grows by the number of bits set. 0 = no cut.
-    // (An int, not a 4-bit vector, so tools' -G overrides need no width.)
+    // Pipeline cuts: bit i registers the decision chain at cut i (see above; bit 4 is cut S,
+    // before the header sums). Latency of the descriptor, verdict and stat event grows by the
+    // number of bits set. 0 = no cut; 31 = every cut.
+    // (An int, not a 5-bit vector, so tools' -G overrides need no width.)
     parameter int PIPE_CUTS = 0
 ) (
     input  wire logic                clk,
@@ -123,8 +125,8 @@ module gre_classify
 );
 
     localparam int POS_W    = 24;               // byte positions, saturating
-    localparam logic [3:0] CUTS = 4'(PIPE_CUTS);
-    localparam bit PIPED    = CUTS != 4'b0000;
+    localparam logic [4:0] CUTS = 5'(PIPE_CUTS);
+    localparam bit PIPED    = CUTS != 5'b00000;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
         $error("gre_classify: DATA_W must be 64, 128, 256 or 512");
@@ -135,8 +137,8 @@ module gre_classify
     if (LEN_W < 17) begin : g_param_check_3
         $error("gre_classify: LEN_W must hold an IP end offset (17 bits)");
     end
-    if (PIPE_CUTS < 0 || PIPE_CUTS > 15) begin : g_param_check_4
-        $error("gre_classify: PIPE_CUTS is a 4-bit mask (0..15)");
+    if (PIPE_CUTS < 0 || PIPE_CUTS > 31) begin : g_param_check_4
+        $error("gre_classify: PIPE_CUTS is a 5-bit mask (0..31)");
     end
 
     // The beat a snapshot belongs to; `hs` is the lowest bit so pipe_reg can reset it.
@@ -177,7 +179,7 @@ module gre_classify
     outer_ip_front #(
         .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W),
         .HEAD_MAX(82),                  // G <= 22 + 60
-        .CUTS(PIPE_CUTS % 4), .L4_BYTES(L4_BYTES)
+        .CUTS(4 * int'(CUTS[4]) + int'(CUTS[1:0])), .L4_BYTES(L4_BYTES)
     ) front (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast, .s_tuser,
@@ -208,7 +210,14 @@ module gre_classify
         logic [15:0]      flags;
         logic [15:0]      proto;
         logic             hit;
-        logic [15:0]      head_sum;     // one's-complement sum of the bytes before G
+        logic [31:0]      head_raw;     // word sum of the bytes before G (folded in S3)
+        // Step 7-9's comparisons, made here from values this stage has (S3 only selects):
+        logic             short_inner;  // ip_end < K + the inner header bytes ECN reads
+        logic             have_inner;   // those bytes not all seen yet
+        logic             short_eth;    // ip_end < K + 14
+        logic             have_short;   // bytes seen < ip_end
+        logic [LEN_W-1:0] len_l3;       // output length, L3 payload: L2 + ip_end - K
+        logic [LEN_W-1:0] len_teb;      // output length, Ethernet payload: ip_end - K
         beat_t            beat;
     } s2_t;
     s2_t s2_d, s2_q;
@@ -219,10 +228,10 @@ module gre_classify
 
     always_comb begin : stage2
         logic             stop, v4, v6, ended;
-        logic [6:0]       l2, g, glen;
+        logic [6:0]       l2, g, glen, k, inner_need;
         logic [15:0]      et, tlen, plen, flags;
         logic [3:0]       ihl;
-        logic [LEN_W-1:0] ip_end;
+        logic [LEN_W-1:0] ip_end, ip_end_any;
         logic [POS_W-1:0] have;
         logic [7:0]       iph [60];
 
@@ -232,14 +241,23 @@ module gre_classify
         s2_d.l4h  = f_l4h;
         s2_d.beat = f_beat;
         s2_d.hit  = lookup_hit;
-        s2_d.head_sum = oc_fold(f_eth_sum + ((f_et == 16'h86DD) ? f_ip6_sum : f_iph_sum));
+        // (< 2^22: no carry out. Folded a stage later, off this stage's longest path.)
+        s2_d.head_raw = f_eth_sum + ((f_et == 16'h86DD) ? f_ip6_sum : f_iph_sum);
         s2_d.done = 1'b0; s2_d.outcome = OUT_PASS;
-        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; g = '0; ip_end = '0; tlen = '0; plen = '0;
+        stop = 1'b0; v4 = 1'b0; v6 = 1'b0; g = '0; ip_end = '0;
         s2_d.ecn_o = '0;
         ihl = iph[0][3:0];
 
         // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
         l2 = f_l2; et = f_et;
+        // Offsets and lengths computed whether or not the checks before them pass (the
+        // checks only select them): as values chosen by the chain of checks they put its
+        // depth in series with their adders. ip_end_any is the IP packet's end for either
+        // version; read only where step 3 has set ip_end to it.
+        tlen = {iph[2], iph[3]};
+        plen = {iph[4], iph[5]};
+        ip_end_any = (et == 16'h86DD) ? LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen)
+                                      : LEN_W'(l2) + LEN_W'(tlen);
         if (f_l2_wait) begin
             s2_d.done = ended; stop = 1'b1;
         end else if (f_tags3) begin
@@ -266,14 +284,13 @@ module gre_classify
 
         // 3. Outer IP header.
         if (!stop && v4) begin
-            tlen = {iph[2], iph[3]};
             if (have < POS_W'(l2) + 20) begin
                 s2_d.done = ended; stop = 1'b1;
             end else if (iph[0][7:4] != 4'd4 || ihl < 4'd5) begin
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else if (have < POS_W'(l2) + POS_W'({ihl, 2'b00})) begin
                 s2_d.done = ended; stop = 1'b1;
-            end else if (oc_fold(f_iph_sum) != 16'hFFFF) begin
+            end else if (!oc_sum_is_ones(f_iph_sum)) begin
                 s2_d.outcome = OUT_DROP_IP_CHECKSUM; s2_d.done = 1'b1; stop = 1'b1;
             end else if (iph[6][5] || {iph[6][4:0], iph[7]} != 13'd0) begin
                 s2_d.outcome = OUT_DROP_FRAGMENT; s2_d.done = 1'b1; stop = 1'b1;
@@ -281,38 +298,45 @@ module gre_classify
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 g = f_l4;                                   // L2 + IHL*4
-                ip_end = LEN_W'(l2) + LEN_W'(tlen);
+                ip_end = ip_end_any;
                 s2_d.ecn_o = iph[1][1:0];
             end
         end
         if (!stop && v6) begin
-            plen = {iph[4], iph[5]};
             if (have < POS_W'(l2) + 40) begin
                 s2_d.done = ended; stop = 1'b1;
             end else if (iph[0][7:4] != 4'd6 || plen < 16'd4) begin
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
                 g = f_l4;                                   // L2 + 40
-                ip_end = LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen);
+                ip_end = ip_end_any;
                 s2_d.ecn_o = iph[1][5:4];
             end
         end
 
-        // 4. GRE header, at G: the first bytes of f_l4h.
+        // 4. GRE header, at G: the first bytes of f_l4h. (G = f_l4 wherever it is read.)
         flags = {f_l4h[0], f_l4h[1]};
         glen  = 7'd4 + {3'b000, flags[15], 2'b00} + {3'b000, flags[13], 2'b00} + {3'b000, flags[12], 2'b00};
-        s2_d.k     = g + glen;
+        k     = f_l4 + glen;
+        s2_d.k     = k;
         s2_d.glen  = 5'(glen);
         s2_d.flags = flags;
         s2_d.proto = {f_l4h[2], f_l4h[3]};
+        inner_need = (s2_d.proto == 16'h0800) ? 7'd12 : 7'd2;
+        s2_d.short_inner = ip_end_any < LEN_W'(k) + LEN_W'(inner_need);
+        s2_d.have_inner  = have < POS_W'(k) + POS_W'(inner_need);
+        s2_d.short_eth   = ip_end_any < LEN_W'(k) + LEN_W'(14);
+        s2_d.have_short  = have < POS_W'(ip_end_any);
+        s2_d.len_l3      = LEN_W'(l2) + ip_end_any - LEN_W'(k);
+        s2_d.len_teb     = ip_end_any - LEN_W'(k);
         if (!stop) begin
-            if (have < POS_W'(g) + 4) begin
+            if (have < POS_W'(f_l4) + 4) begin
                 s2_d.done = ended; stop = 1'b1;
             end else if ((flags & 16'h4FFF) != 16'h0) begin
                 s2_d.outcome = OUT_DROP_GRE_HEADER; s2_d.done = 1'b1; stop = 1'b1;
-            end else if (ip_end < LEN_W'(s2_d.k)) begin
+            end else if (ip_end_any < LEN_W'(k)) begin
                 s2_d.outcome = OUT_DROP_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
-            end else if (have < POS_W'(s2_d.k)) begin
+            end else if (have < POS_W'(k)) begin
                 s2_d.done = ended; stop = 1'b1;
             end
         end
@@ -348,7 +372,7 @@ module gre_classify
 
     always_comb begin : stage3
         logic             stop, l3, ecn_needed, malformed, ended;
-        logic [6:0]       l2, k, inner_need;
+        logic [6:0]       l2, k;
         logic [15:0]      proto, hc, m_old, m_new, hc_new;
         logic [1:0]       ecn_o, ecn_i, ecn_n;
         logic [7:0]       tos, tos_n;
@@ -368,7 +392,7 @@ module gre_classify
         ip_end = s2_q.ip_end;
         ecn_o  = s2_q.ecn_o;
         s3_d.beat = s2_q.beat;
-        s3_d.head_sum = s2_q.head_sum;
+        s3_d.head_sum = oc_fold(s2_q.head_raw);
         s3_d.decap = 1'b0; s3_d.csum_check = 1'b0;
         s3_d.keep = '0; s3_d.rest = '0; s3_d.len = '0; s3_d.ip_end = '0; s3_d.gre_at = '0;
         s3_d.pen = '0; s3_d.ppos = '0; s3_d.pval = '0;
@@ -386,7 +410,6 @@ module gre_classify
         // 7. RFC 6040 ECN for L3 payloads.
         l3 = (proto != 16'h6558);
         ecn_needed = l3 && ecn_o[0];                        // ECT(1) = 01 or CE = 11
-        inner_need = (proto == 16'h0800) ? 7'd12 : 7'd2;
         // The inner header at K = G + glen: bytes glen + j of l4h (a 4-way select).
         tos = s2_q.l4h[s2_q.glen + 5'd1];
         ecn_i = (proto == 16'h0800) ? tos[1:0] : tos[5:4];
@@ -397,9 +420,9 @@ module gre_classify
         hc    = {s2_q.l4h[s2_q.glen + 5'd10], s2_q.l4h[s2_q.glen + 5'd11]};
         hc_new = csum_update(hc, m_old, m_new);
         if (!stop && ecn_needed) begin
-            if (ip_end < LEN_W'(k) + LEN_W'(inner_need)) begin
+            if (s2_q.short_inner) begin
                 done = 1'b1; stop = 1'b1;
-            end else if (have < POS_W'(k) + POS_W'(inner_need)) begin
+            end else if (s2_q.have_inner) begin
                 done = ended; stop = 1'b1;
             end else if (ecn_drop(ecn_o, ecn_i)) begin
                 outcome = OUT_DROP_ECN; done = 1'b1; stop = 1'b1;
@@ -407,14 +430,14 @@ module gre_classify
         end
 
         // An Ethernet payload must hold at least an Ethernet header.
-        if (!stop && !l3 && ip_end < LEN_W'(k) + LEN_W'(14)) begin
+        if (!stop && !l3 && s2_q.short_eth) begin
             done = 1'b1; stop = 1'b1;
         end
 
         // 8./9. Decapsulate, unless the frame is already known to be short.
         if (!stop) begin
             done = 1'b1;
-            if (ended && have < POS_W'(ip_end)) begin
+            if (ended && s2_q.have_short) begin
                 outcome = OUT_DROP_TRUNCATED;
             end else begin
                 s3_d.decap = 1'b1;
@@ -425,7 +448,7 @@ module gre_classify
                     outcome = OUT_DECAP_L3;
                     s3_d.keep = 8'(l2);
                     s3_d.rest = 8'(k);
-                    s3_d.len  = LEN_W'(l2) + ip_end - LEN_W'(k);
+                    s3_d.len  = s2_q.len_l3;
                     // EtherType of the kept Ethernet header becomes the GRE protocol.
                     s3_d.pen[0] = 1'b1; s3_d.ppos[7:0]  = 8'(l2 - 7'd2); s3_d.pval[7:0]  = proto[15:8];
                     s3_d.pen[1] = 1'b1; s3_d.ppos[15:8] = 8'(l2 - 7'd1); s3_d.pval[15:8] = proto[7:0];
@@ -440,7 +463,7 @@ module gre_classify
                     outcome = OUT_DECAP_TEB;
                     s3_d.keep = '0;
                     s3_d.rest = 8'(k);
-                    s3_d.len  = ip_end - LEN_W'(k);
+                    s3_d.len  = s2_q.len_teb;
                 end
             end
         end

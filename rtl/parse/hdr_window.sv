@@ -19,6 +19,7 @@
 
 module hdr_window
     import parse_pkg::*;
+    import stream_pkg::*;
 #(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
@@ -68,10 +69,8 @@ module hdr_window
     logic [15:0]      acc;
 
     always_comb begin
-        live_len = '0;
-        for (int b = 0; b < KEEP_W; b++)
-            if (s_tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
-        if (!s_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
+        // (keep_bytes: a log-depth tree, not a KEEP_W-deep priority chain.)
+        live_len = s_tlast ? (BYTE_SH+1)'(keep_bytes(64'(s_tkeep))) : (BYTE_SH+1)'(KEEP_W);
         pos   = in_first ? '0 : in_pos;
         have  = pos + POS_W'(live_len);
         beat_len = live_len;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// outer_ip_front — the first two stages every tunnel parser shares: the header window, a
-// snapshot of the stream (cut 0), then the L2 walk, the outer IP header's bytes and the
-// one's-complement word sums a parser needs of them (cut 1). gre_classify's and
+// outer_ip_front — the first stages every tunnel parser shares: the header window, a
+// snapshot of the stream (cut 0), then the L2 walk and the outer IP header's bytes (cut S),
+// then the one's-complement word sums a parser needs of them (cut 1). gre_classify's and
 // vxlan_classify's decision stages follow it (their "Pipelining" comments).
 //
 // Headers read (offsets from the start of the frame; L2 ∈ {14, 18, 22}):
@@ -14,7 +14,12 @@
 //                checksum | +12 source | +16 destination | +20 options
 //   IPv6 at L2:  +0 |ver| TC | flow | +4 payload length | next | hop | +8 source | +24 destination
 //
-//   window ─[cut 0]─► L2 walk, outer IP bytes, word sums ─[cut 1]─► the parser's stages
+//   window ─[cut 0]─► L2 walk, outer IP bytes ─[cut S]─► word sums ─[cut 1]─► the parser's stages
+//
+// Cut S (CUTS bit 2) exists because the two halves are each about as deep as a whole
+// decision stage: the L2 walk selects the IP header's bytes (TPID compares, a 3-way select),
+// and the sums are adder trees five deep over those bytes; routed in one cycle they were the
+// longest path of the pipelined GRE parser (17.3 ns on ECP5).
 //
 // The header after the outer IP header starts at L4 = L2 + IHL*4 (IPv4) or L2 + 40 (IPv6):
 // one of 13 offsets, 34, 38, ... 82. Its first L4_BYTES bytes are selected here from those 13
@@ -47,7 +52,8 @@ module outer_ip_front
     parameter int POS_W = 24,
     // Largest region_start the parser gives the window (bytes summed out of its region).
     parameter int HEAD_MAX = 82,
-    // Bit 0: register after the window (cut 0); bit 1: after the L2/IP stage (cut 1).
+    // Bit 0: register after the window (cut 0); bit 1: after the sums (cut 1); bit 2: between
+    // the L2 walk with the byte selects and the sums (cut S). Each set bit is a cycle.
     parameter int CUTS = 0,
     // Bytes of the header after the IP header selected (l4h).
     parameter int L4_BYTES = 42
@@ -96,8 +102,8 @@ module outer_ip_front
 
     localparam int LEN_BITS = $clog2(KEEP_W) + 1;
 
-    if (CUTS < 0 || CUTS > 3) begin : g_param_check_1
-        $error("outer_ip_front: CUTS is a 2-bit mask (0..3)");
+    if (CUTS < 0 || CUTS > 7) begin : g_param_check_1
+        $error("outer_ip_front: CUTS is a 3-bit mask (0..7)");
     end
     if (HDR_BYTES < 82) begin : g_param_check_2
         $error("outer_ip_front: HDR_BYTES must hold 22 bytes of L2 and 60 of IP header");
@@ -152,20 +158,15 @@ module outer_ip_front
     typedef struct packed {
         view_t            view;
         logic [59:0][7:0] iph;
-        logic [31:0]      iph_sum;
-        logic [31:0]      ip6_sum;
-        logic [31:0]      eth_sum;
-        logic [31:0]      ps4_sum;
-        logic [31:0]      ps6_sum;
         logic [L4_BYTES-1:0][7:0] l4h;
         logic [6:0]       l4;
         logic [6:0]       l2;
         logic [15:0]      et;
         logic             l2_wait;
         logic             tags3;
-        beat_t            beat;
-    } s1_t;
-    s1_t s1_d, s1_q;
+        beat_t            beat;      // last: its lowest bit is hs, which pipe_reg resets
+    } sa_t;
+    sa_t sa_d, sa_q;
 
     logic [7:0] s1_view [HDR_BYTES];
     logic [7:0] s1_iph [60];
@@ -176,74 +177,94 @@ module outer_ip_front
         .POS_W(POS_W)
     ) l2p (
         .view(s1_view), .have(s0_q.beat.have),
-        .l2(s1_d.l2), .et(s1_d.et), .wait_more(s1_d.l2_wait), .too_many_tags(s1_d.tags3),
+        .l2(sa_d.l2), .et(sa_d.et), .wait_more(sa_d.l2_wait), .too_many_tags(sa_d.tags3),
         .iph(s1_iph)
     );
 
-    always_comb begin : stage1
-        logic [3:0] ihl;
-        logic [63:0][15:0] iph_w, ip6_w, eth_w, ps4_w, ps6_w;
+    always_comb begin : stage1_bytes
+        logic [3:0]  ihl;
         logic [12:0] l4_hit;
-        s1_d.view = s0_q.view;
-        s1_d.beat = s0_q.beat;
-        for (int i = 0; i < 60; i++) s1_d.iph[i] = s1_iph[i];
+        sa_d.view = s0_q.view;
+        sa_d.beat = s0_q.beat;
+        for (int i = 0; i < 60; i++) sa_d.iph[i] = s1_iph[i];
         ihl = s1_iph[0][3:0];
-        // Masked word by word into adder trees (a loop of additions would be 30 in series).
-        iph_w = '0; ip6_w = '0; eth_w = '0; ps4_w = '0; ps6_w = '0;
-        for (int w = 0; w < 30; w++)
-            if (5'(w) < {ihl, 1'b0}) iph_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.iph_sum = word_sum(iph_w);
-        for (int w = 0; w < 20; w++) ip6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.ip6_sum = word_sum(ip6_w);
-        for (int w = 0; w < 11; w++)
-            if (7'(2*w) < s1_d.l2) eth_w[w] = {s0_q.view[2*w], s0_q.view[2*w+1]};
-        s1_d.eth_sum = word_sum(eth_w);
-        for (int w = 6; w < 10; w++) ps4_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.ps4_sum = word_sum(ps4_w);
-        for (int w = 4; w < 20; w++) ps6_w[w] = {s1_iph[2*w], s1_iph[2*w+1]};
-        s1_d.ps6_sum = word_sum(ps6_w);
         // The header after the IP header: l4 = L2 + 4 * step, step = 10 (IPv6) or IHL, is
         // candidate c = (L2 - 14) / 4 + step - 5 of the 13 offsets 34 + 4c. Decoded one-hot
         // from each L2's own EtherType and IHL byte, so the select waits for no addition.
-        s1_d.l4 = s1_d.l2 + ((s1_d.et == 16'h86DD) ? 7'd40 : 7'({ihl, 2'b00}));
+        sa_d.l4 = sa_d.l2 + ((sa_d.et == 16'h86DD) ? 7'd40 : 7'({ihl, 2'b00}));
         l4_hit = '0;
         for (int k = 0; k < 3; k++) begin
             logic [3:0] step;
             step = ({s0_q.view[12 + 4*k], s0_q.view[13 + 4*k]} == 16'h86DD) ? 4'd10
                  : s0_q.view[14 + 4*k][3:0];
             for (int c = 0; c < 13; c++)
-                if (c + 5 - k >= 0 && c + 5 - k <= 15 && s1_d.l2 == 7'(14 + 4*k)
+                if (c + 5 - k >= 0 && c + 5 - k <= 15 && sa_d.l2 == 7'(14 + 4*k)
                     && step == 4'(c + 5 - k))
                     l4_hit[c] = 1'b1;
         end
-        s1_d.l4h = '0;
+        sa_d.l4h = '0;
         for (int c = 0; c < 13; c++)
             if (l4_hit[c])
-                for (int i = 0; i < L4_BYTES; i++) s1_d.l4h[i] = s0_q.view[34 + 4*c + i];
+                for (int i = 0; i < L4_BYTES; i++) sa_d.l4h[i] = s0_q.view[34 + 4*c + i];
+    end
+
+    pipe_reg #(.W($bits(sa_t)), .EN(CUTS[2]), .RST_BITS(1))
+        cut_s (.clk, .rst, .d(sa_d), .q(sa_q));
+
+    // ------------------------------------------------------------------ word sums
+    typedef struct packed {
+        logic [31:0]      iph_sum;
+        logic [31:0]      ip6_sum;
+        logic [31:0]      eth_sum;
+        logic [31:0]      ps4_sum;
+        logic [31:0]      ps6_sum;
+        sa_t              sa;        // last: its lowest bit is the beat's hs (RST_BITS)
+    } s1_t;
+    s1_t s1_d, s1_q;
+
+    always_comb begin : stage1_sums
+        logic [3:0] ihl;
+        logic [63:0][15:0] iph_w, ip6_w, eth_w, ps4_w, ps6_w;
+        s1_d.sa = sa_q;
+        ihl = sa_q.iph[0][3:0];
+        // Masked word by word into adder trees (a loop of additions would be 30 in series).
+        iph_w = '0; ip6_w = '0; eth_w = '0; ps4_w = '0; ps6_w = '0;
+        for (int w = 0; w < 30; w++)
+            if (5'(w) < {ihl, 1'b0}) iph_w[w] = {sa_q.iph[2*w], sa_q.iph[2*w+1]};
+        s1_d.iph_sum = word_sum(iph_w);
+        for (int w = 0; w < 20; w++) ip6_w[w] = {sa_q.iph[2*w], sa_q.iph[2*w+1]};
+        s1_d.ip6_sum = word_sum(ip6_w);
+        for (int w = 0; w < 11; w++)
+            if (7'(2*w) < sa_q.l2) eth_w[w] = {sa_q.view[2*w], sa_q.view[2*w+1]};
+        s1_d.eth_sum = word_sum(eth_w);
+        for (int w = 6; w < 10; w++) ps4_w[w] = {sa_q.iph[2*w], sa_q.iph[2*w+1]};
+        s1_d.ps4_sum = word_sum(ps4_w);
+        for (int w = 4; w < 20; w++) ps6_w[w] = {sa_q.iph[2*w], sa_q.iph[2*w+1]};
+        s1_d.ps6_sum = word_sum(ps6_w);
     end
 
     pipe_reg #(.W($bits(s1_t)), .EN(CUTS[1]), .RST_BITS(1))
         cut1 (.clk, .rst, .d(s1_d), .q(s1_q));
 
-    assign view     = s1_q.view;
-    assign have     = s1_q.beat.have;
-    assign beat_len = s1_q.beat.len;
-    assign tdata    = s1_q.beat.tdata;
-    assign tlast    = s1_q.beat.tlast;
-    assign tuser    = s1_q.beat.tuser;
-    assign hs       = s1_q.beat.hs;
-    assign l2       = s1_q.l2;
-    assign et       = s1_q.et;
-    assign l2_wait  = s1_q.l2_wait;
-    assign tags3    = s1_q.tags3;
-    assign iph      = s1_q.iph;
+    assign view     = s1_q.sa.view;
+    assign have     = s1_q.sa.beat.have;
+    assign beat_len = s1_q.sa.beat.len;
+    assign tdata    = s1_q.sa.beat.tdata;
+    assign tlast    = s1_q.sa.beat.tlast;
+    assign tuser    = s1_q.sa.beat.tuser;
+    assign hs       = s1_q.sa.beat.hs;
+    assign l2       = s1_q.sa.l2;
+    assign et       = s1_q.sa.et;
+    assign l2_wait  = s1_q.sa.l2_wait;
+    assign tags3    = s1_q.sa.tags3;
+    assign iph      = s1_q.sa.iph;
     assign iph_sum  = s1_q.iph_sum;
     assign ip6_sum  = s1_q.ip6_sum;
     assign eth_sum  = s1_q.eth_sum;
     assign ps4_sum  = s1_q.ps4_sum;
     assign ps6_sum  = s1_q.ps6_sum;
-    assign l4       = s1_q.l4;
-    assign l4h      = s1_q.l4h;
+    assign l4       = s1_q.sa.l4;
+    assign l4h      = s1_q.sa.l4h;
 
 endmodule
 

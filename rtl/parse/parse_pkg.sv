@@ -15,6 +15,14 @@ package parse_pkg;
         oc_fold = y[15:0];
     endfunction
 
+    // oc_fold(x) == 16'hFFFF (a header checksum that verifies) for a sum x of at most 32
+    // words (x < 2^21), without the fold's two additions: with x = hi * 2^16 + lo, hi < 32,
+    // lo + hi cannot carry into a second fold, so the fold is FFFF exactly when
+    // lo == FFFF - hi = {11 ones, ~hi}. Comparisons only, no carry chain.
+    function automatic logic oc_sum_is_ones(input logic [31:0] x);
+        oc_sum_is_ones = x[31:21] == '0 && x[15:5] == 11'h7FF && x[4:0] == ~x[20:16];
+    endfunction
+
     // Sum of up to 64 16-bit words as a balanced tree of adders (depth 6), not a chain:
     // a loop `sum = sum + w[i]` becomes 63 adders in series, the deepest path of a parser.
     // Unused (zero) words cost nothing after constant propagation.

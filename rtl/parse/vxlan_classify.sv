@@ -20,12 +20,13 @@
 //
 // Pipelining (PIPE_CUTS), as in gre_classify: the decision is one combinational function of a
 // snapshot of the stream (header window, bytes seen, this cycle's handshake), written as
-// three stages with an optional register cut before each and after the last:
+// four stages with an optional register cut before each and after the last:
 //
-//   window ─[cut 0]─► S1: L2 walk, the outer IP  ─[cut 1]─► S2: steps 1-5 (L2, outer IP,
-//                         header's bytes and sums,           UDP port, lengths, VXLAN)
-//                         the bytes after it (U...)
-//   \______________ outer_ip_front ______________/
+//   window ─[cut 0]─► S1: L2 walk, the outer IP  ─[cut S]─► header sums ─[cut 1]─►
+//                         header's bytes, the bytes
+//                         after it (U...)
+//   \____________________ outer_ip_front ____________________/
+//          ─► S2: steps 1-5 (L2, outer IP, UDP port, lengths, VXLAN)
 //          ─[cut 2]─► S3: step 7 (inner frame, ECN), lengths, patches, policy ─[cut 3]─►
 //                     decision, VNI lookup, frame-end verdict
 //
@@ -48,8 +49,9 @@ module vxlan_classify
     parameter int LOOKUP_LATENCY = 3,
     // Width of the output length field.
     parameter int LEN_W = 17,
-    // Pipeline cuts: bit i registers the decision chain at cut i (see above). Latency of the
-    // lookup, descriptor and stat event grows by the number of bits set. 0 = no cut.
+    // Pipeline cuts: bit i registers the decision chain at cut i (see above; bit 4 is cut S,
+    // before the header sums). Latency of the lookup, descriptor and stat event grows by the
+    // number of bits set. 0 = no cut; 31 = every cut.
     parameter int PIPE_CUTS = 0
 ) (
     input  wire logic                clk,
@@ -104,8 +106,8 @@ module vxlan_classify
     localparam int HDR_BYTES = 128;
     localparam int POS_W     = 24;
     localparam int QDEPTH    = 8;       // frames between decision/end and their stat event
-    localparam logic [3:0] CUTS = 4'(PIPE_CUTS);
-    localparam bit PIPED     = CUTS != 4'b0000;
+    localparam logic [4:0] CUTS = 5'(PIPE_CUTS);
+    localparam bit PIPED     = CUTS != 5'b00000;
 
     // Outcome codes (docs/vxlan.md).
     localparam logic [3:0] O_PASS = 4'd0, O_DECAP = 4'd1, O_TRUNC = 4'd2, O_IP_HEADER = 4'd3,
@@ -119,8 +121,8 @@ module vxlan_classify
     if (LOOKUP_LATENCY < 1) begin : g_param_check_2
         $error("vxlan_classify: LOOKUP_LATENCY must be at least 1");
     end
-    if (PIPE_CUTS < 0 || PIPE_CUTS > 15) begin : g_param_check_3
-        $error("vxlan_classify: PIPE_CUTS is a 4-bit mask (0..15)");
+    if (PIPE_CUTS < 0 || PIPE_CUTS > 31) begin : g_param_check_3
+        $error("vxlan_classify: PIPE_CUTS is a 5-bit mask (0..31)");
     end
 
     // The beat a snapshot belongs to; `hs` is the lowest bit so pipe_reg can reset it.
@@ -164,7 +166,7 @@ module vxlan_classify
     outer_ip_front #(
         .DATA_W(DATA_W), .HDR_BYTES(HDR_BYTES), .POS_W(POS_W),
         .HEAD_MAX(82),                  // U <= 22 + 60
-        .CUTS(PIPE_CUTS % 4)
+        .CUTS(4 * int'(CUTS[4]) + int'(CUTS[1:0]))
     ) front (
         .clk, .rst,
         .s_tdata, .s_tkeep, .s_hs, .s_tlast, .s_tuser,
@@ -191,19 +193,19 @@ module vxlan_classify
         logic [1:0]       ecn_o;
         logic             csum_check;   // the UDP checksum is not zero
         logic [23:0]      vni;
-        logic [15:0]      head_sum;     // one's-complement sum of the bytes before U
-        logic [15:0]      pseudo;       // UDP pseudo-header sum
+        logic [31:0]      head_raw;     // word sum of the bytes before U (folded in S3)
+        logic [31:0]      pseudo_raw;   // UDP pseudo-header word sum (folded in S3)
         beat_t            beat;
     } s2_t;
     s2_t s2_d, s2_q;
 
     always_comb begin : stage2
         logic             stop, v4, v6, ended;
-        logic [6:0]       l2, u, k;
+        logic [6:0]       l2, u, k, k_any;
         logic [15:0]      et, tlen, plen, ulen;
         logic [3:0]       ihl;
         logic [7:0]       flags;
-        logic [LEN_W-1:0] ip_end;
+        logic [LEN_W-1:0] ip_end, ip_end_any;
         logic [POS_W-1:0] have;
         logic [7:0]       iph [60];
         l4_t              h;
@@ -220,6 +222,15 @@ module vxlan_classify
 
         // 1. L2: Ethernet and up to two VLAN tags (l2_parse).
         l2 = f_l2; et = f_et;
+        // Offsets and lengths computed whether or not the checks before them pass (the
+        // checks only select them): as values chosen by the chain of checks they put its
+        // depth in series with their adders. U = f_l4 and ip_end = ip_end_any wherever the
+        // checks below read them (steps 3-5 run only once step 2 or 4 has set them so).
+        tlen = {iph[2], iph[3]};
+        plen = {iph[4], iph[5]};
+        ip_end_any = (et == 16'h86DD) ? LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen)
+                                      : LEN_W'(l2) + LEN_W'(tlen);
+        k_any = f_l4 + 7'd16;
         if (f_l2_wait) begin
             s2_d.done = ended; stop = 1'b1;
         end else if (f_tags3) begin
@@ -235,7 +246,7 @@ module vxlan_classify
                              {iph[6][4:0], iph[7]} != 13'd0) begin
                     s2_d.done = 1'b1; stop = 1'b1;
                 end else begin
-                    v4 = 1'b1; u = l2 + 7'({ihl, 2'b00});
+                    v4 = 1'b1; u = f_l4;        // L2 + IHL*4, from outer_ip_front
                 end
             end else if (et == 16'h86DD) begin
                 if (have < POS_W'(l2) + 40) begin
@@ -243,7 +254,7 @@ module vxlan_classify
                 end else if (iph[0][7:4] != 4'd6 || iph[6] != 8'd17) begin
                     s2_d.done = 1'b1; stop = 1'b1;
                 end else begin
-                    v6 = 1'b1; u = l2 + 7'd40;
+                    v6 = 1'b1; u = f_l4;        // L2 + 40
                 end
             end else begin
                 s2_d.done = 1'b1; stop = 1'b1;
@@ -252,7 +263,7 @@ module vxlan_classify
 
         // 3. The UDP port makes it VXLAN.
         if (!stop) begin
-            if (have < POS_W'(u) + 4) begin
+            if (have < POS_W'(f_l4) + 4) begin
                 s2_d.done = ended; stop = 1'b1;
             end else if (w16(h, 2) != ctrl_port &&
                          !(ctrl_port2_enable && w16(h, 2) == ctrl_port2)) begin
@@ -263,19 +274,17 @@ module vxlan_classify
         end
 
         // 4. Outer checks.
-        tlen = {iph[2], iph[3]};
-        plen = {iph[4], iph[5]};
         if (!stop && v4) begin
-            if (have < POS_W'(u)) begin
+            if (have < POS_W'(f_l4)) begin
                 s2_d.done = ended; stop = 1'b1;
-            end else if (oc_fold(f_iph_sum) != 16'hFFFF) begin
+            end else if (!oc_sum_is_ones(f_iph_sum)) begin
                 s2_d.outcome = O_IP_CSUM; s2_d.done = 1'b1; stop = 1'b1;
             end else if (iph[6][5]) begin
                 s2_d.outcome = O_FRAG; s2_d.done = 1'b1; stop = 1'b1;
             end else if (tlen < 16'({ihl, 2'b00}) + 16'd16) begin
                 s2_d.outcome = O_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
-                ip_end = LEN_W'(l2) + LEN_W'(tlen);
+                ip_end = ip_end_any;
                 s2_d.ecn_o = iph[1][1:0];
             end
         end
@@ -283,16 +292,16 @@ module vxlan_classify
             if (plen < 16'd16) begin
                 s2_d.outcome = O_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end else begin
-                ip_end = LEN_W'(l2) + LEN_W'(40) + LEN_W'(plen);
+                ip_end = ip_end_any;
                 s2_d.ecn_o = iph[1][5:4];
             end
         end
         ulen = w16(h, 4);
         s2_d.csum_check = w16(h, 6) != 16'h0000;
         if (!stop) begin
-            if (have < POS_W'(u) + 8) begin
+            if (have < POS_W'(f_l4) + 8) begin
                 s2_d.done = ended; stop = 1'b1;
-            end else if (LEN_W'(ulen) != ip_end - LEN_W'(u)) begin
+            end else if (LEN_W'(ulen) + LEN_W'(f_l4) != ip_end_any) begin
                 s2_d.outcome = O_IP_HEADER; s2_d.done = 1'b1; stop = 1'b1;
             end
         end
@@ -301,7 +310,7 @@ module vxlan_classify
         flags = h[8];
         k = u + 7'd16;
         if (!stop) begin
-            if (have < POS_W'(k)) begin
+            if (have < POS_W'(k_any)) begin
                 s2_d.done = ended; stop = 1'b1;
             end else if (!flags[3]) begin
                 s2_d.outcome = O_FLAGS; s2_d.done = 1'b1; stop = 1'b1;
@@ -313,8 +322,9 @@ module vxlan_classify
         s2_d.vni = {h[12], h[13], h[14]};
 
         // The bytes before U, and the pseudo-header (addresses, 17, UDP length).
-        s2_d.head_sum = oc_fold(f_eth_sum + (v6 ? f_ip6_sum : f_iph_sum));
-        s2_d.pseudo   = oc_fold((v4 ? f_ps4_sum : f_ps6_sum) + 32'd17 + {16'h0, ulen});
+        // (Both < 2^22: no carry out. Folded a stage later, off this stage's longest path.)
+        s2_d.head_raw   = f_eth_sum + (v6 ? f_ip6_sum : f_iph_sum);
+        s2_d.pseudo_raw = (v4 ? f_ps4_sum : f_ps6_sum) + 32'd17 + {16'h0, ulen};
         s2_d.stop   = stop;
         s2_d.u      = u;
         s2_d.k      = k;
@@ -367,8 +377,8 @@ module vxlan_classify
         ecn_o   = s2_q.ecn_o;
         s3_d.beat     = s2_q.beat;
         s3_d.vni      = s2_q.vni;
-        s3_d.pseudo   = s2_q.pseudo;
-        s3_d.head_sum = s2_q.head_sum;
+        s3_d.pseudo   = oc_fold(s2_q.pseudo_raw);
+        s3_d.head_sum = oc_fold(s2_q.head_raw);
         s3_d.hdr_ok   = !stop;
         s3_d.decap = 1'b0; s3_d.csum_check = 1'b0; s3_d.ip_end = '0; s3_d.inner_len = '0;
         s3_d.k = '0; s3_d.udp_at = '0;
@@ -550,7 +560,7 @@ module vxlan_classify
     // Without cuts the window sums the region from the live beat itself.
     logic unused_beat;
     assign unused_beat = (PIPED ? 1'b0 : ^{fin_beat.tdata, fin_beat.len, s3_q.head_sum}) ^
-                         (^{f_view, f_l4});
+                         (^f_view);
 
     // ------------------------------------------------------------------ VNI lookup pipeline
     // The decision travels LOOKUP_LATENCY cycles beside the VNI lookup.

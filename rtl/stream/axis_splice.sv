@@ -57,7 +57,9 @@
 
 `default_nettype none
 
-module axis_splice #(
+module axis_splice
+    import stream_pkg::*;
+#(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Bytes per beat.
@@ -219,14 +221,12 @@ module axis_splice #(
 
     wire s_hs = s_axis_tvalid && s_axis_tready;
 
-    // Bytes in the live beat: up to and including its highest set tkeep bit.
+    // Bytes in the live beat: up to and including its highest set tkeep bit. A log-depth tree
+    // (stream_pkg::keep_bytes): as a KEEP_W-deep priority chain it began the engine's longest
+    // path at 512 bits (tkeep -> byte count -> frame length -> plan register, 19.1 ns on ECP5).
     logic [BYTE_SH:0] live_len;
-    always_comb begin
-        live_len = '0;
-        for (int b = 0; b < KEEP_W; b++)
-            if (s_axis_tkeep[b]) live_len = (BYTE_SH+1)'(b + 1);
-        if (!s_axis_tlast) live_len = (BYTE_SH+1)'(KEEP_W);
-    end
+    always_comb
+        live_len = s_axis_tlast ? (BYTE_SH+1)'(keep_bytes(64'(s_axis_tkeep))) : (BYTE_SH+1)'(KEEP_W);
 
     wire [FR_AW-1:0] in_idx   = in_seq[FR_AW-1:0];
     wire [FR_AW-1:0] out_idx  = out_seq[FR_AW-1:0];
@@ -315,6 +315,7 @@ module axis_splice #(
     logic [ABS_W-1:0]   q1, q2;          // q2 is two's complement (inserted bytes: negative)
     logic signed [POS_W-1:0] shift2;     // SEG2 source offset minus output offset
     logic [POS_W-1:0]   ob_pos, ob_end, ins_end;
+    logic               ob_hi;           // ob_pos >= 512: past every descriptor position
     logic [POS_W-1:0]   src_max;
     // Distances from this output beat's first byte (signed): to OUT_LEN, to the end of
     // SEG1 + INS, and to the output byte that SEG2 would take from the frame's end.
@@ -391,19 +392,24 @@ module axis_splice #(
         plan.a2   = base + ob + q2;
         plan.r1   = s1off[BYTE_SH-1:0];
         plan.r2   = shift2[BYTE_SH-1:0];
+        // Per byte b of the beat, output byte o = ob_pos + b is compared with SEG1_LEN (< 256),
+        // the end of SEG1 + INS (< 512), SEG1_LEN + i (inserted byte i, < 383) and the patch
+        // positions (< 256): all below 512, so only o's low 9 bits take part, and o >= 512 is
+        // one flag per beat. The low bits are a concatenation (ob_pos is a multiple of KEEP_W,
+        // b < KEEP_W): 9-bit comparisons with no addition, instead of POS_W-bit ones.
+        ob_hi = |ob_pos[POS_W-1:9];
         for (int b = 0; b < KEEP_W; b++) begin
-            logic [POS_W-1:0] o, io;
+            logic [8:0] o9;
             logic [7:0] ins_byte;
-            o  = ob_pos + POS_W'(b);
-            io = o - POS_W'(s1len);
+            o9 = ob_pos[8:0] | 9'(b);
             ins_byte = 8'h00;
             for (int i = 0; i < INS_MAX; i++)
-                if (io == POS_W'(i)) ins_byte = ins[8*i +: 8];
-            plan.sel1[b] = o < POS_W'(s1len);
-            plan.given[b] = !plan.sel1[b] && o < ins_end;
+                if (!ob_hi && o9 == 9'(s1len) + 9'(i)) ins_byte = ins[8*i +: 8];
+            plan.sel1[b] = !ob_hi && o9 < 9'(s1len);
+            plan.given[b] = !plan.sel1[b] && !ob_hi && o9 < ins_end[8:0];
             plan.given_data[8*b +: 8] = ins_byte;
             for (int p = 0; p < PATCHES; p++)
-                if (pen[p] && o == POS_W'(ppos[8*p +: 8])) begin
+                if (pen[p] && !ob_hi && o9 == 9'(ppos[8*p +: 8])) begin
                     plan.given[b] = 1'b1;
                     plan.given_data[8*b +: 8] = pval[8*p +: 8];
                 end

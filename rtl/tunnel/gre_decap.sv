@@ -19,12 +19,13 @@
 
 module gre_decap
     import gre_pkg::*;
+    import stream_pkg::*;
 #(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Entries of the outer IPv4 endpoint allow-list.
     parameter int ALLOW_ENTRIES = 64,
-    // Pipeline cuts in the classifier's decision chain (gre_classify PIPE_CUTS, a 4-bit mask).
+    // Pipeline cuts in the classifier's decision chain (gre_classify PIPE_CUTS, a 5-bit mask).
     // 0 keeps the latency of docs/gre_decap.md; each bit set adds one cycle to every frame's
     // decision and output, and shortens the critical path (docs/performance.md).
     parameter int CLASSIFY_PIPE = 0,
@@ -82,7 +83,7 @@ module gre_decap
     localparam int HDR_BYTES = 128;
     // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
     // frame-end verdict comes three cycles after that (gre_classify, "Pipelining").
-    localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
+    localparam int PIPE_LAT = $countones(5'(CLASSIFY_PIPE));
     localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats between the first byte of a frame and its decision, plus the bypass and one
     // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict,
@@ -98,8 +99,8 @@ module gre_decap
     if (ALLOW_ENTRIES < 1 || ALLOW_ENTRIES > 256) begin : g_param_check_2
         $error("gre_decap: ALLOW_ENTRIES must be 1..256");
     end
-    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 15) begin : g_param_check_3
-        $error("gre_decap: CLASSIFY_PIPE is a 4-bit mask (0..15)");
+    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 31) begin : g_param_check_3
+        $error("gre_decap: CLASSIFY_PIPE is a 5-bit mask (0..31)");
     end
     if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_4
         $error("gre_decap: SPLICE_PIPE must be 0, 1 or 2");
@@ -180,11 +181,7 @@ module gre_decap
     logic        tx_valid;
     logic [15:0] tx_len;
     logic [15:0] out_beat_len;
-    always_comb begin
-        out_beat_len = '0;
-        for (int b = 0; b < KEEP_W; b++)
-            if (m_axis_tkeep[b]) out_beat_len = 16'(b + 1);
-    end
+    always_comb out_beat_len = 16'(keep_bytes(64'(m_axis_tkeep)));   // (a log-depth tree)
     always_ff @(posedge clk) begin
         tx_valid <= 1'b0;
         if (m_axis_tvalid && m_axis_tready) begin

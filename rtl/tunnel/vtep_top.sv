@@ -19,8 +19,10 @@ module vtep_top #(
     parameter int VNI_SLOTS = 8192,
     // Slots of the tunnel table (encap): 32768 for 16K tunnels, up to 524288 for 256K.
     parameter int TUNNEL_SLOTS = 32768,
-    // Pipeline cuts in the decap classifier (vxlan_decap CLASSIFY_PIPE, a 4-bit mask).
+    // Pipeline cuts in the decap classifier (vxlan_decap CLASSIFY_PIPE, a 5-bit mask).
     parameter int DECAP_CLASSIFY_PIPE = 0,
+    // Cycles of both table lookups (VNI and tunnel; hash_table LOOKUP_LATENCY, 3 or 4).
+    parameter int LOOKUP_LATENCY = 3,
     // Registers added in both splice engines (decap and encap), each a cycle more on every
     // frame each way (vxlan_decap / vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the descriptor.
     parameter int SPLICE_PIPE = 0
@@ -147,6 +149,7 @@ module vtep_top #(
         .DATA_W(DATA_W),
         .VNI_SLOTS(VNI_SLOTS),
         .CLASSIFY_PIPE(DECAP_CLASSIFY_PIPE),
+        .LOOKUP_LATENCY(LOOKUP_LATENCY),
         .SPLICE_PIPE(SPLICE_PIPE)
     ) decap (
         .clk, .rst,
@@ -202,6 +205,7 @@ module vtep_top #(
     vxlan_encap #(
         .DATA_W(DATA_W),
         .TUNNEL_SLOTS(TUNNEL_SLOTS),
+        .LOOKUP_LATENCY(LOOKUP_LATENCY),
         .SPLICE_PIPE(SPLICE_PIPE)
     ) encap (
         .clk, .rst,

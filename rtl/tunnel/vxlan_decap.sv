@@ -22,10 +22,14 @@ module vxlan_decap #(
     parameter int DATA_W = 256,
     // Slots of the VNI table (2 banks x SLOTS/8 buckets x 4 ways); 8192 holds 4K VNIs at 50 %.
     parameter int VNI_SLOTS = 8192,
-    // Pipeline cuts in the classifier's decision chain (vxlan_classify PIPE_CUTS, a 4-bit
+    // Pipeline cuts in the classifier's decision chain (vxlan_classify PIPE_CUTS, a 5-bit
     // mask). 0 keeps the latency of docs/vxlan.md; each bit set adds one cycle to every
     // frame's decision and output, and shortens the critical path (docs/performance.md).
     parameter int CLASSIFY_PIPE = 0,
+    // Cycles of the table lookup (hash_table LOOKUP_LATENCY, 3 or 4): 4 registers the words
+    // read once more, which takes the table off the critical path (docs/performance.md), at
+    // one cycle more on every frame's decision.
+    parameter int LOOKUP_LATENCY = 3,
     // Registers added in the splice engine, each a cycle more on every frame and a cut of its
     // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
     // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
@@ -101,10 +105,9 @@ module vxlan_decap #(
 
     localparam int KEEP_W = DATA_W / 8;
     localparam int LEN_W = 17;
-    localparam int LOOKUP_LATENCY = 3;
     // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
     // frame-end verdict comes three cycles after that (vxlan_classify, "Pipelining").
-    localparam int PIPE_LAT = $countones(4'(CLASSIFY_PIPE));
+    localparam int PIPE_LAT = $countones(5'(CLASSIFY_PIPE));
     localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
     // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin,
     // the pipeline's lag for the decision and for the verdict, and the engine's registers.
@@ -115,8 +118,11 @@ module vxlan_decap #(
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
         $error("vxlan_decap: DATA_W must be 64, 128, 256 or 512");
     end
-    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 15) begin : g_param_check_2
-        $error("vxlan_decap: CLASSIFY_PIPE is a 4-bit mask (0..15)");
+    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 31) begin : g_param_check_2
+        $error("vxlan_decap: CLASSIFY_PIPE is a 5-bit mask (0..31)");
+    end
+    if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_param_check_4
+        $error("vxlan_decap: LOOKUP_LATENCY must be 3 or 4");
     end
     if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_3
         $error("vxlan_decap: SPLICE_PIPE must be 0, 1 or 2");
@@ -186,7 +192,8 @@ module vxlan_decap #(
         .KEY_W(24),
         .VALUE_W(13),
         .SLOTS(VNI_SLOTS),
-        .ADDR_W(12)
+        .ADDR_W(12),
+        .LOOKUP_LATENCY(LOOKUP_LATENCY)
     ) vni_table (
         .clk, .rst,
         .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,

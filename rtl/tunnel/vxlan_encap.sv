@@ -26,6 +26,10 @@ module vxlan_encap #(
     parameter int TUNNEL_SLOTS = 32768,
     // Bytes of the store-and-forward FIFO: two 9600-byte jumbo frames and change.
     parameter int FIFO_BYTES = 32768,
+    // Cycles of the table lookup (hash_table LOOKUP_LATENCY, 3 or 4): 4 registers the words
+    // read once more, which takes the table off the critical path (docs/performance.md), at
+    // one cycle more on every frame's decision.
+    parameter int LOOKUP_LATENCY = 3,
     // Registers added in the splice engine, each a cycle more on every frame and a cut of its
     // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
     // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
@@ -99,7 +103,6 @@ module vxlan_encap #(
 
     localparam int KEEP_W = DATA_W / 8;
     localparam int LEN_W = 17;
-    localparam int LOOKUP_LATENCY = 3;
     localparam int INS_MAX = 64;
     // Beats held while the next frame's headers are read and its tunnel looked up (one more
     // for each of the engine's registers, SPLICE_PIPE).
@@ -114,6 +117,9 @@ module vxlan_encap #(
     end
     if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_3
         $error("vxlan_encap: SPLICE_PIPE must be 0, 1 or 2");
+    end
+    if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_param_check_4
+        $error("vxlan_encap: LOOKUP_LATENCY must be 3 or 4");
     end
 
     logic [DATA_W-1:0] f_tdata;
@@ -188,7 +194,8 @@ module vxlan_encap #(
         .KEY_W(45),
         .VALUE_W(214),
         .SLOTS(TUNNEL_SLOTS),
-        .ADDR_W(12)
+        .ADDR_W(12),
+        .LOOKUP_LATENCY(LOOKUP_LATENCY)
     ) tunnel_table (
         .clk, .rst,
         .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,

@@ -9,11 +9,20 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import sys
 from pathlib import Path
 
-from wirespeed.build import PIPELINED_PARAMS
-
 ROOT = Path(__file__).resolve().parents[2]
+# The wirespeed package of this checkout, whatever the venv's editable install points at: run
+# as scripts, these files have scripts/*/ on sys.path, not the checkout, and a venv installed
+# from another worktree once gave the pipelined builds that worktree's parameters.
+if sys.path[:1] != [str(ROOT)]:
+    sys.path.insert(0, str(ROOT))
+from wirespeed.build import PIPELINED_PARAMS  # noqa: E402
+if not Path(sys.modules["wirespeed.build"].__file__).resolve().is_relative_to(ROOT):
+    raise ImportError(f"wirespeed was imported from {sys.modules['wirespeed.build'].__file__}, "
+                      f"not from this checkout ({ROOT}): import scripts/report/blocks.py "
+                      "before anything that imports wirespeed")
 RTL = ROOT / "rtl"
 WIDTHS = (64, 128, 256, 512)
 
@@ -31,13 +40,14 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
 # "Pipelining"; asserted for gre_decap by tb/gre_decap/test_gre_decap_cycles.py; the VXLAN
 # figures follow from the same stages and are not asserted by a cycle test).
 VARIANT_LATENCY = {
-    "gre_classify_pipe": "decision +4, frame-end verdict +7 cycles",
+    "gre_classify_pipe": "decision +5, frame-end verdict +8 cycles",
     "axis_splice_pipe": "+2 cycles on a frame that waits for its descriptor, +1 otherwise "
                         "(asserted by tb/axis_splice)",
-    "gre_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
-    "vxlan_encap_pipe": "every frame +2 cycles",
-    "vxlan_classify_pipe": "VNI lookup and descriptor +4, frame-end verdict +7 cycles",
-    "vxlan_decap_pipe": "first output beat +6, last beat of a frame +9 cycles (at most)",
+    "gre_decap_pipe": "first output beat +7, last beat of a frame +10 cycles (at most)",
+    # (+1 each: the tables' LOOKUP_LATENCY 4)
+    "vxlan_encap_pipe": "every frame +3 cycles",
+    "vxlan_classify_pipe": "VNI lookup and descriptor +5, frame-end verdict +8 cycles",
+    "vxlan_decap_pipe": "first output beat +8, last beat of a frame +10 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
 }
 # The shell adds its adapters' cycles to both builds alike.
@@ -81,13 +91,13 @@ def widths_of(block: str) -> tuple[int, ...]:
 ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
-# The *_pipe builds cut their classifier's decision chain at all four points (PIPE_CUTS =
-# 4'b1111, four cycles more latency; see gre_classify.sv and vxlan_classify.sv), and the tops'
+# The *_pipe builds cut their classifier's decision chain at all five points (PIPE_CUTS =
+# 5'b11111, five cycles more latency; see gre_classify.sv and vxlan_classify.sv), and the tops'
 # also register their splice engine's descriptor and plan (SPLICE_PIPE = 2: axis_splice OUT_PIPE
-# and DESC_PIPE, two cycles more):
+# and DESC_PIPE, two cycles more) and the VXLAN tops their tables' read words (LOOKUP_LATENCY = 4):
 # wirespeed.build.PIPELINED_PARAMS, which the tests of the pipelined builds use too.
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
-    "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 15}),
+    "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 31}),
     # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle) and
     # its descriptor registered (DESC_PIPE: +1 cycle where the output waits for it), as the
     # pipelined tops build it (SPLICE_PIPE = 2)
@@ -95,7 +105,7 @@ VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_decap_pipe": ("gre_decap", PIPELINED_PARAMS["gre_decap"]),
     # the N3000-style shell around gre_decap_pipe (the shell passes the parameters through)
     "gre_decap_avst_pipe": ("gre_decap_avst", PIPELINED_PARAMS["gre_decap"]),
-    "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 15}),
+    "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 31}),
     "vxlan_decap_pipe": ("vxlan_decap", PIPELINED_PARAMS["vxlan_decap"]),
     "vxlan_encap_pipe": ("vxlan_encap", PIPELINED_PARAMS["vxlan_encap"]),
     # the whole VTEP with both directions pipelined, as `wirespeed fuzz --pipelined` builds it
@@ -119,14 +129,14 @@ DESCRIPTIONS = {
     "axis_splice_pipe": "axis_splice with its descriptor and its plan registered (+2 cycles)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
-    "gre_decap_avst_pipe": "gre_decap_pipe in the Avalon-ST shell (+6 cycles)",
+    "gre_decap_avst_pipe": "gre_decap_pipe in the Avalon-ST shell (+7 cycles)",
     "avst_to_axis": "Avalon-ST to AXI4-Stream adapter (the shell's input)",
     "axis_to_avst": "AXI4-Stream to Avalon-ST adapter (the shell's output)",
     "axis_keep_check": "tkeep contract check at each top's input (marks bad frames)",
     "axis_frame_meter": "frame and byte counter of a stream (the tops' counters)",
     "allow_list": "gre_decap's allow list of outer addresses (AXI-Lite programmed)",
-    "gre_classify_pipe": "gre_classify with its decision chain cut in 4 stages (+4 cycles)",
-    "gre_decap_pipe": "gre_decap with the 4-stage classifier and axis_splice_pipe (+6 cycles)",
+    "gre_classify_pipe": "gre_classify with its decision chain cut in 5 stages (+5 cycles)",
+    "gre_decap_pipe": "gre_decap with the 5-stage classifier and axis_splice_pipe (+7 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
     "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
     "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
@@ -134,12 +144,13 @@ DESCRIPTIONS = {
     "hash_table_4k_lat4": "hash_table_4k with the read words registered before the "
                           "comparisons (LOOKUP_LATENCY 4, +1 cycle)",
     "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
-    "vxlan_classify_pipe": "vxlan_classify with its decision chain cut in 4 stages (+4 cycles)",
+    "vxlan_classify_pipe": "vxlan_classify with its decision chain cut in 5 stages (+5 cycles)",
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap: classify + VNI table + splice + CSR",
-    "vxlan_decap_pipe": "vxlan_decap with the 4-stage classifier and axis_splice_pipe "
-                        "(+6 cycles)",
-    "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe (+2 cycles)",
+    "vxlan_decap_pipe": "vxlan_decap with the 5-stage classifier, axis_splice_pipe and "
+                        "the VNI table's LOOKUP_LATENCY 4 (+8 cycles)",
+    "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe and the tunnel table's "
+                        "LOOKUP_LATENCY 4 (+3 cycles)",
     "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
                    "4096 tunnel slots)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
@@ -283,8 +294,8 @@ TIMING_NOTES: dict[str, str] = {
         "(one of 13), the GRE flags give the inner frame's (one of 4), each through a byte "
         "multiplexer whose select is the previous step's result; the header checksum, the "
         "policy and the frame-end verdict come after. **Done.** `gre_classify_pipe` "
-        "(`PIPE_CUTS` = 15) cuts this chain in four registered stages (see the pipelined "
-        "builds above; the decision comes 4 cycles later, the frame-end verdict 7). Its first "
+        "(`PIPE_CUTS` = 31) cuts this chain in five registered stages (see the pipelined "
+        "builds above; the decision comes 5 cycles later, the frame-end verdict 8). Its first "
         "stages are `outer_ip_front` now (see `gre_classify_pipe`); at 256 bit the "
         "unpipelined build went from 11,288 to 12,251 LUT4 and from 12.0 to 13.6 MHz with it."),
     "gre_classify_pipe": (
@@ -309,7 +320,23 @@ TIMING_NOTES: dict[str, str] = {
         "(`oc_fold` of the stage-1 sum) and the chain of checks after it (K = G + GRE header "
         "length, `ip_end` against K, the bytes seen against K), 16.8 ns. **Next.** Fold the "
         "checksum in stage 1, where its sum is made, and compute K and the offsets the checks "
-        "compare with there too."),
+        "compare with there too. **Done.** Four changes, one cycle added: (1) a fifth cut, "
+        "S (`PIPE_CUTS` bit 4, +1 cycle), in `outer_ip_front` between the L2 walk with the "
+        "byte selects and the word sums, which routed in one cycle had become the longest "
+        "path of `gre_decap_pipe` (17.3 ns); (2) the IPv4 header checksum checked without "
+        "the fold's two additions (`parse_pkg::oc_sum_is_ones`: a sum of at most 32 words "
+        "folds to FFFF exactly when its low 16 bits are FFFF minus its high bits, so "
+        "comparisons only), and the header sums' fold a stage later; (3) stage 2's offsets "
+        "and lengths (K, the IP packet's end) computed whether or not the checks before them "
+        "pass, so the chain of checks only selects them; (4) stage 3's comparisons (the IP "
+        "packet's end against K plus the inner bytes ECN reads, the bytes seen against "
+        "them, the output lengths) made in stage 2 and registered as flags. Routed: 256 bit "
+        "59.4 → 77.7 MHz (7,561 → 7,355 LUT4), 512 bit 59.9 → 77.2. **Why (now).** At 256 "
+        "bit the word sums themselves (cut S → cut 1: the IHL-masked adder tree of up to 30 "
+        "words, five adders deep, 12.9 ns); at 512 bit the GRE checksum region's beat sum "
+        "(`region_sum_pipe`: the 32 words of a 64-byte beat masked at the region's end, "
+        "into a five-deep tree). **Next.** Both trees in two registered halves (+1 cycle "
+        "each: the sums' stage; the beat sum's already has a step of its own to split)."),
     "axis_splice": (
         "**Done.** Its first synthesis named `s_axis_tkeep` → `s_axis_tready` at 29.5 MHz "
         "(256 bit): the last beat's tkeep gave the frame length, then the bytes the segments "
@@ -346,7 +373,12 @@ TIMING_NOTES: dict[str, str] = {
         "59.0, 128: 42.6 → 51.3), latency unchanged. **Why (now).** A descriptor used in the "
         "cycle it arrives (`desc_seg1_len` "
         "→ … → `m_axis_tdata`): its arithmetic, the plan and the data path in one cycle; "
-        "`DESC_PIPE` and `OUT_PIPE` cut there (`axis_splice_pipe`)."),
+        "`DESC_PIPE` and `OUT_PIPE` cut there (`axis_splice_pipe`). **Now** (the byte-count "
+        "tree and 9-bit position comparisons made for `axis_splice_pipe`): 44.0 MHz at 256 "
+        "bit (seeds 2 and 3: 47.0, 41.1) against 49.7 on the earlier RTL, on another path: "
+        "`desc_idx` → the buffer accounting's clamp (`oa_clamp`). The same change moved the "
+        "pipelined engine up (72.5 → 74.5) and this unpipelined one down; why is not "
+        "measured yet."),
     "axis_splice_pipe": (
         "**Done.** `OUT_PIPE` = 1: each cycle the engine decides and plans the next output "
         "beat (source beat numbers, funnel shifts, per-byte SEG1/SEG2/given selects, the "
@@ -373,10 +405,20 @@ TIMING_NOTES: dict[str, str] = {
         "beat the last → frame done → the next frame's pointers and the plan register. At "
         "512 bit it routes at 52.3 MHz, and nextpnr names that live-beat path: the 64 tkeep "
         "bits of the input register → the beat's byte count (a mux tree) → the frame-length "
-        "adder → the plan → `hold_v` (19.1 ns). "
-        "**Next.** Shorter words: byte positions are 27 bits and beat numbers 22 (frames up to "
-        "1 Mi beats) where 16 and 13 carry 64 KiB frames; and an input register that "
-        "delivers the live beat's length with it (+1 cycle)."),
+        "adder → the plan → `hold_v` (19.1 ns). **Done.** No cycle added: the live beat's "
+        "byte count from `stream_pkg::keep_bytes` (a log-depth tree, where a 64-deep "
+        "priority chain was), and each output byte's comparisons with the descriptor's "
+        "positions (SEG1_LEN, the end of SEG1 + INS, each inserted byte's offset, the patch "
+        "positions, all below 512) on 9 bits, the byte's position in the beat being a "
+        "concatenation, instead of 27-bit additions and comparisons per byte: routed 72.5 → "
+        "74.5 MHz at 256 bit, 52.3 → 63.7 at 512. **Why (now).** The descriptor path at both "
+        "widths: whether the output frame's descriptor is the one arriving (`desc_seq` "
+        "against `out_seq`) selects the record the plan reads, then the distances and the "
+        "frame-done decision into the output beat counter `ob` (256 bit, 13.4 ns) or the "
+        "buffer accounting `oldest` (512 bit, 15.7 ns). **Next.** The output frame's record "
+        "held in a register, loaded ahead of its first beat (the version tried above loaded "
+        "it at the frame's end, in the decision's cycle); beat numbers of 22 bits (frames "
+        "up to 1 Mi beats) are wider than any frame needs."),
     "axis_frame_fifo": (
         "**Done.** Its first synthesis named the last beat's tkeep → frame length (an adder) → "
         "length queue, the fill comparisons → `s_axis_tready` → RAM write enable, and the "
@@ -410,19 +452,19 @@ TIMING_NOTES: dict[str, str] = {
         "Its critical path is still the comparison stage, now from registers: the collision "
         "bypass flag (`cmp_byp`) → the eight way comparisons and their priority → the value "
         "multiplexer → `rs_value`, 13.1 ns of which 10.4 ns routing. The key hashes "
-        "(written bit-serially) are not on it. **Next.** The VXLAN tops build their tables "
-        "with `LOOKUP_LATENCY` = 3 (`vxlan_decap`, `vxlan_encap`): their pipelined builds "
-        "could take 4; and a compare stage that registers the eight match bits before the "
-        "value multiplexer (+1 cycle more)."),
+        "(written bit-serially) are not on it. **Done.** `vxlan_decap`, `vxlan_encap` and "
+        "`vtep_top` take `LOOKUP_LATENCY` as a parameter, and their pipelined builds use 4. "
+        "**Next.** A compare stage that registers the eight match bits before the value "
+        "multiplexer (+1 cycle more)."),
     "vxlan_classify": (
         "**Why.** The same shape as `gre_classify`: header window → L2 → outer IP → UDP port "
         "→ VXLAN header → inner headers, each found at an offset the previous step computes; "
         "the frame-end verdict adds the UDP checksum over the frame, whose region is known "
-        "only once the decision is. **Done.** `vxlan_classify_pipe` (`PIPE_CUTS` = 15) cuts "
-        "the decision chain in four registered stages as `gre_classify` does, and sums the "
+        "only once the decision is. **Done.** `vxlan_classify_pipe` (`PIPE_CUTS` = 31) cuts "
+        "the decision chain in five registered stages as `gre_classify` does, and sums the "
         "UDP checksum region from the beats leaving the last cut in three registered steps "
-        "(`region_sum_pipe`): the VNI lookup and the descriptor come 4 cycles later, the "
-        "frame-end verdict 7 (see the pipelined builds above)."),
+        "(`region_sum_pipe`): the VNI lookup and the descriptor come 5 cycles later, the "
+        "frame-end verdict 8 (see the pipelined builds above)."),
     "vxlan_classify_pipe": (
         "**Why.** Stage 2 (decision steps 1–5) is the deepest: a priority chain of checks, "
         "each a 24-bit comparison of the bytes seen so far with an offset it adds up "
@@ -433,7 +475,15 @@ TIMING_NOTES: dict[str, str] = {
         "lengths and the bytes seen), leaving stage 2 a few levels of Boolean logic; then a "
         "fifth cut if stage 1 becomes the deepest. (Stage 1's L2 walk and L4 select were "
         "shortened for `gre_classify_pipe`, see there: here 54.5 → 55.6 MHz at 256 bit, "
-        "within the seed spread, as stage 2 still limits; 53.6 → 58.2 at 512.)"),
+        "within the seed spread, as stage 2 still limits; 53.6 → 58.2 at 512.) **Done.** As in "
+        "`gre_classify_pipe`: cut S (+1 cycle), the checksum check without a fold, U taken "
+        "from `outer_ip_front`'s offset instead of added again, the offsets and the IP "
+        "packet's end computed whether or not the checks pass, the UDP length compared as "
+        "`ulen + U` with that end, the header and pseudo-header sums folded a stage later: "
+        "routed 55.6 → 70.4 MHz at 256 bit, 58.2 → 70.8 at 512. **Why (now).** The frame-end "
+        "verdict: `region_sum_pipe`'s running sum (256 bit) or beat sum (512 bit) → plus "
+        "the pseudo-header → fold → compare → the verdict register. **Next.** Register the "
+        "frame's sum before the verdict is formed (+1 cycle on the verdict only)."),
 }
 TIMING_NOTES.update({
     "encap_classify": (
@@ -453,7 +503,7 @@ TIMING_NOTES.update({
         "**Why.** The parser's frame-end verdict and decision reach the splice engine in "
         "the same cycle, so the path runs from the header window through `gre_classify` into "
         "`axis_splice`'s ready logic: the two parts' paths in series. **Done.** "
-        "`gre_decap_pipe` registers the classifier in four stages and hands the engine its "
+        "`gre_decap_pipe` registers the classifier in five stages and hands the engine its "
         "verdict on a strobe (`LATE_EOF`); its critical path is then the engine's own. "
         "**Routed** at 256 bit (router1, 16 min): 14.1 MHz, 1.25 × the placement estimate "
         "(≈11.2), with nextpnr naming that series path: the header window's first-beat flag "
@@ -461,7 +511,7 @@ TIMING_NOTES.update({
         "512 bit (22 min) 12.9 MHz (≈10.3 placed), from the same flag to the engine's "
         "`m_axis_tuser`; at 64 and 128 bit (13 min each) 14.4 and 14.3 MHz, from the "
         "window's position counter (`in_pos`). "
-        "**Next.** The pipelined build (`gre_decap_pipe`, 57.7 MHz routed) is the one to use "
+        "**Next.** The pipelined build (`gre_decap_pipe`, 65.5 MHz routed) is the one to use "
         "on this device; its limits are the parts' own (see there)."),
     "gre_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
@@ -470,27 +520,34 @@ TIMING_NOTES.update({
         "`SPLICE_PIPE` = 1, the engine of `axis_splice_pipe` (its plan registered before the "
         "data path, +1 cycle): at 256 bit placed ≈29.8 → ≈44.5 MHz, LUT4 36,278 → 28,522. "
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle; the "
-        "seed frame at 256 bit: 2 + 4 + 2 = 8 cycles, asserted): placed ≈44.5 → ≈50.6 MHz "
+        "seed frame at 256 bit then took 2 + 4 + 2 = 8 cycles): placed ≈44.5 → ≈50.6 MHz "
         "(≈43.1 with `SPLICE_PIPE` = 1 on the same RTL), with its parts now faster alone "
         "(`axis_splice_pipe` 57.9 → 72.5, `gre_classify_pipe` 53.4 → 59.4 MHz routed). At "
         "512 bit it places at ≈44.1 MHz with `SPLICE_PIPE` = 2 (≈22.8 with `SPLICE_PIPE` = 0 "
         "on older RTL). **Routed** (router1, 20–23 min each on this machine): 57.7 MHz at "
-        "256 bit and 49.4 at 512, 1.14 and 1.12 × the placement estimates. **Why (now).** "
-        "Each width is limited by one of its parts, on the path that part names alone. At "
-        "256 bit: the classifier's stage 1 in `outer_ip_front` (the L2 walk → the IP "
-        "header select → the IPv4/IPv6 header sums), 17.3 ns, as `gre_classify_pipe` at "
-        "512 bit (59.4 MHz alone at 256). At 512 bit: the splice engine's live beat (the "
-        "input's tlast and tkeep → the beat's byte count → the frame length → the plan "
-        "register), 20.2 ns, as `axis_splice_pipe` at 512 bit (52.3 MHz alone). **Next.** "
-        "Those two parts' next steps: the parser's sums and offsets computed a stage "
-        "earlier, and the splice engine's live-beat length registered with the beat "
-        "(+1 cycle) and its position words shortened."),
+        "256 bit and 49.4 at 512, 1.14 and 1.12 × the placement estimates, each limited by "
+        "one of its parts on the path that part names alone: at 256 bit the classifier's "
+        "stage 1 in `outer_ip_front` (the L2 walk → the IP header select → the header sums, "
+        "17.3 ns), at 512 bit the splice engine's live beat (the input's tkeep → the beat's "
+        "byte count → the frame length → the plan register, 20.2 ns). **Done.** Those two "
+        "parts' steps (see `gre_classify_pipe` and `axis_splice_pipe`): the classifier's "
+        "fifth cut (`CLASSIFY_PIPE` = 31, +1 cycle: the seed frame at 256 bit takes 2 + 5 + 2 "
+        "= 9 cycles, asserted) and its shorter stages 2 and 3, the engine's byte count tree "
+        "and 9-bit position comparisons. Routed 57.7 → 65.5 MHz at 256 bit (19 min; 27,766 "
+        "LUT4, 14,089 FF) and 49.4 → 58.8 at 512 (23 min; 35,042 LUT4). **Why (now).** "
+        "Both widths on the splice engine: at 256 bit its frame sequence (`out_seq` → frame "
+        "done → `out_seq`, 15.3 ns; the engine alone routes at 74.5 MHz, so the top's "
+        "larger placement stretches its wires), at 512 bit the input's tkeep → the live "
+        "beat's distances → the output beat counter `ob` (17.0 ns). **Next.** The engine's "
+        "steps (see `axis_splice_pipe`): the output frame's record held ahead of its first "
+        "beat, or an input register that brings the live beat's byte count with it (+1 "
+        "cycle)."),
     "vxlan_decap": (
         "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
         "checksum over the whole frame) reaches the splice engine in the same cycle and "
         "decides the last output beat's `tuser`, so the parser's path and the engine's run "
-        "in series. **Done.** `vxlan_decap_pipe` (`CLASSIFY_PIPE` = 15) builds it with the "
-        "4-stage `vxlan_classify` and hands the engine its verdict on a strobe "
+        "in series. **Done.** `vxlan_decap_pipe` (`CLASSIFY_PIPE` = 31) builds it with the "
+        "5-stage `vxlan_classify` and hands the engine its verdict on a strobe "
         "(`axis_splice` `LATE_EOF`). **Routed once** at 256 bit, on older RTL (27,360 LUT4, "
         "5,666 FF, placement estimate 10.6 MHz): 12.6 MHz after 31 min of router1, critical "
         "path from the header window's first-beat flag into the parser's late comparisons. "
@@ -503,12 +560,14 @@ TIMING_NOTES.update({
         "data path, +1 cycle): at 256 bit placed ≈29.9 → ≈41.1 MHz, LUT4 30,561 → 20,259. "
         "`SPLICE_PIPE` = 2 adds the engine's descriptor register (`DESC_PIPE`, +1 cycle): "
         "placed ≈41.1 → ≈44.9 MHz (≈41.9 with `SPLICE_PIPE` = 1 on the same RTL); at 512 bit "
-        "≈42.8 MHz. **Next.** Placement only, so nextpnr "
-        "names no path; the parts' own limits are `hash_table_4k` (the VNI table's lookup, "
-        "49.4 MHz routed), `vxlan_classify_pipe` (55.6 MHz) and "
-        "`axis_splice_pipe` (72.5 MHz): see their notes. The top's estimate is below every "
-        "part's routed figure: a routed run would tell whether paths between the parts or "
-        "the estimate itself are the cause."),
+        "≈42.8 MHz. **Done.** The VNI table with `LOOKUP_LATENCY` = 4 (+1 cycle; routed alone "
+        "49.4 → 76.4 MHz as `hash_table_4k_lat4`), the five-stage classifier (+1 cycle; "
+        "`vxlan_classify_pipe` 55.6 → 70.4 MHz routed) and the shorter splice engine "
+        "(`axis_splice_pipe` 72.5 → 74.5): placed at 256 bit ≈44.9 → ≈50.1 MHz, 19,709 LUT4, "
+        "10,840 FF (+8 cycles to the first output beat against `vxlan_decap`). **Next.** "
+        "Placement only, so nextpnr names no path; the parts' routed figures are now "
+        "70–76 MHz, and a routed run (block RAMs: an hour or more here) would tell what "
+        "the top adds."),
     "vxlan_encap_pipe": (
         "**Why.** `vxlan_encap`'s engine is `axis_splice` with 64 inserted bytes; its "
         "placement estimate (≈37.6 MHz at 256 bit) was about the engine's own. **Done.** "
@@ -525,20 +584,24 @@ TIMING_NOTES.update({
         "(≈23.2 on older RTL). "
         "**Routing tried** at 256 bit: router1 stopped after 52 min with 62,695 wires still "
         "overused and falling slowly (the tunnel table's and the frame FIFO's block RAMs "
-        "crowd the routing; `hash_table_4k_lat4` alone took 70 min). **Next.** Route it on "
-        "an unloaded core for 2–3 h; the parts' own limits are the tunnel table "
-        "(`hash_table_4k`, 49.4 MHz routed; 76.4 with `LOOKUP_LATENCY` = 4, which this "
-        "top does not use yet) and `encap_classify` (66.7 MHz)."),
+        "crowd the routing; `hash_table_4k_lat4` alone took 70 min). **Done.** The tunnel "
+        "table with `LOOKUP_LATENCY` = 4 (+1 cycle: 49.4 → 76.4 MHz routed alone) and the "
+        "shorter splice engine: placed at 256 bit ≈37.2 → ≈43.5 MHz, 18,470 LUT4. "
+        "**Next.** Route it on an unloaded core for 2–3 h; of its parts, `encap_classify` "
+        "(66.7 MHz routed) is now the slowest."),
     "vtep_top_pipe": (
         "**Why.** `vtep_top` (≈11.1 MHz placed at 256 bit) is as fast as its "
         "slowest part, `vxlan_decap`'s combinational classifier. **Done.** Built of "
-        "`vxlan_decap_pipe` and `vxlan_encap_pipe` (`DECAP_CLASSIFY_PIPE` = 15, "
+        "`vxlan_decap_pipe` and `vxlan_encap_pipe` (then `DECAP_CLASSIFY_PIPE` = 15, "
         "`SPLICE_PIPE` = 2) it places at ≈38.3 MHz at 256 bit, about its encap direction "
         "alone (`vxlan_encap_pipe` ≈37.2): the two directions share only the AXI-Lite space, "
         "so the slower direction sets the clock. **Routing tried** at 256 bit: router1 "
         "stopped after 23 min with 171,312 wires overused (from 220,000), too slow to finish "
-        "in a session here. **Next.** As `vxlan_encap_pipe`: route it (hours), build the "
-        "tables with `LOOKUP_LATENCY` = 4, then `encap_classify`."),
+        "in a session here. **Done.** Both tables with `LOOKUP_LATENCY` = 4, the five-stage "
+        "decap classifier (`DECAP_CLASSIFY_PIPE` = 31) and the shorter splice engines: "
+        "placed at 256 bit ≈38.3 → ≈41.7 MHz (37,849 LUT4, 22,671 FF), still about its "
+        "encap direction (`vxlan_encap_pipe` ≈43.5). **Next.** As `vxlan_encap_pipe`: route "
+        "it (hours); then `encap_classify`."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
         "destination} compares and a 64-way OR between the address registers and the hit "
@@ -562,7 +625,7 @@ TIMING_NOTES.update({
         "splice engine is (see `gre_decap`). **Done.** The shell passes `CLASSIFY_PIPE` and "
         "`SPLICE_PIPE` through: `gre_decap_avst_pipe`."),
     "gre_decap_avst_pipe": (
-        "**Why.** `gre_decap_pipe` in the shell (`CLASSIFY_PIPE` = 15, `SPLICE_PIPE` = 2, +6 "
+        "**Why.** `gre_decap_pipe` in the shell (then `CLASSIFY_PIPE` = 15, `SPLICE_PIPE` = 2, +6 "
         "cycles to the first output beat as in `gre_decap_pipe`, plus the shell's one "
         "cycle on each side in both builds): ≈48.7 MHz placed at 256 bit against "
         "`gre_decap_pipe`'s ≈50.6, within the placement estimate's scatter. The adapters "
@@ -570,7 +633,13 @@ TIMING_NOTES.update({
         "(default) and +109 (pipelined), so most of the difference is ABC9 mapping the same "
         "logic differently, not the shell. **Routed** at 256 bit (router1, 17 min): "
         "57.2 MHz against `gre_decap_pipe`'s 57.7, on the same path (the classifier's stage "
-        "1 in `outer_ip_front`): the shell costs no clock. **Next.** As `gre_decap_pipe`."),
+        "1 in `outer_ip_front`): the shell cost no clock. **Now** (`CLASSIFY_PIPE` = 31, the "
+        "shorter classifier and splice engine of `gre_decap_pipe`, +7 cycles): routed 57.2 → "
+        "59.5 MHz (18 min; 28,030 LUT4), against `gre_decap_pipe`'s 65.5: with the "
+        "classifier no longer the limit, the path runs from the input adapter's register "
+        "through the tkeep guard into the splice engine's live beat and plan register, the "
+        "engine path `gre_decap_pipe` names at 512 bit. **Next.** As `gre_decap_pipe`: an "
+        "input register that brings the live beat's byte count with it."),
 })
 for _m in ("vxlan_encap", "vtep_top"):
     TIMING_NOTES.setdefault(_m, (

@@ -9,9 +9,10 @@ tops build it: their SPLICE_PIPE = 2).
 Parameters are the largest the tops use, so every path is exercised: INS_MAX = 64 (vxlan_encap:
 50 or 62 bytes of outer headers), PATCHES = 6 (gre_decap), META_W = 25 (vxlan_decap's
 {decapsulated, VNI}), LEN_W = 17, FRAMES = BUF_BEATS (every top). BUF_BEATS is the largest a
-top builds at that width: vxlan_encap's 1 << clog2(128/KEEP_W + 3 + 8) with LATE_EOF = 0, and
-gre_decap's with every classifier cut (CLASSIFY_PIPE = 15: 1 << clog2(128/KEEP_W + 4 + 4 + 7))
-with LATE_EOF = 1.
+top builds at that width: vxlan_encap's with its table's LOOKUP_LATENCY = 4,
+1 << clog2(128/KEEP_W + 4 + 8), with LATE_EOF = 0, and vxlan_decap's with every classifier cut
+and LOOKUP_LATENCY = 4 (CLASSIFY_PIPE = 31: 1 << clog2(128/KEEP_W + 4 + 4 + 5 + 8)) with
+LATE_EOF = 1.
 
 `make test` runs 40 % of random_frames' frames (WS_SPLICE_FRAMES), `make test-full` all.
 
@@ -39,7 +40,7 @@ def clog2(x: int) -> int:
 
 def buf_beats(data_w: int, late_eof: int, pipe: int = 0) -> int:
     kw = data_w // 8
-    need = 128 // kw + (4 + 4 + 7 if late_eof else 3 + 8) + pipe
+    need = 128 // kw + (4 + 4 + 5 + 8 if late_eof else 4 + 8) + pipe
     return 1 << clog2(need)
 
 
@@ -64,8 +65,8 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, pipe: int = 0) 
             "OUT_PIPE": out_pipe,
             "DESC_PIPE": desc_pipe,
         },
-        # axis_splice needs no package (stream_pkg is not imported)
-        sources=[RTL / "stream" / "axis_splice.sv"],
+        # axis_splice needs one package (stream_pkg: keep_bytes)
+        sources=[RTL / "stream" / "stream_pkg.sv", RTL / "stream" / "axis_splice.sv"],
         # the bench's driver needs what the ports do not tell
         extra_env={
             "WS_SPLICE_BUF_BEATS": str(bb),

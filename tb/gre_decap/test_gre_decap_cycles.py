@@ -23,7 +23,7 @@ CASES = [(w, 0, 0) for w in (64, 128, 256, 512)] + \
 @pytest.mark.parametrize("data_w,pipe,splice_pipe", CASES,
                          ids=[f"{w}-pipe{p}" for w, p, _ in CASES])
 def test_gre_decap_cycles(data_w: int, pipe: int, splice_pipe: int) -> None:
-    """pipe: gre_decap's CLASSIFY_PIPE mask (15 = every cut: 4 more cycles of latency), built
+    """pipe: gre_decap's CLASSIFY_PIPE mask (31 = every cut: 5 more cycles of latency), built
     as the report's gre_decap_pipe is, with SPLICE_PIPE (the splice engine's plan and descriptor
     registered: two cycles more, since gre_decap's output waits for its descriptor)."""
     run_cocotb(

@@ -338,8 +338,8 @@ def test_pipelined_build_latency_and_clock_at_its_placement_estimate(bench_dir):
     # 8 cycles at the 50 MHz estimate = 160 ns, marked as an estimate.
     assert "| `gre_decap_pipe` | 256 | 8 | 8 | 8 | ≈50.0 | ≈160.0 |" in text
     assert "the pipelined build (`gre_decap_pipe`) takes 8 cycles, ≈160.0 ns" in text
-    assert ("Its pipelined build `gre_decap_pipe` (first output beat +6, last beat of a "
-            "frame +9 cycles (at most)): 40,000 LUT4, placed but not routed, ≈50.0 MHz.") in text
+    assert ("Its pipelined build `gre_decap_pipe` (first output beat +7, last beat of a "
+            "frame +10 cycles (at most)): 40,000 LUT4, placed but not routed, ≈50.0 MHz.") in text
     # 10G at every length needs 42 MHz at 256 bit (65-byte frames), 25G 105 MHz: the routed
     # 123.5 MHz carries 25G, the pipelined build's estimate 10G.
     assert "| `gre_decap_pipe` MHz | carried |" in text

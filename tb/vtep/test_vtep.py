@@ -1,6 +1,6 @@
 """pytest entry: cocotb tests of vtep_top (tb/vtep/cocotb_vtep.py) at every datapath width, and
-with the decap classifier pipelined (DECAP_CLASSIFY_PIPE = 15) and both splice engines' plans
-and descriptors registered (SPLICE_PIPE = 2) at the narrowest and widest."""
+with the decap classifier pipelined (DECAP_CLASSIFY_PIPE = 31), both splice engines' plans
+and descriptors registered (SPLICE_PIPE = 2) and both tables' words registered (LOOKUP_LATENCY = 4) at the narrowest and widest."""
 
 from pathlib import Path
 
@@ -16,11 +16,11 @@ pytestmark = pytest.mark.skipif(not (RTL / "tunnel" / "vtep_top.sv").exists(),
                                 reason="rtl/tunnel/vtep_top.sv does not exist yet")
 
 
-@pytest.mark.parametrize("data_w,pipe", [(64, 0), (128, 0), (256, 0), (512, 0), (64, 15), (512, 15)],
+@pytest.mark.parametrize("data_w,pipe", [(64, 0), (128, 0), (256, 0), (512, 0), (64, 31), (512, 31)],
                          ids=lambda v: str(v))
 def test_vtep(data_w: int, pipe: int) -> None:
-    """pipe 15: vtep_top built pipelined (PIPELINED_PARAMS: DECAP_CLASSIFY_PIPE 15, SPLICE_PIPE
-    1); the function must not depend on where it is cut."""
+    """pipe 31: vtep_top built pipelined (PIPELINED_PARAMS: DECAP_CLASSIFY_PIPE 31, SPLICE_PIPE
+    2, LOOKUP_LATENCY 4); the function must not depend on where it is cut."""
     run_cocotb(
         toplevel="vtep_top",
         test_module="cocotb_vtep",
