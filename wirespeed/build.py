@@ -30,14 +30,15 @@ DEFAULT_TUNNEL_SLOTS = 32768
 # The pipelined builds of the tops, one definition for the report's *_pipe rows, the tests of
 # the pipelined builds and the harness (`wirespeed fuzz --pipelined`): every cut of the
 # classifier's decision chain (CLASSIFY_PIPE = 5'b11111, five cycles more latency), the splice
-# engines' plans and descriptors registered (SPLICE_PIPE = 2: axis_splice OUT_PIPE and DESC_PIPE,
-# two cycles more on a frame whose output waits for its descriptor), and the VXLAN tables' read
-# words registered (LOOKUP_LATENCY = 4, one cycle more on each lookup).
+# engines' plans and descriptors registered and the live input beat taken off their decisions
+# (SPLICE_PIPE = 3: axis_splice OUT_PIPE, DESC_PIPE and END_PIPE; two cycles more on a frame
+# whose output waits for its descriptor, one more where it waits for an input beat), and the
+# VXLAN tables' read words registered (LOOKUP_LATENCY = 4, one cycle more on each lookup).
 PIPELINED_PARAMS: dict[str, dict[str, int]] = {
-    "gre_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 2},
-    "vxlan_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 2, "LOOKUP_LATENCY": 4},
-    "vxlan_encap": {"SPLICE_PIPE": 2, "LOOKUP_LATENCY": 4},
-    "vtep_top": {"DECAP_CLASSIFY_PIPE": 31, "SPLICE_PIPE": 2, "LOOKUP_LATENCY": 4},
+    "gre_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 3},
+    "vxlan_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 3, "LOOKUP_LATENCY": 4},
+    "vxlan_encap": {"SPLICE_PIPE": 3, "LOOKUP_LATENCY": 4},
+    "vtep_top": {"DECAP_CLASSIFY_PIPE": 31, "SPLICE_PIPE": 3, "LOOKUP_LATENCY": 4},
 }
 # The RTL top of each harness block.
 HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top"}

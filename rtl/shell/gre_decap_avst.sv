@@ -21,7 +21,7 @@ module gre_decap_avst #(
     // Number of allow-list entries of gre_decap (1..256)
     parameter int ALLOW_ENTRIES = 64,
     // gre_decap's pipeline registers, passed through (see gre_decap.sv): the classifier's
-    // decision-chain cuts (a 5-bit mask) and the splice engine's registers (0..2). Each adds
+    // decision-chain cuts (a 5-bit mask) and the splice engine's registers (0..3). Each adds
     // cycles of latency and raises fmax (docs/performance.md, gre_decap_avst_pipe).
     parameter int CLASSIFY_PIPE = 0,
     parameter int SPLICE_PIPE = 0

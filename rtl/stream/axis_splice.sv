@@ -52,6 +52,17 @@
 // it arrives no longer puts those additions in series with the decision, and every frame
 // whose output waits for its descriptor leaves one cycle later (BUF_BEATS: one beat more).
 //
+// Output frame's record: the decision reads the output frame's descriptor, start, length and
+// verdict from registers (cur_*), loaded for the next frame in the cycle a frame leaves (from
+// the per-frame arrays, or from what arrives in that cycle) and from the arrivals while the
+// frame waits for them, never through an array indexed by out_seq: out_seq, the record and the
+// decision that advances out_seq are no longer one loop.
+//
+// Live input: with END_PIPE = 0 the beat arriving in a cycle counts in that cycle's decision
+// (a frame's last output beat can be decided as its last input beat arrives). Its tkeep then
+// starts the engine's longest path at 512 bits (byte count -> frame length -> the last beat's
+// decision). With END_PIPE = 1 a beat counts from the cycle after it arrives.
+//
 // Assumptions: tkeep is all ones on every beat but the last; on the last beat the frame ends
 // after its highest set tkeep bit.
 
@@ -88,7 +99,12 @@ module axis_splice
     // 0: a descriptor is used in the cycle it arrives. 1: it is registered first (its derived
     // fields computed before the register): one cycle more latency on every frame whose output
     // waits for its descriptor ("Descriptor" above).
-    parameter bit DESC_PIPE = 1'b0
+    parameter bit DESC_PIPE = 1'b0,
+    // 0: the beat arriving in a cycle takes part in that cycle's decision (its tkeep gives the
+    // frame's length, its handshake the beats written). 1: the engine plans only from beats
+    // that arrived before this cycle: no input port is in series with the decision; every
+    // frame leaves one cycle later ("Live input" above; BUF_BEATS: one beat more).
+    parameter bit END_PIPE = 1'b0
 ) (
     input  wire logic                  clk,
     input  wire logic                  rst,
@@ -229,7 +245,6 @@ module axis_splice
         live_len = s_axis_tlast ? (BYTE_SH+1)'(keep_bytes(64'(s_axis_tkeep))) : (BYTE_SH+1)'(KEEP_W);
 
     wire [FR_AW-1:0] in_idx   = in_seq[FR_AW-1:0];
-    wire [FR_AW-1:0] out_idx  = out_seq[FR_AW-1:0];
     wire [FR_AW-1:0] desc_idx = desc_seq[FR_AW-1:0];
     wire [FR_AW-1:0] ver_idx  = ver_seq[FR_AW-1:0];
 
@@ -240,13 +255,14 @@ module axis_splice
     logic [DATA_W-1:0] hold_data;
     logic [KEEP_W-1:0] hold_keep;
 
-    // The output frame's record, with the live input and a live descriptor bypassed in.
+    // The output frame's record ("Output frame's record" above), with the live input
+    // (END_PIPE = 0) and a descriptor or verdict arriving this cycle bypassed in.
     logic              exists;
     logic [ABS_W-1:0]  base;
     logic              dv, eof, bad;
     logic              vok;        // the frame's verdict is known (always, when !LATE_EOF)
     desc_t             rec;        // the output frame's descriptor (valid when dv)
-    logic [ABS_W-1:0]  written;    // beats of the output frame available now (incl. live beat)
+    logic [ABS_W-1:0]  written;    // beats of the output frame available now
     // rec's fields by their names
     logic              drop, lenv;
     logic [7:0]        s1off, s1len, s2off;
@@ -256,37 +272,51 @@ module axis_splice
     logic [PATCHES*8-1:0] ppos, pval;
     logic [META_W-1:0] meta;
 
+    // The registered record. cur_dv is desc_seq != out_seq and cur_vseen ver_seq != out_seq,
+    // kept as registers; cur_base is valid once the frame's first beat has arrived, cur_nbeats,
+    // cur_flen and cur_bad once its last has (!live).
+    logic              cur_dv, cur_vseen, cur_vbad, cur_bad;
+    desc_t             cur_desc;
+    logic [ABS_W-1:0]  cur_base, cur_nbeats;
+    logic [POS_W-1:0]  cur_flen;
+
+    // What the beat arriving now tells of its frame, as the arrays keep it.
+    logic [ABS_W-1:0]  in_nbeats;
+    logic [POS_W-1:0]  in_flen;
+    logic              in_bad;
+
     always_comb begin
-        exists = !live || !in_first || s_hs;
-        base   = (live && in_first) ? wr_abs : fr_base[out_idx];
-        // Descriptors come in frame order: the output frame's has come once desc_seq passed
-        // it, or comes now.
-        dv  = (desc_seq != out_seq) || dsc_valid;
-        rec = (desc_seq != out_seq) ? fr_desc[out_idx] : dsc;
+        in_nbeats = in_beats + 1'b1;
+        in_flen   = POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
+        in_bad    = (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
+    end
+
+    always_comb begin
+        exists = !live || !in_first || (!END_PIPE && s_hs);
+        base   = (live && in_first) ? wr_abs : cur_base;
+        // Descriptors come in frame order: the output frame's has come before, or comes now.
+        dv  = cur_dv || dsc_valid;
+        rec = cur_dv ? cur_desc : dsc;
         drop = rec.drop; s1off = rec.s1off; s1len = rec.s1len; ins = rec.ins;
         s2off = rec.s2off; lenv = rec.lenv; out_len = rec.len;
         pen = rec.pen; ppos = rec.ppos; pval = rec.pval; meta = rec.meta;
         // Lengths come from per-frame counters, not from absolute beat numbers, to keep
         // subtractions off the path to the output decision.
         if (live) begin
-            eof      = s_hs && s_axis_tlast;
-            bad      = (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
-            written  = in_beats + ABS_W'(s_hs);
+            eof      = !END_PIPE && s_hs && s_axis_tlast;
+            bad      = in_bad;
+            written  = in_beats + ABS_W'(!END_PIPE && s_hs);
         end else begin
             eof      = 1'b1;
-            bad      = fr_bad[out_idx];
-            written  = fr_nbeats[out_idx];
+            bad      = cur_bad;
+            written  = cur_nbeats;
         end
         // Verdicts come in frame order and never before the frame has ended: the output
-        // frame's has come once ver_seq passed it, or comes now.
+        // frame's has come before, or comes now.
         vok = 1'b1;
         if (LATE_EOF) begin
-            if (ver_seq != out_seq) begin
-                bad = bad || fr_vbad[out_idx];
-            end else begin
-                vok = eof_valid;
-                bad = bad || eof_bad;
-            end
+            vok = cur_vseen || eof_valid;
+            bad = bad || (cur_vseen ? cur_vbad : eof_bad);
         end
     end
 
@@ -359,10 +389,10 @@ module axis_splice
         d_len   = signed'(POS_W'(out_len)) - signed'(ob_pos);
         d_ins   = signed'(ins_end) - signed'(ob_pos);
         // flen - (ob_pos + shift2); for the live frame flen = in_beats * KEEP_W + live_len,
-        // so live_len is added last.
-        if (live) d_end = signed'(POS_W'({in_beats, {BYTE_SH{1'b0}}}) - ob_pos - POS_W'(shift2))
+        // so live_len is added last. (END_PIPE: the live frame has not ended for the decision.)
+        if (live && !END_PIPE) d_end = signed'(POS_W'({in_beats, {BYTE_SH{1'b0}}}) - ob_pos - POS_W'(shift2))
                           + signed'(POS_W'(live_len));
-        else      d_end = signed'(fr_flen[out_idx] - ob_pos - POS_W'(shift2));
+        else                   d_end = signed'(cur_flen - ob_pos - POS_W'(shift2));
         c_len   = clamp_small(d_len);
         c_ins   = clamp_small(d_ins);
         c_end   = clamp_small(d_end);
@@ -469,7 +499,7 @@ module axis_splice
 
     function automatic logic [DATA_W-1:0] beat_at(input logic [ABS_W-1:0] a);
         // (Assignment to the function name, not `return`: Yosys's reader wants it so.)
-        beat_at = (!OUT_PIPE && a == wr_abs) ? s_axis_tdata : buf_data[a[BUF_AW-1:0]];
+        beat_at = (!OUT_PIPE && !END_PIPE && a == wr_abs) ? s_axis_tdata : buf_data[a[BUF_AW-1:0]];
     endfunction
 
     logic [2*DATA_W-1:0] funnel1, funnel2;
@@ -505,6 +535,13 @@ module axis_splice
     logic [POS_W-1:0] next_pos, src_min;
     logic             in_first_n, hold_v_n, live_n;
     logic [ABS_W-1:0] base_next;        // the next frame's first beat, if this one leaves
+    // The registered record's next state.
+    logic             cur_dv_n, cur_vseen_n, cur_vbad_n, cur_bad_n;
+    desc_t            cur_desc_n;
+    logic [ABS_W-1:0] cur_base_n, cur_nbeats_n;
+    logic [POS_W-1:0] cur_flen_n;
+    logic             nxt_desc_stored, nxt_ver_stored, nxt_ended;
+    logic [FR_AW-1:0] nxt_idx;
     logic [ABS_W-1:0] oa_base_n, oa_wr_n;
     logic             oa_clamp_n;
     // Registered halves of the oldest needed beat: oa_base + (oa_clamp ? min(oa_oldest, oa_wr)
@@ -539,6 +576,38 @@ module axis_splice
         end
         base_next = (out_seq_inc == in_seq) ? (in_first ? wr_abs : fr_base[in_idx])
                                             : fr_base[out_seq_inc[FR_AW-1:0]];
+
+        // The record of the frame that is the output frame next cycle. When a frame leaves,
+        // the next one's parts come from the arrays if they arrived before this cycle, else
+        // from what arrives now (parts not arrived by then are loaded when they do). The
+        // comparisons read registers only; frame_done just picks.
+        nxt_idx         = out_seq_inc[FR_AW-1:0];
+        nxt_desc_stored = cur_dv && (desc_seq != out_seq_inc);
+        nxt_ver_stored  = cur_vseen && (ver_seq != out_seq_inc);
+        nxt_ended       = in_seq != out_seq_inc;   // (garbage when live: the next one is live too)
+        if (frame_done) begin
+            cur_dv_n     = nxt_desc_stored || (cur_dv && dsc_valid);
+            cur_desc_n   = nxt_desc_stored ? fr_desc[nxt_idx] : dsc;
+            cur_vseen_n  = nxt_ver_stored || (cur_vseen && eof_valid);
+            cur_vbad_n   = nxt_ver_stored ? fr_vbad[nxt_idx] : eof_bad;
+            cur_base_n   = base_next;
+            cur_nbeats_n = nxt_ended ? fr_nbeats[nxt_idx] : in_nbeats;
+            cur_flen_n   = nxt_ended ? fr_flen[nxt_idx]   : in_flen;
+            cur_bad_n    = nxt_ended ? fr_bad[nxt_idx]    : in_bad;
+        end else begin
+            cur_dv_n     = cur_dv || dsc_valid;
+            cur_desc_n   = cur_dv ? cur_desc : dsc;
+            cur_vseen_n  = cur_vseen || eof_valid;
+            cur_vbad_n   = cur_vseen ? cur_vbad : eof_bad;
+            cur_base_n   = (live && in_first) ? wr_abs : cur_base;
+            cur_nbeats_n = live ? in_nbeats : cur_nbeats;
+            cur_flen_n   = live ? in_flen   : cur_flen;
+            cur_bad_n    = live ? in_bad    : cur_bad;
+        end
+        if (!LATE_EOF) begin
+            cur_vseen_n = 1'b0; cur_vbad_n = 1'b0;
+        end
+
         // Oldest beat still needed after this cycle, in absolute numbers. With OUT_PIPE = 1 the
         // data path reads next cycle what this cycle plans: the state before the decision.
         oa_clamp_n = 1'b0;
@@ -573,9 +642,9 @@ module axis_splice
                 fr_base[in_idx] <= wr_abs;
             end
             if (s_axis_tlast) begin
-                fr_nbeats[in_idx]   <= in_beats + 1'b1;
-                fr_flen[in_idx]     <= POS_W'({in_beats, {BYTE_SH{1'b0}}}) + POS_W'(live_len);
-                fr_bad[in_idx]      <= (LATE_EOF ? 1'b0 : eof_bad) || s_axis_tuser;
+                fr_nbeats[in_idx]   <= in_nbeats;
+                fr_flen[in_idx]     <= in_flen;
+                fr_bad[in_idx]      <= in_bad;
             end
         end
         if (LATE_EOF && eof_valid) begin
@@ -596,6 +665,17 @@ module axis_splice
             m_axis_tmeta <= pq.meta;
         end
 
+        // (The live frame's end parts are loaded with each beat; the last one's stay.)
+        cur_dv   <= cur_dv_n;
+        cur_vseen <= cur_vseen_n;
+        cur_vbad <= cur_vbad_n;
+        if (frame_done || dsc_valid) cur_desc <= cur_desc_n;
+        if (frame_done || s_hs) begin
+            cur_base   <= cur_base_n;
+            cur_nbeats <= cur_nbeats_n;
+            cur_flen   <= cur_flen_n;
+            cur_bad    <= cur_bad_n;
+        end
         wr_abs   <= wr_abs_n;
         in_first <= in_first_n;
         if (s_hs) in_beats <= s_axis_tlast ? '0 : in_beats + 1'b1;
@@ -631,6 +711,8 @@ module axis_splice
             ver_seq       <= '0;
             ob            <= '0;
             oldest        <= '0;
+            cur_dv        <= 1'b0;
+            cur_vseen     <= 1'b0;
             hold_v        <= 1'b0;
             oa_base       <= '0;
             oa_wr         <= '0;

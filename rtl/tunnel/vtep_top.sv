@@ -24,7 +24,8 @@ module vtep_top #(
     // Cycles of both table lookups (VNI and tunnel; hash_table LOOKUP_LATENCY, 3 or 4).
     parameter int LOOKUP_LATENCY = 3,
     // Registers added in both splice engines (decap and encap), each a cycle more on every
-    // frame each way (vxlan_decap / vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the descriptor.
+    // frame each way (vxlan_decap / vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the
+    // descriptor; 3: also the live input beat off the engine's decision.
     parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,

@@ -32,7 +32,8 @@ module vxlan_decap #(
     parameter int LOOKUP_LATENCY = 3,
     // Registers added in the splice engine, each a cycle more on every frame and a cut of its
     // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
-    // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
+    // OUT_PIPE); 2: also its descriptor (DESC_PIPE); 3: also the live input beat taken off
+    // its decision (END_PIPE). 0 to 3.
     parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
@@ -124,8 +125,8 @@ module vxlan_decap #(
     if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_param_check_4
         $error("vxlan_decap: LOOKUP_LATENCY must be 3 or 4");
     end
-    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_3
-        $error("vxlan_decap: SPLICE_PIPE must be 0, 1 or 2");
+    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 3) begin : g_param_check_3
+        $error("vxlan_decap: SPLICE_PIPE must be 0..3");
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
@@ -219,7 +220,8 @@ module vxlan_decap #(
         .META_W(25),
         .LATE_EOF(PIPE_LAT != 0),
         .OUT_PIPE(SPLICE_PIPE >= 1),
-        .DESC_PIPE(SPLICE_PIPE >= 2)
+        .DESC_PIPE(SPLICE_PIPE >= 2),
+        .END_PIPE(SPLICE_PIPE >= 3)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),

@@ -32,7 +32,8 @@ module vxlan_encap #(
     parameter int LOOKUP_LATENCY = 3,
     // Registers added in the splice engine, each a cycle more on every frame and a cut of its
     // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
-    // OUT_PIPE); 2: also its descriptor (DESC_PIPE). 0 to 2.
+    // OUT_PIPE); 2: also its descriptor (DESC_PIPE); 3: also the live input beat taken off
+    // its decision (END_PIPE). 0 to 3.
     parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
@@ -115,8 +116,8 @@ module vxlan_encap #(
     if (FIFO_BYTES < 2 * 9600 || (FIFO_BYTES & (FIFO_BYTES - 1)) != 0) begin : g_param_check_2
         $error("vxlan_encap: FIFO_BYTES must be a power of two holding two jumbo frames");
     end
-    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 2) begin : g_param_check_3
-        $error("vxlan_encap: SPLICE_PIPE must be 0, 1 or 2");
+    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 3) begin : g_param_check_3
+        $error("vxlan_encap: SPLICE_PIPE must be 0..3");
     end
     if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_param_check_4
         $error("vxlan_encap: LOOKUP_LATENCY must be 3 or 4");
@@ -220,7 +221,8 @@ module vxlan_encap #(
         .LEN_W(LEN_W),
         .META_W(1),
         .OUT_PIPE(SPLICE_PIPE >= 1),
-        .DESC_PIPE(SPLICE_PIPE >= 2)
+        .DESC_PIPE(SPLICE_PIPE >= 2),
+        .END_PIPE(SPLICE_PIPE >= 3)
     ) splice (
         .clk, .rst,
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),

@@ -41,8 +41,7 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
 # figures follow from the same stages and are not asserted by a cycle test).
 VARIANT_LATENCY = {
     "gre_classify_pipe": "decision +5, frame-end verdict +8 cycles",
-    "axis_splice_pipe": "+2 cycles on a frame that waits for its descriptor, +1 otherwise "
-                        "(asserted by tb/axis_splice)",
+    "axis_splice_pipe": "+2 cycles on every frame (asserted by tb/axis_splice)",
     "gre_decap_pipe": "first output beat +7, last beat of a frame +10 cycles (at most)",
     # (+1 each: the tables' LOOKUP_LATENCY 4)
     "vxlan_encap_pipe": "every frame +3 cycles",
@@ -93,15 +92,17 @@ ECP5_TUNNEL_SLOTS = 4096
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # The *_pipe builds cut their classifier's decision chain at all five points (PIPE_CUTS =
 # 5'b11111, five cycles more latency; see gre_classify.sv and vxlan_classify.sv), and the tops'
-# also register their splice engine's descriptor and plan (SPLICE_PIPE = 2: axis_splice OUT_PIPE
-# and DESC_PIPE, two cycles more) and the VXLAN tops their tables' read words (LOOKUP_LATENCY = 4):
+# also register their splice engine's descriptor and plan and take the live input beat off its
+# decision (SPLICE_PIPE = 3: axis_splice OUT_PIPE, DESC_PIPE and END_PIPE, two cycles more where
+# the output waits for its descriptor) and the VXLAN tops their tables' read words (LOOKUP_LATENCY = 4):
 # wirespeed.build.PIPELINED_PARAMS, which the tests of the pipelined builds use too.
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "gre_classify_pipe": ("gre_classify", {"PIPE_CUTS": 31}),
-    # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle) and
-    # its descriptor registered (DESC_PIPE: +1 cycle where the output waits for it), as the
-    # pipelined tops build it (SPLICE_PIPE = 2)
-    "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1, "DESC_PIPE": 1}),
+    # the same engine with its plan registered before the data path (OUT_PIPE, +1 cycle), its
+    # descriptor registered (DESC_PIPE: +1 cycle where the output waits for it) and the live
+    # input beat off its decision (END_PIPE, +1 cycle), as the pipelined tops build it
+    # (SPLICE_PIPE = 3)
+    "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1, "DESC_PIPE": 1, "END_PIPE": 1}),
     "gre_decap_pipe": ("gre_decap", PIPELINED_PARAMS["gre_decap"]),
     # the N3000-style shell around gre_decap_pipe (the shell passes the parameters through)
     "gre_decap_avst_pipe": ("gre_decap_avst", PIPELINED_PARAMS["gre_decap"]),
@@ -126,7 +127,7 @@ DESCRIPTIONS = {
     "axis_skid": "AXI4-Stream register slice",
     "gre_classify": "header parser / decision (observes the stream)",
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
-    "axis_splice_pipe": "axis_splice with its descriptor and its plan registered (+2 cycles)",
+    "axis_splice_pipe": "axis_splice with its descriptor and plan registered, the live beat off its decision (+2 cycles)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
     "gre_decap_avst_pipe": "gre_decap_pipe in the Avalon-ST shell (+7 cycles)",
@@ -195,7 +196,8 @@ def module_params(module: str, width: int) -> dict[str, int]:
         b = splice_buf_beats(width)
         # As gre_decap.sv instantiates it (tb/report checks the literal ones still match).
         return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
-                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0, "OUT_PIPE": 0, "DESC_PIPE": 0}
+                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0, "OUT_PIPE": 0, "DESC_PIPE": 0,
+                "END_PIPE": 0}
     return {"DATA_W": width}
 
 
@@ -415,10 +417,33 @@ TIMING_NOTES: dict[str, str] = {
         "widths: whether the output frame's descriptor is the one arriving (`desc_seq` "
         "against `out_seq`) selects the record the plan reads, then the distances and the "
         "frame-done decision into the output beat counter `ob` (256 bit, 13.4 ns) or the "
-        "buffer accounting `oldest` (512 bit, 15.7 ns). **Next.** The output frame's record "
-        "held in a register, loaded ahead of its first beat (the version tried above loaded "
-        "it at the frame's end, in the decision's cycle); beat numbers of 22 bits (frames "
-        "up to 1 Mi beats) are wider than any frame needs."),
+        "buffer accounting `oldest` (512 bit, 15.7 ns). **Done.** Two changes to the "
+        "decision (the tops' `SPLICE_PIPE` = 3): (1) the output frame's record (descriptor, "
+        "first beat, length, verdict) is held in registers, loaded for the next frame as a "
+        "frame leaves (from the per-frame arrays, or from what arrives in that cycle) and "
+        "as its parts arrive, so the decision reads no array through `out_seq` (no cycle "
+        "added; the unpipelined engine has it too); (2) `END_PIPE` = 1: the engine plans "
+        "only from beats that arrived before the cycle, so the input's tkeep, tlast and "
+        "handshake are off the decision (+1 cycle: `axis_splice_pipe` is now +2 on every "
+        "frame, asserted). Routed 74.5 → 83.4 MHz at 256 bit (8,813 LUT4, 1,542 FF), "
+        "63.7 → 53.1 at 512 (18,450 LUT4): there the record's loads became the path (below). **Tried.** Two record slots selected by `out_seq`'s low bit, "
+        "each part loaded as it arrives and a leaving frame only clearing its slot's valid "
+        "bits, so the decision drives no wide register enable: 71.2 MHz at 256 bit, 53.7 "
+        "at 512 (the slot select's fan-out moves to the path's start; kept as registers, "
+        "since as LUTRAM the read was slower still: 72.2). **Why (now).** At 256 bit the "
+        "decision's own arithmetic: the output beat counter `ob` → the highest input byte "
+        "the beat reads (an addition with the SEG2 shift) → compared with the beats "
+        "written → frame done → `hold_v` (12.0 ns). At 512 bit the record's loads: the "
+        "descriptor register's valid bit → the plan's distances → frame done → the load "
+        "enable of every descriptor register bit (18.8 ns, 15.4 of them routing: the 512-bit "
+        "data path spreads the placement, and frame done reaches a few hundred flip-flops). "
+        "In `gre_decap_pipe` at 512 bit the engine is no longer the limit (57.6 MHz, on the "
+        "parser's path). **Next.** Load the next frame's record ahead into a second "
+        "register set so that frame done only selects (a select from a register fans out "
+        "at the path's start instead, which the slot version above measured slower at 256 "
+        "bit: the fan-out itself has to shrink, e.g. by loading only the decision's fields "
+        "on frame done and the plan's a cycle later); beat numbers of 22 bits (frames up to "
+        "1 Mi beats) are wider than any frame needs."),
     "axis_frame_fifo": (
         "**Done.** Its first synthesis named the last beat's tkeep → frame length (an adder) → "
         "length queue, the fill comparisons → `s_axis_tready` → RAM write enable, and the "
@@ -511,7 +536,7 @@ TIMING_NOTES.update({
         "512 bit (22 min) 12.9 MHz (≈10.3 placed), from the same flag to the engine's "
         "`m_axis_tuser`; at 64 and 128 bit (13 min each) 14.4 and 14.3 MHz, from the "
         "window's position counter (`in_pos`). "
-        "**Next.** The pipelined build (`gre_decap_pipe`, 65.5 MHz routed) is the one to use "
+        "**Next.** The pipelined build (`gre_decap_pipe`, 74.5 MHz routed at 256 bit) is the one to use "
         "on this device; its limits are the parts' own (see there)."),
     "gre_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
@@ -538,10 +563,22 @@ TIMING_NOTES.update({
         "Both widths on the splice engine: at 256 bit its frame sequence (`out_seq` → frame "
         "done → `out_seq`, 15.3 ns; the engine alone routes at 74.5 MHz, so the top's "
         "larger placement stretches its wires), at 512 bit the input's tkeep → the live "
-        "beat's distances → the output beat counter `ob` (17.0 ns). **Next.** The engine's "
-        "steps (see `axis_splice_pipe`): the output frame's record held ahead of its first "
-        "beat, or an input register that brings the live beat's byte count with it (+1 "
-        "cycle)."),
+        "beat's distances → the output beat counter `ob` (17.0 ns). **Done.** The engine's "
+        "steps (see `axis_splice_pipe`): the output frame's record in registers and "
+        "`SPLICE_PIPE` = 3 (`END_PIPE`: the live input beat off the engine's decision; the "
+        "latencies do not grow, since each frame's output waits for its descriptor and its "
+        "late verdict, which come later: the seed frame still takes 9 cycles, asserted). "
+        "Routed 65.5 → 74.5 MHz at 256 bit (21 min; 31,717 LUT4, 14,331 FF), 58.8 → 57.6 at 512 "
+        "(36 min). **Why (now).** At 256 bit still the engine: its output frame's "
+        "descriptor register → the plan's distances → frame done → the load enables of the "
+        "record registers (13.4 ns; the engine alone: 83.4 MHz). At 512 bit no longer the "
+        "engine: the GRE checksum region's beat sum in `region_sum_pipe` (the registered "
+        "count of the beat's bytes in the region → the per-word masks → the 32-word sum, "
+        "17.4 ns, 13.7 of them routing), the classifier's own 512-bit path (77.2 MHz alone) "
+        "stretched by the top's larger placement. **Next.** Register the beat's byte mask "
+        "instead of its count (no comparisons after the register), or sum the beat in two "
+        "registered halves (+1 cycle on the frame-end verdict only); then the engine's "
+        "frame-done fan-out to the record's load enables."),
     "vxlan_decap": (
         "**Why.** As in `gre_decap`: the VXLAN parser's frame-end verdict (truncation, UDP "
         "checksum over the whole frame) reaches the splice engine in the same cycle and "
@@ -564,9 +601,11 @@ TIMING_NOTES.update({
         "49.4 → 76.4 MHz as `hash_table_4k_lat4`), the five-stage classifier (+1 cycle; "
         "`vxlan_classify_pipe` 55.6 → 70.4 MHz routed) and the shorter splice engine "
         "(`axis_splice_pipe` 72.5 → 74.5): placed at 256 bit ≈44.9 → ≈50.1 MHz, 19,709 LUT4, "
-        "10,840 FF (+8 cycles to the first output beat against `vxlan_decap`). **Next.** "
+        "10,840 FF (+8 cycles to the first output beat against `vxlan_decap`). **Now** "
+        "(`SPLICE_PIPE` = 3 and the engine's record registers, as `gre_decap_pipe`): placed "
+        "≈50.1 → ≈49.1 MHz at 256 bit, 21,629 LUT4, 11,092 FF. **Next.** "
         "Placement only, so nextpnr names no path; the parts' routed figures are now "
-        "70–76 MHz, and a routed run (block RAMs: an hour or more here) would tell what "
+        "70–83 MHz, and a routed run (block RAMs: an hour or more here) would tell what "
         "the top adds."),
     "vxlan_encap_pipe": (
         "**Why.** `vxlan_encap`'s engine is `axis_splice` with 64 inserted bytes; its "
@@ -587,7 +626,14 @@ TIMING_NOTES.update({
         "crowd the routing; `hash_table_4k_lat4` alone took 70 min). **Done.** The tunnel "
         "table with `LOOKUP_LATENCY` = 4 (+1 cycle: 49.4 → 76.4 MHz routed alone) and the "
         "shorter splice engine: placed at 256 bit ≈37.2 → ≈43.5 MHz, 18,470 LUT4. "
-        "**Next.** Route it on an unloaded core for 2–3 h; of its parts, `encap_classify` "
+        "**Now** (`SPLICE_PIPE` = 3 and the engine's record registers): synthesis maps "
+        "36,021 LUT4 at 256 bit against 18,470 before (12,392 FF against 11,678); its "
+        "engine holds 64 inserted bytes per descriptor, so the record registers and their "
+        "next-frame multiplexer are wide here, but that accounts for a few thousand LUT4 at "
+        "most: not yet explained. Its placement was stopped this session to give the test "
+        "suite the machine, so the placed figure in the table is the earlier RTL's (†). "
+        "**Next.** Find where the LUT4 went (synthesize with `SPLICE_PIPE` = 2 on this RTL); "
+        "route it on an unloaded core for 2–3 h; of its parts, `encap_classify` "
         "(66.7 MHz routed) is now the slowest."),
     "vtep_top_pipe": (
         "**Why.** `vtep_top` (≈11.1 MHz placed at 256 bit) is as fast as its "
@@ -638,8 +684,16 @@ TIMING_NOTES.update({
         "59.5 MHz (18 min; 28,030 LUT4), against `gre_decap_pipe`'s 65.5: with the "
         "classifier no longer the limit, the path runs from the input adapter's register "
         "through the tkeep guard into the splice engine's live beat and plan register, the "
-        "engine path `gre_decap_pipe` names at 512 bit. **Next.** As `gre_decap_pipe`: an "
-        "input register that brings the live beat's byte count with it."),
+        "engine path `gre_decap_pipe` names at 512 bit. **Done.** As `gre_decap_pipe` "
+        "(the record registers, `SPLICE_PIPE` = 3): routed 59.5 → 63.6 MHz (20 min; 31,558 "
+        "LUT4, 15,479 FF) against `gre_decap_pipe`'s 74.5. **Why (now).** The input side "
+        "of the engine with the shell: the engine's registered `s_axis_tready` → the input "
+        "adapter's register slice (its valid and the Avalon ready) → the engine's input "
+        "handshake → the beat count and the buffer occupancy → `s_axis_tready` (15.7 ns, 11.7 "
+        "of them routing between the shell and the engine). **Next.** A register slice "
+        "between the adapter and the engine that breaks the ready loop (+1 cycle), or the "
+        "occupancy compared against the buffer size less one so that the handshake of this "
+        "cycle need not be added."),
 })
 for _m in ("vxlan_encap", "vtep_top"):
     TIMING_NOTES.setdefault(_m, (

@@ -45,6 +45,7 @@ BUF_BEATS = int(os.environ.get("WS_SPLICE_BUF_BEATS", "8"))
 LATE_EOF = int(os.environ.get("WS_SPLICE_LATE_EOF", "0"))
 OUT_PIPE = int(os.environ.get("WS_SPLICE_OUT_PIPE", "0"))
 DESC_PIPE = int(os.environ.get("WS_SPLICE_DESC_PIPE", "0"))
+END_PIPE = int(os.environ.get("WS_SPLICE_END_PIPE", "0"))
 SEED = int(os.environ.get("WS_SPLICE_SEED", "0"))
 FRAMES_SCALE = float(os.environ.get("WS_SPLICE_FRAMES", "1"))  # share of random_frames' frames
 
@@ -587,14 +588,14 @@ async def cycles(dut):
         per_out = [b - a for a, b in zip(t["out_first"], t["out_first"][1:])]
         per_in = [b - a for a, b in zip(t["in_first"], t["in_first"][1:])]
         gap = {b - a for a, b in zip(t["out_last"], t["out_first"][1:])}
-        dut._log.info("DATA_W %d LATE_EOF %d OUT_PIPE %d DESC_PIPE %d %-16s in %3d beats, out %3d: latency %d, cycles per "
+        dut._log.info("DATA_W %d LATE_EOF %d OUT_PIPE %d DESC_PIPE %d END_PIPE %d %-16s in %3d beats, out %3d: latency %d, cycles per "
                       "frame out %s, in %s, last-to-next-first %s, s_axis_tready low %d",
-                      8 * kw, LATE_EOF, OUT_PIPE, DESC_PIPE, name, in_beats, out_beats, lat, sorted(set(per_out[1:])),
+                      8 * kw, LATE_EOF, OUT_PIPE, DESC_PIPE, END_PIPE, name, in_beats, out_beats, lat, sorted(set(per_out[1:])),
                       per_in, gap, low)
         exp_lat, period = CYCLES[name][8 * kw]
         if (exp_lat, period) != predicted(n, desc, kw):
             errors.append(f"{name}: the table says {(exp_lat, period)}, the rules {predicted(n, desc, kw)}")
-        exp_lat = max(exp_lat - 1, DESC_PIPE) + 1 + OUT_PIPE
+        exp_lat = max(exp_lat - 1 + END_PIPE, DESC_PIPE) + 1 + OUT_PIPE
         if lat != exp_lat:
             errors.append(f"{name}: first output {lat} cycles after the first input beat, not {exp_lat}")
         # the first frame starts on an idle engine; from the second on, steady

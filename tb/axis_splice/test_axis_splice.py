@@ -3,8 +3,10 @@ wirespeed/model/splice.py (axis_splice_tb.py), at every datapath width with LATE
 two widths with LATE_EOF = 1, with the plan registered (OUT_PIPE = 1: one cycle more, the
 buffer one beat larger) at 64 bits (LATE_EOF = 0), and with the plan and the descriptor
 registered (OUT_PIPE = DESC_PIPE = 1: one cycle more, and one more where output beat 0 waited
-for nothing but its descriptor; two beats more) at 256 bits (LATE_EOF = 1, as the pipelined
-tops build it: their SPLICE_PIPE = 2).
+for nothing but its descriptor; two beats more) at 256 bits (LATE_EOF = 1, the tops'
+SPLICE_PIPE = 2), and with the live input beat also off the decision (END_PIPE = 1: two cycles
+more on every frame; three beats more) at 64 bits (LATE_EOF = 0) and 512 bits (LATE_EOF = 1, as
+the pipelined tops build it: their SPLICE_PIPE = 3).
 
 Parameters are the largest the tops use, so every path is exercised: INS_MAX = 64 (vxlan_encap:
 50 or 62 bytes of outer headers), PATCHES = 6 (gre_decap), META_W = 25 (vxlan_decap's
@@ -46,8 +48,8 @@ def buf_beats(data_w: int, late_eof: int, pipe: int = 0) -> int:
 
 def run(data_w: int, late_eof: int, testcase: str | None = None, pipe: int = 0) -> None:
     """pipe: the registers added, as the tops' SPLICE_PIPE counts them: 1 the plan (OUT_PIPE),
-    2 the plan and the descriptor (OUT_PIPE, DESC_PIPE)."""
-    out_pipe, desc_pipe = int(pipe >= 1), int(pipe >= 2)
+    2 the plan and the descriptor (OUT_PIPE, DESC_PIPE), 3 also the live beat (END_PIPE)."""
+    out_pipe, desc_pipe, end_pipe = int(pipe >= 1), int(pipe >= 2), int(pipe >= 3)
     bb = buf_beats(data_w, late_eof, pipe)
     run_cocotb(
         toplevel="axis_splice",
@@ -64,6 +66,7 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, pipe: int = 0) 
             "LATE_EOF": late_eof,
             "OUT_PIPE": out_pipe,
             "DESC_PIPE": desc_pipe,
+            "END_PIPE": end_pipe,
         },
         # axis_splice needs one package (stream_pkg: keep_bytes)
         sources=[RTL / "stream" / "stream_pkg.sv", RTL / "stream" / "axis_splice.sv"],
@@ -73,6 +76,7 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, pipe: int = 0) 
             "WS_SPLICE_LATE_EOF": str(late_eof),
             "WS_SPLICE_OUT_PIPE": str(out_pipe),
             "WS_SPLICE_DESC_PIPE": str(desc_pipe),
+            "WS_SPLICE_END_PIPE": str(end_pipe),
             # random_frames' frame count: all of it with `make test-full`, 40 % in `make test`
             # (its coverage list still asserts every case is exercised)
             "WS_SPLICE_FRAMES": "1" if full_sweep() else "0.4",
@@ -84,9 +88,9 @@ def run(data_w: int, late_eof: int, testcase: str | None = None, pipe: int = 0) 
 @pytest.mark.parametrize(
     "data_w,late_eof,pipe",
     [(64, 0, 0), (128, 0, 0), (256, 0, 0), (512, 0, 0), (64, 1, 0), (512, 1, 0),
-     (64, 0, 1), (256, 1, 2)],
+     (64, 0, 1), (256, 1, 2), (64, 0, 3), (512, 1, 3)],
     ids=["64-eof0", "128-eof0", "256-eof0", "512-eof0", "64-eof1", "512-eof1",
-         "64-eof0-pipe1", "256-eof1-pipe2"],
+         "64-eof0-pipe1", "256-eof1-pipe2", "64-eof0-pipe3", "512-eof1-pipe3"],
 )
 def test_axis_splice(data_w: int, late_eof: int, pipe: int) -> None:
     run(data_w, late_eof, testcase=os.environ.get("WS_SPLICE_TESTCASE", "random_frames,cycles,empty_seg2"),

@@ -170,7 +170,7 @@ def test_pipelined_harnesses_get_the_pipelined_parameters(tmp_path: Path, monkey
     assert flags == {
         "gre": " ".join(f"-G{k}={v}" for k, v in build.PIPELINED_PARAMS["gre_decap"].items()),
         "vtep": " ".join(f"-G{k}={v}" for k, v in build.PIPELINED_PARAMS["vtep_top"].items())}
-    assert "-GSPLICE_PIPE=2" in flags["gre"] and "-GDECAP_CLASSIFY_PIPE=31" in flags["vtep"]
+    assert "-GSPLICE_PIPE=3" in flags["gre"] and "-GDECAP_CLASSIFY_PIPE=31" in flags["vtep"]
     for block in ("gre", "vtep"):  # never the default builds' directories
         assert build.harness_path(64, block, pipelined=True).parent.name.endswith("_pipe")
     with pytest.raises(build.BuildError, match="exclude each other"):

@@ -12,6 +12,9 @@ WS_PIPE_LAT), every latency bound grows by exactly that many cycles and (i), (ii
 With the splice engine's registers (gre_decap SPLICE_PIPE, passed as WS_SPLICE_PIPE: 1 the plan,
 2 the plan and the descriptor), every bound grows by that many cycles more: the output of a
 frame waits for its descriptor, which the classifier gives no earlier than beat 0 needs.
+SPLICE_PIPE = 3 (the live input beat off the engine's decision: a beat counts from the cycle
+after it arrives) adds nothing more here: the descriptor and the late verdict a frame's output
+waits for come later than that.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from wirespeed.model.gre import GreConfig, Outcome, gre_decap
 # to the frame-end verdict (pipelined builds sum the checksum region in three more stages);
 # the splice engine's plan and descriptor registers add one cycle each to every output beat.
 CLASSIFY_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
-SPLICE_LAT = int(os.environ.get("WS_SPLICE_PIPE", "0"))
+SPLICE_LAT = min(int(os.environ.get("WS_SPLICE_PIPE", "0")), 2)
 PIPE_LAT = CLASSIFY_LAT + SPLICE_LAT
 VERDICT_LAG = (CLASSIFY_LAT + 3 if CLASSIFY_LAT else 0) + SPLICE_LAT
 

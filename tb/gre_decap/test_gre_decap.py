@@ -1,5 +1,5 @@
 """pytest entry: functional tests of gre_decap (cocotb_gre_decap.py) at every datapath width,
-built as the report's gre_decap_pipe (CLASSIFY_PIPE = 31, SPLICE_PIPE = 2) at 64 bits (the
+built as the report's gre_decap_pipe (CLASSIFY_PIPE = 31, SPLICE_PIPE = 3) at 64 bits (the
 build tb/robustness and the cycle test share), and (`make test-full`) with the cut masks 5 and
 26 (cut S with cuts 1 and 3)."""
 

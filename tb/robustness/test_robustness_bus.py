@@ -2,7 +2,8 @@
 vtep_top (VXLAN decap and encap) and gre_decap, each with its axis_keep_check guard inside, at
 every datapath width; both also pipelined as the report's *_pipe builds are: (decap) classifier
 cut everywhere (gre_decap CLASSIFY_PIPE, vtep_top DECAP_CLASSIFY_PIPE = 31) and the splice
-engines' plans and descriptors registered (SPLICE_PIPE = 2). `make test` runs the bus rows at the narrowest and
+engines' plans and descriptors registered, the live input beat off their decisions
+(SPLICE_PIPE = 3). `make test` runs the bus rows at the narrowest and
 widest bus (64, 512), `make test-full` at every width."""
 
 from pathlib import Path

@@ -1,6 +1,6 @@
 """pytest entry: cocotb tests of vtep_top (tb/vtep/cocotb_vtep.py) at every datapath width, and
 with the decap classifier pipelined (DECAP_CLASSIFY_PIPE = 31), both splice engines' plans
-and descriptors registered (SPLICE_PIPE = 2) and both tables' words registered (LOOKUP_LATENCY = 4) at the narrowest and widest."""
+and descriptors registered and the live beat off their decisions (SPLICE_PIPE = 3) and both tables' words registered (LOOKUP_LATENCY = 4) at the narrowest and widest."""
 
 from pathlib import Path
 
