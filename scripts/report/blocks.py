@@ -379,8 +379,12 @@ TIMING_NOTES: dict[str, str] = {
         "tree and 9-bit position comparisons made for `axis_splice_pipe`): 44.0 MHz at 256 "
         "bit (seeds 2 and 3: 47.0, 41.1) against 49.7 on the earlier RTL, on another path: "
         "`desc_idx` → the buffer accounting's clamp (`oa_clamp`). The same change moved the "
-        "pipelined engine up (72.5 → 74.5) and this unpipelined one down; why is not "
-        "measured yet."),
+        "pipelined engine up (72.5 → 74.5) and this unpipelined one down. **Now** (the output "
+        "frame's record in registers, made for `axis_splice_pipe`, no cycle added): 45.7 MHz "
+        "at 256 bit (seeds 2–5: 46.3, 48.1, 46.9, 48.23), back on the descriptor path named "
+        "before: a descriptor used in the cycle it arrives (`desc_seg1_len`) → the plan → "
+        "the data path → `m_axis_tkeep`; the accounting path is gone. `DESC_PIPE` and "
+        "`OUT_PIPE` cut there (`axis_splice_pipe`)."),
     "axis_splice_pipe": (
         "**Done.** `OUT_PIPE` = 1: each cycle the engine decides and plans the next output "
         "beat (source beat numbers, funnel shifts, per-byte SEG1/SEG2/given selects, the "
@@ -630,9 +634,15 @@ TIMING_NOTES.update({
         "36,021 LUT4 at 256 bit against 18,470 before (12,392 FF against 11,678); its "
         "engine holds 64 inserted bytes per descriptor, so the record registers and their "
         "next-frame multiplexer are wide here, but that accounts for a few thousand LUT4 at "
-        "most: not yet explained. Its placement was stopped this session to give the test "
-        "suite the machine, so the placed figure in the table is the earlier RTL's (†). "
-        "**Next.** Find where the LUT4 went (synthesize with `SPLICE_PIPE` = 2 on this RTL); "
+        "most. Synthesized with the engine as its own hierarchy level (Yosys only): the "
+        "engine maps to 22,653 LUT4 with `SPLICE_PIPE` = 2 and 30,229 with 3 on this RTL, "
+        "the rest of the top to 13,743 (the whole: 36,396 and 43,972), so the growth is in "
+        "the engine, and already there without `END_PIPE`; why ABC9 maps it so much larger "
+        "is not found yet. Its placement was "
+        "stopped this session to give the test suite the machine, so the placed figure in "
+        "the table is the earlier RTL's (†). "
+        "**Next.** Find where the engine's LUT4 went (its per-byte inserted-byte selects "
+        "read the record: synthesize the engine alone with `INS_MAX` = 64 before and after); "
         "route it on an unloaded core for 2–3 h; of its parts, `encap_classify` "
         "(66.7 MHz routed) is now the slowest."),
     "vtep_top_pipe": (
