@@ -44,7 +44,8 @@ VARIANT_LATENCY = {
     "axis_splice_pipe": "+2 cycles on every frame (asserted by tb/axis_splice)",
     "gre_decap_pipe": "first output beat +7, last beat of a frame +10 cycles (at most)",
     # (+1 each: the tables' LOOKUP_LATENCY 4)
-    "vxlan_encap_pipe": "every frame +3 cycles",
+    "vxlan_encap_pipe": "every frame +3 cycles (derived, not measured: `END_PIPE` may add one "
+                        "where an output beat waits for its input beat)",
     "vxlan_classify_pipe": "VNI lookup and descriptor +5, frame-end verdict +8 cycles",
     "vxlan_decap_pipe": "first output beat +8, last beat of a frame +10 cycles (at most)",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
