@@ -7,7 +7,8 @@
 #               at every width
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
-#               VTEP's line-rate fractions, latency and lookup rate -> docs/bench/vtep_linerate.json,
+#               VTEP's line-rate fractions, latency (default and pipelined build) and lookup rate
+#               -> docs/bench/vtep_linerate.json,
 #               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json, then cycles per
 #               frame and latency of every GRE block and its pipelined build (frames
 #               60..9600 bytes) -> docs/bench/{sweep,linerate,latency}.json

@@ -409,7 +409,8 @@ def _cmd_bench_vtep(args: argparse.Namespace) -> int:
     output = args.output or paths.ROOT / "docs" / "bench" / "vtep_linerate.json"
     try:
         doc = vtep.bench(args.widths, args.clock_mhz, per_size, output,
-                         large=not args.no_large_table, quiet=args.quiet)
+                         large=not args.no_large_table, quiet=args.quiet,
+                         pipelined=not args.no_pipelined)
     except vtep.VtepError as exc:
         raise CliError(str(exc), exc.code) from exc
     except BuildError as exc:
@@ -424,6 +425,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _cmd_bench_vtep(args)
     if args.no_large_table:
         raise CliError("--no-large-table applies to --block vtep", EXIT_INPUT)
+    if args.no_pipelined:
+        raise CliError("--no-pipelined applies to --block vtep", EXIT_INPUT)
     n = scenario.DEFAULT_FRAMES if args.frames is None else args.frames
     args.output = args.output or paths.ROOT / "docs" / "bench" / "sim_speed.json"
     cfg = Config(line_rate_gbps=0.0, clock_mhz=args.clock_mhz)
@@ -649,6 +652,9 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-large-table", action="store_true",
                        help="vtep: skip the lookup-rate run with a 524288-slot tunnel table "
                             "(256K tunnels; its own Verilator build)")
+    bench.add_argument("--no-pipelined", action="store_true",
+                       help="vtep: skip the runs of the pipelined build (vtep_top_pipe, "
+                            "measured at 256 and 512 bits: its own Verilator builds)")
     bench.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=list(WIDTHS),
                        metavar="W", help="data widths to measure (default: 64 128 256 512)")
     bench.add_argument("--clock-mhz", type=_float_in(0, 5000, lo_open=True), default=250.0,

@@ -728,14 +728,113 @@ def idle_latency(rows: Sequence[tuple[int, int, int]], group: Sequence[int], siz
     return res, problems
 
 
+# The pipelined build (wirespeed.build.PIPELINED_PARAMS["vtep_top"]) is measured at the widths
+# its timing goals are set at, as the report's vtep_top_pipe rows are synthesized.
+PIPELINED_WIDTHS = (256, 512)
+
+
+@dataclass
+class _BenchInputs:
+    """The bench's frames, written once as pcaps under ``work``, shared by every build."""
+    work: Path
+    sizes: Sequence[int]
+    per_size: int
+    net: list[bytes]
+    host: list[bytes]
+    group: list[int]
+    lat_net: list[bytes]
+    lat_host: list[bytes]
+    lat_group: list[int]
+    opts: SimOptions
+    lat_opts: SimOptions
+    clock_mhz: float
+
+
+def _bench_run(binary: Path, cfg: Config, w: int, wd: Path, opts: SimOptions,
+               net: list[bytes], host: list[bytes], prefix: str) -> Outputs:
+    """Both directions at once, from the pcaps ``{prefix}net.pcap`` and ``{prefix}host.pcap``
+    written next to ``wd``, with latency CSVs; every frame must be decapsulated or
+    encapsulated."""
+    wd.mkdir()
+    out = simulate(binary, cfg, wd, opts, latency=True,
+                   decap=Port(net, wd.parent / f"{prefix}net.pcap", wd / "host_out.pcap"),
+                   encap=Port(host, wd.parent / f"{prefix}host.pcap", wd / "net_out.pcap"))
+    _bench_sanity(out, len(net), w)
+    return out
+
+
+def _bench_build(binary: Path, cfg: Config, w: int, tag: str, what: str, ins: _BenchInputs,
+                 quiet: bool) -> dict[str, Any]:
+    """One build at one width: the back-to-back run (cycles per frame per direction and size,
+    simulation speed) and the idle-pipeline latency run; ``tag`` names its work directories,
+    ``what`` the build in progress lines."""
+    work, sizes = ins.work, ins.sizes
+    note(f"bench: {w}-bit {what}, {len(sizes)} sizes x {ins.per_size} frames per "
+         f"direction, back-to-back ...", not quiet)
+    out = _bench_run(binary, cfg, w, work / f"{tag}_w{w}", ins.opts, ins.net, ins.host, "")
+    per_dir: dict[str, Any] = {}
+    for d in DIRECTIONS:
+        rows = _read_latency(out.latency_csv[d])
+        res = {}
+        for gi, size in enumerate(sizes):
+            cpf = cycles_per_frame(rows, ins.group, gi)
+            net_bytes = size + ENCAP_OVERHEAD  # the network wire's frame incl. FCS
+            in_bus = (net_bytes if d == "decap" else size) - FCS_BYTES
+            out_bus = (size if d == "decap" else net_bytes) - FCS_BYTES
+            bound = max(beats(in_bus, w // 8), beats(out_bus, w // 8))
+            entry: dict[str, Any] = {
+                "inner_frame_bytes": size, "network_frame_bytes": net_bytes,
+                "cycles_per_frame": cpf, "beats_bound": bound,
+                "mpps_at_clock": ins.clock_mhz / cpf if cpf else None,
+            }
+            for rate in BENCH_RATES:
+                need = rate * 1e3 / ((net_bytes + WIRE_OVERHEAD) * 8)  # Mpps at line rate
+                ratio = (ins.clock_mhz / cpf) / need if cpf else None
+                entry[f"capacity_vs_{rate}g"] = round(ratio, 4) if ratio else None
+                entry[f"fraction_{rate}g"] = round(min(1.0, ratio), 4) if ratio else None
+            res[str(size)] = entry
+        per_dir[d] = res
+    wall = out.harness.get("wall_seconds")
+    frames = len(ins.net) + len(ins.host)
+    note(f"bench: {w}-bit {what}, idle-pipeline latency, {len(sizes)} sizes x "
+         f"{LATENCY_FRAMES} frames per direction at {ins.lat_opts.line_rate_gbps:g} Gb/s ...",
+         not quiet)
+    lat_out = _bench_run(binary, cfg, w, work / f"{tag}_lat_w{w}", ins.lat_opts, ins.lat_net,
+                         ins.lat_host, "lat_")
+    latency: dict[str, Any] = {}
+    for d in DIRECTIONS:
+        latency[d], problems = idle_latency(_read_latency(lat_out.latency_csv[d]),
+                                            ins.lat_group, sizes)
+        if problems:
+            raise VtepError(f"{w}-bit bench of {what}: {d} latency differs between frames of "
+                            f"one size, so the pipeline was not idle: "
+                            + "; ".join(problems), 1)
+    return {"wall_seconds": wall, "cycles": out.harness.get("cycles"), "frames": frames,
+            "sim_frames_per_second": round(frames / wall, 1) if wall else None,
+            "sim_cycles_per_second": round(out.harness["cycles"] / wall)
+            if wall and out.harness.get("cycles") else None,
+            **per_dir, "latency": latency,
+            "latency_wall_seconds": lat_out.harness.get("wall_seconds")}
+
+
+def latency_added(pipe: Mapping[str, Mapping[str, int]], base: Mapping[str, Mapping[str, int]]
+                  ) -> dict[str, dict[str, int]]:
+    """Per direction and size: the pipelined build's idle-pipeline latency minus the default
+    build's (the cycles its extra stages cost, measured)."""
+    return {d: {s: pipe[d][s] - base[d][s] for s in pipe[d] if s in base.get(d, {})}
+            for d in pipe}
+
+
 def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
           large: bool = True, lookup_frames: int = 2000, quiet: bool = False,
-          ensure: Callable[..., Path] | None = None) -> dict[str, Any]:
+          ensure: Callable[..., Path] | None = None, pipelined: bool = True) -> dict[str, Any]:
     """Line-rate fractions (decap and encap, every size and width, frames back to back),
     idle-pipeline latency (a second run per width, :data:`LATENCY_FRAMES` frames per size and
-    direction paced at :func:`latency_pacing_gbps`) and table lookup rates; writes ``output``
-    (JSON) and returns the document."""
-    from wirespeed.build import ensure_harness
+    direction paced at :func:`latency_pacing_gbps`) and table lookup rates; with
+    ``pipelined``, the same two runs of the pipelined build (PIPELINED_PARAMS["vtep_top"]) at
+    the widths of :data:`PIPELINED_WIDTHS` that are in ``widths``. Writes ``output`` (JSON)
+    and returns the document."""
+    from wirespeed.build import PIPELINED_PARAMS, ensure_harness
 
     ensure = ensure or ensure_harness
     t_start = time.monotonic()
@@ -744,74 +843,30 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
     net, host, group = _bench_frames(sizes, per_size, BENCH_TUNNELS_DEFAULT)
     lat_net, lat_host, lat_group = _bench_frames(sizes, LATENCY_FRAMES, BENCH_TUNNELS_DEFAULT)
     doc_widths: dict[str, Any] = {}
+    pipe_widths: dict[str, Any] = {}
     lookups: list[dict[str, Any]] = []
-    opts = SimOptions(clock_mhz=clock_mhz, line_rate_gbps=0.0, progress=False)
     lat_gbps = latency_pacing_gbps(clock_mhz)
-    lat_opts = SimOptions(clock_mhz=clock_mhz, line_rate_gbps=lat_gbps, progress=False)
     with tempfile.TemporaryDirectory(prefix="wirespeed-vtep-bench-") as tmp:
         work = Path(tmp)
+        ins = _BenchInputs(work, sizes, per_size, net, host, group, lat_net, lat_host,
+                           lat_group,
+                           SimOptions(clock_mhz=clock_mhz, line_rate_gbps=0.0, progress=False),
+                           SimOptions(clock_mhz=clock_mhz, line_rate_gbps=lat_gbps,
+                                      progress=False),
+                           clock_mhz)
         for name, frames in (("net", net), ("host", host), ("lat_net", lat_net),
                              ("lat_host", lat_host)):
             pcap.write(work / f"{name}.pcap", frames)
         for w in widths:
             cfg = bench_config(clock_mhz, BENCH_TUNNELS_DEFAULT, 32768, w)
             binary = ensure(w, verbose=not quiet, block="vtep")
-            note(f"bench: {w}-bit vtep_top, {len(sizes)} sizes x {per_size} frames per "
-                 f"direction, back-to-back ...", not quiet)
-            wd = work / f"w{w}"
-            wd.mkdir()
-            out = simulate(binary, cfg, wd, opts, latency=True,
-                           decap=Port(net, work / "net.pcap", wd / "host_out.pcap"),
-                           encap=Port(host, work / "host.pcap", wd / "net_out.pcap"))
-            _bench_sanity(out, len(net), w)
-            per_dir: dict[str, Any] = {}
-            for d in DIRECTIONS:
-                rows = _read_latency(out.latency_csv[d])
-                res = {}
-                for gi, size in enumerate(sizes):
-                    cpf = cycles_per_frame(rows, group, gi)
-                    net_bytes = size + ENCAP_OVERHEAD  # the network wire's frame incl. FCS
-                    in_bus = (net_bytes if d == "decap" else size) - FCS_BYTES
-                    out_bus = (size if d == "decap" else net_bytes) - FCS_BYTES
-                    bound = max(beats(in_bus, w // 8), beats(out_bus, w // 8))
-                    entry: dict[str, Any] = {
-                        "inner_frame_bytes": size, "network_frame_bytes": net_bytes,
-                        "cycles_per_frame": cpf, "beats_bound": bound,
-                        "mpps_at_clock": clock_mhz / cpf if cpf else None,
-                    }
-                    for rate in BENCH_RATES:
-                        need = rate * 1e3 / ((net_bytes + WIRE_OVERHEAD) * 8)  # Mpps at line rate
-                        ratio = (clock_mhz / cpf) / need if cpf else None
-                        entry[f"capacity_vs_{rate}g"] = round(ratio, 4) if ratio else None
-                        entry[f"fraction_{rate}g"] = round(min(1.0, ratio), 4) if ratio else None
-                    res[str(size)] = entry
-                per_dir[d] = res
-            wall = out.harness.get("wall_seconds")
-            frames = len(net) + len(host)
-            note(f"bench: {w}-bit vtep_top, idle-pipeline latency, {len(sizes)} sizes x "
-                 f"{LATENCY_FRAMES} frames per direction at {lat_gbps:g} Gb/s ...", not quiet)
-            ld = work / f"lat_w{w}"
-            ld.mkdir()
-            lat_out = simulate(binary, cfg, ld, lat_opts, latency=True,
-                               decap=Port(lat_net, work / "lat_net.pcap", ld / "host_out.pcap"),
-                               encap=Port(lat_host, work / "lat_host.pcap", ld / "net_out.pcap"))
-            _bench_sanity(lat_out, len(lat_net), w)
-            latency: dict[str, Any] = {}
-            for d in DIRECTIONS:
-                latency[d], problems = idle_latency(_read_latency(lat_out.latency_csv[d]),
-                                                    lat_group, sizes)
-                if problems:
-                    raise VtepError(f"{w}-bit bench: {d} latency differs between frames of "
-                                    f"one size, so the pipeline was not idle: "
-                                    + "; ".join(problems), 1)
-            doc_widths[str(w)] = {"wall_seconds": wall, "cycles": out.harness.get("cycles"),
-                                  "frames": frames,
-                                  "sim_frames_per_second": round(frames / wall, 1) if wall
-                                  else None,
-                                  "sim_cycles_per_second": round(out.harness["cycles"] / wall)
-                                  if wall and out.harness.get("cycles") else None,
-                                  **per_dir, "latency": latency,
-                                  "latency_wall_seconds": lat_out.harness.get("wall_seconds")}
+            doc_widths[str(w)] = _bench_build(binary, cfg, w, "base", "vtep_top", ins, quiet)
+        for w in (w for w in widths if pipelined and w in PIPELINED_WIDTHS):
+            cfg = bench_config(clock_mhz, BENCH_TUNNELS_DEFAULT, 32768, w)
+            binary = ensure(w, verbose=not quiet, block="vtep", pipelined=True)
+            r = _bench_build(binary, cfg, w, "pipe", "vtep_top_pipe", ins, quiet)
+            r["latency_added"] = latency_added(r["latency"], doc_widths[str(w)]["latency"])
+            pipe_widths[str(w)] = r
         lk_runs = [(w, 32768, BENCH_TUNNELS_DEFAULT) for w in widths]
         if large:
             lk_runs.append((max(widths), LARGE_TUNNEL_SLOTS, LARGE_TUNNELS))
@@ -848,6 +903,11 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
         "latency_pacing_gbps": lat_gbps,
         "sizes": list(sizes),
         "widths": doc_widths,
+        "pipelined": {"top": "vtep_top_pipe", "params": PIPELINED_PARAMS["vtep_top"],
+                      "what": "the same runs of the pipelined build at the widths it is "
+                              "synthesized at; latency_added[direction][size] = its idle-"
+                              "pipeline latency minus the default build's (first output beat)",
+                      "widths": pipe_widths},
         "lookup_rate": lookups,
         "host": {"machine": platform.machine(), "cpus": os.cpu_count(),
                  "load_average_1min_before": round(load_before, 2)},
@@ -940,6 +1000,25 @@ def bench_tables(doc: Mapping[str, Any]) -> str:
         parts.append("\nidle-pipeline latency, cycles from a frame's first input beat to its "
                      "first output beat: decap / encap (encap stores the whole frame first)")
         parts.append(grid(rows, ["size (network)", *(f"{w} bit" for w in widths)]))
+    pipe = doc.get("pipelined", {}).get("widths", {})
+    if pipe:
+        rows = []
+        for size in doc["sizes"]:
+            row = [f"{size} ({size + ENCAP_OVERHEAD})"]
+            for w in pipe:
+                lat, add = pipe[w]["latency"], pipe[w]["latency_added"]
+                row.append(" / ".join(f"{lat[d].get(str(size), '-')} "
+                                      f"(+{add[d].get(str(size), '-')})" for d in DIRECTIONS))
+            cpf_same = all(pipe[w][d][str(size)]["cycles_per_frame"]
+                           == doc["widths"][w][d][str(size)]["cycles_per_frame"]
+                           for w in pipe for d in DIRECTIONS)
+            row.append("same" if cpf_same else "differ")
+            rows.append(row)
+        parts.append("\npipelined build (vtep_top_pipe): idle-pipeline latency, decap / encap "
+                     "(+ cycles over the default build), and whether its back-to-back cycles "
+                     "per frame equal the default build's")
+        parts.append(grid(rows, ["size (network)", *(f"{w} bit" for w in pipe),
+                                 "cycles/frame"]))
     rows = []
     for r in doc["lookup_rate"]:
         rows.append([f"{r['data_width']} bit", f"{r['tunnel_slots']} ({r['tunnels']} tunnels)",

@@ -596,7 +596,7 @@ module axis_splice
             cur_bad_n    = nxt_ended ? fr_bad[nxt_idx]    : in_bad;
         end else begin
             cur_dv_n     = cur_dv || dsc_valid;
-            cur_desc_n   = cur_dv ? cur_desc : dsc;
+            cur_desc_n   = dsc;
             cur_vseen_n  = cur_vseen || eof_valid;
             cur_vbad_n   = cur_vseen ? cur_vbad : eof_bad;
             cur_base_n   = (live && in_first) ? wr_abs : cur_base;
@@ -669,7 +669,11 @@ module axis_splice
         cur_dv   <= cur_dv_n;
         cur_vseen <= cur_vseen_n;
         cur_vbad <= cur_vbad_n;
-        if (frame_done || dsc_valid) cur_desc <= cur_desc_n;
+        // Loaded only with a new value, never with itself: a descriptor field a top ties to
+        // a constant then stays one in synthesis (with cur_desc fed back through the load
+        // multiplexer Yosys kept the register, and with it SEG1's per-byte comparisons in
+        // vxlan_encap: 36,008 LUT4 against 18,470).
+        if (frame_done || (dsc_valid && !cur_dv)) cur_desc <= cur_desc_n;
         if (frame_done || s_hs) begin
             cur_base   <= cur_base_n;
             cur_nbeats <= cur_nbeats_n;

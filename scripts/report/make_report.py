@@ -24,7 +24,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -479,7 +479,8 @@ def lr_point(lr: dict[str, Any] | None, w: int, kind: str, n: int) -> dict[str, 
     return None
 
 
-def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
+def section_summary(synth: Synth, sweep, lr, lat,
+                    vlat: Mapping[Any, str] = blocks.VARIANT_LATENCY) -> list[str]:
     out = ["## Summary", ""]
     bullets = []
     if synth:
@@ -539,7 +540,7 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
             if pipe and pipe.get("ecp5") and fp:
                 bullets[-1] += (
                     f" Its pipelined build `{name}_pipe` "
-                    f"({blocks.VARIANT_LATENCY.get(f'{name}_pipe', 'more cycles')}): "
+                    f"({vlat.get(f'{name}_pipe', 'more cycles')}): "
                     f"{fint(pipe['ecp5'].get('lut4'))} LUT4, "
                     + (f"fmax {fnum(fp)} MHz" if not mark else
                        f"placed but not routed, ≈{fnum(fp)} MHz")
@@ -720,7 +721,8 @@ def section_synth(synth: Synth) -> list[str]:
     return out
 
 
-def section_goals(synth: Synth) -> list[str]:
+def section_goals(synth: Synth,
+                  vlat: Mapping[Any, str] = blocks.VARIANT_LATENCY) -> list[str]:
     out = ["## Against the timing goals", ""]
     if not synth:
         return out + ["*Not measured yet.*", ""]
@@ -765,7 +767,7 @@ def section_goals(synth: Synth) -> list[str]:
                 short.append((m, w, e))
     out += [table(["module", "W", "goal MHz", "fmax MHz", "distance",
                    "critical path / budget", ""], rows, "lrrrrrl"), ""]
-    variants = [v for v in blocks.VARIANTS if v in have and v in blocks.VARIANT_LATENCY]
+    variants = [v for v in blocks.VARIANTS if v in have and v in vlat]
     if variants:
         out += ["**Pipelined builds** (the same RTL with register cuts, what they cost in "
                 "cycles; docs/gre_decap.md, \"Pipelined builds\"):", ""]
@@ -773,7 +775,7 @@ def section_goals(synth: Synth) -> list[str]:
         for v in variants:
             extra = blocks.VARIANTS[v][1]
             base = blocks.variant_base(v)
-            lat = blocks.VARIANT_LATENCY.get(v, "")
+            lat = vlat.get(v, "")
             for w in blocks.widths_of(v) if v in blocks.WIDTH_INDEPENDENT else sorted(goals):
                 (fb, ab), (fv, av) = synth.speed(base, w), synth.speed(v, w)
                 # A ratio of two placement estimates is an estimate too; a routed figure
@@ -782,7 +784,7 @@ def section_goals(synth: Synth) -> list[str]:
                 # († as in the resource table: measured on RTL that has changed since.)
                 base_mark, var_mark = (synth.dagger(x, w) for x in (base, v))
                 vrows.append([f"`{v}`", _wlabel(v, w), ", ".join(f"{k}={x}" for k, x in extra.items()),
-                              lat, f"{ab}{fnum(fb)}{base_mark}" if fb else "not run",
+                              vlat.get((v, w), lat), f"{ab}{fnum(fb)}{base_mark}" if fb else "not run",
                               f"{av}{fnum(fv)}{var_mark}" if fv else "not run", ratio])
         out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",
                        "fmax, MHz", "speed-up"], vrows, "lrllrrr"), ""]
@@ -962,9 +964,68 @@ def _pair(a: str, b: str) -> str:
     return a if a == b else f"{a} / {b}"
 
 
-def _vx_latency(vlr: dict[str, Any] | None, w: int, d: str) -> dict[int, int]:
-    lat = ((vlr or {}).get("widths", {}).get(str(w), {}).get("latency") or {}).get(d) or {}
+def _vx_latency(vlr: dict[str, Any] | None, w: int, d: str, pipe: bool = False
+                ) -> dict[int, int]:
+    """{inner frame size: idle-pipeline cycles} of direction ``d`` at ``w`` bits, of the
+    default build or (``pipe``) of the pipelined build vtep_top_pipe."""
+    src = (((vlr or {}).get("pipelined") or {}) if pipe else (vlr or {})).get("widths") or {}
+    lat = (src.get(str(w), {}).get("latency") or {}).get(d) or {}
     return {int(k): v for k, v in lat.items() if v is not None}
+
+
+def _vx_pipe_added(vlr: dict[str, Any] | None, d: str) -> dict[int, set[int]]:
+    """Per width: the cycles the pipelined VTEP build adds in direction ``d`` (the set over
+    the frame sizes), from the bench's runs of vtep_top_pipe."""
+    pw = ((vlr or {}).get("pipelined") or {}).get("widths") or {}
+    return {int(w): set((r.get("latency_added") or {}).get(d, {}).values())
+            for w, r in pw.items() if (r.get("latency_added") or {}).get(d)}
+
+
+def _added_text(per_w: dict[int, set[int]], name_width: bool = True) -> str:
+    """"+8 cycles at 256 and 512 bit" or "+8 at 256, +9 at 512 bit" (a range where the
+    sizes differ); without ``name_width`` (one width), "+8 cycles"."""
+    def one(v: set[int]) -> str:
+        return f"+{min(v)}" if len(v) == 1 else f"+{min(v)}…+{max(v)}"
+    texts = {w: one(v) for w, v in sorted(per_w.items())}
+    if not name_width:
+        return " / ".join(texts.values()) + " cycles"
+    if len(set(texts.values())) == 1:
+        return (f"{next(iter(texts.values()))} cycles at "
+                + " and ".join(str(w) for w in texts) + " bit")
+    return ", ".join(f"{t} at {w}" for w, t in texts.items()) + " bit"
+
+
+def variant_latency(vlr: dict[str, Any] | None) -> dict[Any, str]:
+    """blocks.VARIANT_LATENCY, with the VXLAN pipelined builds' cost measured where the VTEP
+    bench ran vtep_top_pipe (docs/bench/vtep_linerate.json "pipelined": the idle-pipeline
+    latency of the first output beat over the default build's, at every frame size). Keys:
+    a build's name (its text over every width measured) and (name, width) for a width the
+    bench measured (that width's figure alone)."""
+    out: dict[Any, str] = dict(blocks.VARIANT_LATENCY)
+    dec_all, enc_all = _vx_pipe_added(vlr, "decap"), _vx_pipe_added(vlr, "encap")
+    src = "measured by `wirespeed bench --block vtep` at every frame size"
+
+    def texts(dec: dict[int, set[int]], enc: dict[int, set[int]], name_width: bool
+              ) -> dict[str, str]:
+        t: dict[str, str] = {}
+        if dec:
+            t["vxlan_decap_pipe"] = (f"first output beat {_added_text(dec, name_width)} "
+                                     f"({src}); last beat of a frame +10 cycles at most "
+                                     "(derived from its stages, not measured)")
+        if enc:
+            t["vxlan_encap_pipe"] = (f"every frame {_added_text(enc, name_width)} (first "
+                                     f"output beat of a store-and-forward frame; {src})")
+        if dec and enc:
+            t["vtep_top_pipe"] = (f"decap: {t['vxlan_decap_pipe']}; "
+                                  f"encap: {t['vxlan_encap_pipe']}")
+        return t
+
+    out.update(texts(dec_all, enc_all, True))
+    for w in sorted(set(dec_all) | set(enc_all)):
+        one = texts({w: dec_all[w]} if w in dec_all else {},
+                    {w: enc_all[w]} if w in enc_all else {}, False)
+        out.update({(v, w): t for v, t in one.items()})
+    return out
 
 
 def _span(vals: list[float]) -> str:
@@ -1092,12 +1153,13 @@ def section_vxlan_latency(vlr: dict[str, Any] | None, synth: Synth) -> list[str]
                 "`.venv/bin/wirespeed bench --block vtep`.*", ""]
     assert vlr is not None
     rows = []
-    for d in VX_DIRS:
+    for d, pipe in ((d, p) for d in VX_DIRS for p in (False, True)):
         for w in widths:
-            lat = _vx_latency(vlr, w, d)
+            lat = _vx_latency(vlr, w, d, pipe)
             if not lat:
                 continue
-            fm = synth.fmax(f"vxlan_{d}", w) if synth else None
+            block = f"vxlan_{d}" + ("_pipe" if pipe else "")
+            fm = synth.fmax(block, w) if synth else None
             seed = lat.get(VX_SEED_INNER)
             ns = [v * 1000 / fm for v in lat.values()] if fm else []
             # what it grows with: decap nothing, encap the host frame's input beats
@@ -1105,7 +1167,7 @@ def section_vxlan_latency(vlr: dict[str, Any] | None, synth: Synth) -> list[str]
                      for s, v in lat.items()}
             grows = ("same at every size" if d == "decap" and len(extra) == 1 else
                      f"input beats + {extra.pop()}" if len(extra) == 1 else "varies")
-            rows.append([f"`vxlan_{d}`", str(w), fint(seed), _span(list(lat.values())),
+            rows.append([f"`{block}`", str(w), fint(seed), _span(list(lat.values())),
                          grows, fnum(fm),
                          fnum(seed * 1000 / fm) if (fm and seed is not None) else "–",
                          (f"{fnum(min(ns))}–{fnum(max(ns))}" if min(ns) != max(ns)
@@ -1120,12 +1182,27 @@ def section_vxlan_latency(vlr: dict[str, Any] | None, synth: Synth) -> list[str]
            f"({VX_SEED_INNER}-byte inner frame). `vxlan_decap` is cut-through: the same cycles "
            "at every size. `vxlan_encap` keeps each host frame in its store-and-forward frame "
            "FIFO until the last byte is in, so its latency grows with the frame by one cycle "
-           "per input beat (*input beats* = ceil(inner bus bytes / bytes per beat)). ns at the "
-           "block's own measured fmax (– while synth.json has none).", "",
+           "per input beat (*input beats* = ceil(inner bus bytes / bytes per beat)). "
+           "`vxlan_decap_pipe` and `vxlan_encap_pipe` are the same directions in the pipelined "
+           "build `vtep_top_pipe`, run by the same bench at the widths it is synthesized at. "
+           "ns at the block's own measured fmax (– while synth.json has none).", "",
            table(["block", "W", f"seed {SEED_VXLAN_FRAME} B (cycles)", "all sizes (cycles)",
                   "with frame size", "fmax MHz", f"seed {SEED_VXLAN_FRAME} B (ns)",
                   "all sizes (ns)"], rows), ""]
     return out
+
+
+def _vx_bench_host(v: dict[str, Any]) -> str:
+    """The machine's load when the VTEP bench started: wall-clock rates are only comparable
+    between runs on equally idle machines."""
+    host = v.get("host") or {}
+    la = host.get("load_average_1min_before")
+    if la is None:
+        return ""
+    return (f" The bench ({v.get('date', '?')}) started at a 1-minute load average of {la} on "
+            f"{host.get('cpus', '?')} CPUs" + (" (other jobs running: its rates are lower than "
+                                               "an idle machine's)." if host.get("cpus") and
+                                               la >= 0.5 * host["cpus"] else "."))
 
 
 def section_vxlan_sim_speed(vlr: dict[str, Any] | None, vxseed: dict[str, Any] | None
@@ -1168,7 +1245,7 @@ def section_vxlan_sim_speed(vlr: dict[str, Any] | None, vxseed: dict[str, Any] |
             "bench, 4K in the seed run); simulated cycles count the traffic only. The writes "
             "dominate the short bench runs: the same width's latency run (the same writes, "
             f"{2 * len(v.get('sizes', [])) * v.get('latency_frames_per_size', 0)} paced "
-            "frames, last column) takes about as long.", "",
+            "frames, last column) takes about as long." + _vx_bench_host(v), "",
             table(["run", "frames", "simulated cycles", "wall s", "frames / s", "cycles / s",
                    "register writes", "latency run, wall s"], rows), ""]
 
@@ -1544,10 +1621,11 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
              "Synthesis, timing, throughput and latency of every datapath block of "
              "wirespeed, per bus width, measured by `make synth` and `make bench` and written "
              "here by `make report`. Block contract: [gre_decap.md](gre_decap.md).", ""]
-    parts += section_summary(synth, sweep, lr, lat)
+    vlat = variant_latency(vlr)
+    parts += section_summary(synth, sweep, lr, lat, vlat)
     parts += section_measures()
     parts += section_synth(synth)
-    parts += section_goals(synth)
+    parts += section_goals(synth, vlat)
     parts += section_throughput(sweep, lr, synth, vlr)
     parts += section_latency(lat, synth, vlr)
     parts += section_seeds(sweep, lr, lat, synth, vxseed, vlr)

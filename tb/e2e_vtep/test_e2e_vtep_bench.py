@@ -11,6 +11,7 @@ import pytest
 
 from vtep_util import run_ok
 from wirespeed import vtep
+from wirespeed.build import PIPELINED_PARAMS
 
 
 def _beats(n: int, w: int) -> int:
@@ -63,6 +64,40 @@ def test_idle_latency_per_direction_and_size(bench_doc: tuple[dict, str]) -> Non
     assert lat["decap"]["754"] == 5 and lat["encap"]["754"] == 31
     assert lat["encap"]["64"] == 9 and lat["encap"]["9000"] == 289
     assert "idle-pipeline latency" in stdout
+
+
+def test_pipelined_build_costs_its_stages_and_no_throughput(bench_doc: tuple[dict, str]
+                                                           ) -> None:
+    """The same runs of vtep_top_pipe (PIPELINED_PARAMS) at 256 bits, the one pipelined
+    width of this run (64 bits is not one): the cycles its stages add, measured at every
+    frame size, and back-to-back cycles per frame equal to the default build's."""
+    doc, stdout = bench_doc
+    p = doc["pipelined"]
+    assert p["top"] == "vtep_top_pipe" and p["params"] == PIPELINED_PARAMS["vtep_top"]
+    assert list(p["widths"]) == ["256"]
+    r = p["widths"]["256"]
+    sizes = {str(s) for s in doc["sizes"]}
+    # decap: the classifier's five cuts, the VNI table's registered read words and the splice
+    # engine's descriptor and output registers (its END_PIPE costs nothing on a cut-through
+    # frame whose beats arrive ahead of their output)
+    assert r["latency_added"]["decap"] == {s: 8 for s in sizes}
+    # encap: the tunnel table's registered read words and the two splice registers; the
+    # frame is all in its FIFO before it leaves, so END_PIPE never waits for an input beat
+    assert r["latency_added"]["encap"] == {s: 3 for s in sizes}
+    base = doc["widths"]["256"]
+    for d in vtep.DIRECTIONS:
+        assert r["latency"][d] == {s: base["latency"][d][s] + r["latency_added"][d][s]
+                                   for s in sizes}
+        for s in sizes:
+            assert r[d][s]["cycles_per_frame"] == base[d][s]["cycles_per_frame"]
+    assert "pipelined build (vtep_top_pipe)" in stdout
+
+
+def test_latency_added_is_the_difference_per_size() -> None:
+    pipe = {"decap": {"64": 13, "128": 13}, "encap": {"64": 12}}
+    base = {"decap": {"64": 5, "128": 5}, "encap": {"64": 9, "128": 11}}
+    assert vtep.latency_added(pipe, base) == {"decap": {"64": 8, "128": 8},
+                                              "encap": {"64": 3}}
 
 
 def test_simulation_speed_is_recorded(bench_doc: tuple[dict, str]) -> None:

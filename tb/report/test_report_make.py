@@ -344,3 +344,31 @@ def test_pipelined_build_latency_and_clock_at_its_placement_estimate(bench_dir):
     # 123.5 MHz carries 25G, the pipelined build's estimate 10G.
     assert "| `gre_decap_pipe` MHz | carried |" in text
     assert "| 123.5 | 25G | ≈50.0 | ≈10G |" in text
+
+
+def test_vxlan_pipelined_latency_is_the_benchs_measurement(vtep_bench_dir):
+    """With the VTEP bench's runs of vtep_top_pipe in vtep_linerate.json, the report states
+    the VXLAN pipelined builds' added cycles from them (per width where measured), and lists
+    their idle-pipeline latency beside the default build's."""
+    doc = json.loads((vtep_bench_dir / "vtep_linerate.json").read_text())
+    base = doc["widths"]["256"]["latency"]
+    pipe_lat = {"decap": {s: v + 8 for s, v in base["decap"].items()},
+                "encap": {s: v + 3 for s, v in base["encap"].items()}}
+    doc["pipelined"] = {"top": "vtep_top_pipe", "params": {}, "widths": {"256": {
+        "latency": pipe_lat,
+        "latency_added": {"decap": {s: 8 for s in base["decap"]},
+                          "encap": {s: 3 for s in base["encap"]}}}}}
+    (vtep_bench_dir / "vtep_linerate.json").write_text(json.dumps(doc))
+    vlat = make_report.variant_latency(doc)
+    assert vlat[("vxlan_decap_pipe", 256)].startswith("first output beat +8 cycles (measured")
+    assert vlat[("vxlan_encap_pipe", 256)].startswith("every frame +3 cycles (first output")
+    assert "+8 cycles at 256 bit" in vlat["vtep_top_pipe"]
+    assert ("vxlan_decap_pipe", 512) not in vlat          # not measured at 512: no figure
+    text, _ = make_report.build_doc(vtep_bench_dir)
+    # encap's base latency is input beats + 7 in the fixture: the pipelined build's + 10
+    assert "| `vxlan_decap_pipe` | 256 | 13 | 13 | same at every size | – | – | – |" in text
+    assert "| `vxlan_encap_pipe` | 256 | 34 | 12–292 | input beats + 10 | – | – | – |" in text
+    # Without the pipelined runs the static statement stands.
+    del doc["pipelined"]
+    assert make_report.variant_latency(doc)["vxlan_encap_pipe"] == \
+        make_report.blocks.VARIANT_LATENCY["vxlan_encap_pipe"]
