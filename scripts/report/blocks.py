@@ -385,7 +385,15 @@ TIMING_NOTES: dict[str, str] = {
         "at 256 bit (seeds 2–5: 46.3, 48.1, 46.9, 48.23), back on the descriptor path named "
         "before: a descriptor used in the cycle it arrives (`desc_seg1_len`) → the plan → "
         "the data path → `m_axis_tkeep`; the accounting path is gone. `DESC_PIPE` and "
-        "`OUT_PIPE` cut there (`axis_splice_pipe`)."),
+        "`OUT_PIPE` cut there (`axis_splice_pipe`). **Now** (the record register `cur_desc` "
+        "loads only a new value, see `vxlan_encap_pipe`): 48.1 MHz at 256 bit (seeds 2–5: "
+        "48.1, 47.1, 47.7, 47.9), 54.2 at 128, "
+        "52.9 at 64 (45.7, 51.3, 59.0 before; 15,225 LUT4 at 256), on the same descriptor "
+        "path (`desc_seg1_len` or `desc_ins_len` → … → `m_axis_tdata` or `cur_desc`). At 512 "
+        "bit it places at ≈27.9 MHz (≈27.7 on older RTL) with 31,056 LUT4 against 21,394, "
+        "while its UltraScale+ count did not grow (14,815 → 14,638 LUT): ABC9 maps the byte "
+        "multiplexers wider on ECP5 (PFUMX 3,006 → 9,873, L6MUX21 344 → 3,436), as it did "
+        "at 256 bit when the control chain got shorter (above)."),
     "axis_splice_pipe": (
         "**Done.** `OUT_PIPE` = 1: each cycle the engine decides and plans the next output "
         "beat (source beat numbers, funnel shifts, per-byte SEG1/SEG2/given selects, the "
@@ -442,8 +450,14 @@ TIMING_NOTES: dict[str, str] = {
         "descriptor register's valid bit → the plan's distances → frame done → the load "
         "enable of every descriptor register bit (18.8 ns, 15.4 of them routing: the 512-bit "
         "data path spreads the placement, and frame done reaches a few hundred flip-flops). "
-        "In `gre_decap_pipe` at 512 bit the engine is no longer the limit (57.6 MHz, on the "
-        "parser's path). **Next.** Load the next frame's record ahead into a second "
+        "In `gre_decap_pipe` at 512 bit the engine is no longer the limit (64.7 MHz, on the "
+        "parser's path). **Now** (`cur_desc` loads only a new value; cycle for cycle the "
+        "same): routed 83.4 → 85.1 MHz at 256 bit (10,161 LUT4, 1,542 FF), 53.1 → 54.3 at "
+        "512 (19,744 LUT4). At both widths the path starts at the record's valid bit "
+        "`cur_dv` (a stored descriptor or the one arriving: the record's select) → the output "
+        "beat's byte position arithmetic (`ob_pos`) → the plan → `hold_v` → the load enable "
+        "of `oldest` (11.8 ns at 256 bit, 18.4 at 512). "
+        "**Next.** Load the next frame's record ahead into a second "
         "register set so that frame done only selects (a select from a register fans out "
         "at the path's start instead, which the slot version above measured slower at 256 "
         "bit: the fan-out itself has to shrink, e.g. by loading only the decision's fields "
@@ -540,8 +554,11 @@ TIMING_NOTES.update({
         "→ the classifier's decision → the splice engine's bad-frame record (`fr_bad`); at "
         "512 bit (22 min) 12.9 MHz (≈10.3 placed), from the same flag to the engine's "
         "`m_axis_tuser`; at 64 and 128 bit (13 min each) 14.4 and 14.3 MHz, from the "
-        "window's position counter (`in_pos`). "
-        "**Next.** The pipelined build (`gre_decap_pipe`, 74.5 MHz routed at 256 bit) is the one to use "
+        "window's position counter (`in_pos`). **Now** (the splice engine's record "
+        "registers): 15.6 MHz routed at 256 bit (20 min; 29,848 LUT4, 9,208 FF), on the "
+        "same series path (the first-beat flag → the decision → `fr_bad`), and 16.6 at 64 "
+        "bit (11 min; 24,502 LUT4), from `in_pos` to the outcome counter's strobe. "
+        "**Next.** The pipelined build (`gre_decap_pipe`, 78.0 MHz routed at 256 bit) is the one to use "
         "on this device; its limits are the parts' own (see there)."),
     "gre_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
@@ -580,7 +597,18 @@ TIMING_NOTES.update({
         "engine: the GRE checksum region's beat sum in `region_sum_pipe` (the registered "
         "count of the beat's bytes in the region → the per-word masks → the 32-word sum, "
         "17.4 ns, 13.7 of them routing), the classifier's own 512-bit path (77.2 MHz alone) "
-        "stretched by the top's larger placement. **Next.** Register the beat's byte mask "
+        "stretched by the top's larger placement. **Now** (the engine's record register "
+        "`cur_desc` loads only a new value, so Yosys drops the bits a top ties off; see "
+        "`vxlan_encap_pipe`): routed 74.5 → 78.0 MHz at 256 bit (14 min; 31,717 → 28,544 "
+        "LUT4, 14,292 FF; UltraScale+ 19,981 LUT), the seed frame still 9 cycles. The path "
+        "is the one named next below: whether the output frame's descriptor is stored "
+        "(`cur_dv`) → the plan's distance to the frame's end → frame done → the load of "
+        "the record register `cur_desc` (12.8 ns, 9.5 of them routing). At 512 bit: routed "
+        "57.6 → 64.7 MHz (24 min; 42,948 → 36,544 LUT4, 16,764 FF), still on the GRE "
+        "checksum region's beat sum in `region_sum_pipe` (the registered count of the beat's "
+        "bytes in the region `v0_take` → the per-byte masks → the 32-word sum `v1_sum`, "
+        "15.5 ns, 11.4 of them routing). "
+        "**Next.** Register the beat's byte mask "
         "instead of its count (no comparisons after the register), or sum the beat in two "
         "registered halves (+1 cycle on the frame-end verdict only); then the engine's "
         "frame-done fan-out to the record's load enables."),
@@ -593,7 +621,8 @@ TIMING_NOTES.update({
         "(`axis_splice` `LATE_EOF`). **Routed once** at 256 bit, on older RTL (27,360 LUT4, "
         "5,666 FF, placement estimate 10.6 MHz): 12.6 MHz after 31 min of router1, critical "
         "path from the header window's first-beat flag into the parser's late comparisons. "
-        "The current RTL places at ≈11.8 MHz with 21,945 LUT4."),
+        "The RTL before the splice engine's record-register change placed at ≈11.8 MHz "
+        "with 21,945 LUT4; the current one places at ≈12.0 MHz with 21,863 LUT4."),
     "vxlan_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
         "`axis_splice`'s own: first tkeep → … → `s_axis_tready` (since cut), then its data "
@@ -608,7 +637,9 @@ TIMING_NOTES.update({
         "(`axis_splice_pipe` 72.5 → 74.5): placed at 256 bit ≈44.9 → ≈50.1 MHz, 19,709 LUT4, "
         "10,840 FF (+8 cycles to the first output beat against `vxlan_decap`). **Now** "
         "(`SPLICE_PIPE` = 3 and the engine's record registers, as `gre_decap_pipe`): placed "
-        "≈50.1 → ≈49.1 MHz at 256 bit, 21,629 LUT4, 11,092 FF. **Next.** "
+        "≈50.1 → ≈49.1 MHz at 256 bit, 21,629 LUT4, 11,092 FF. **Now** (the record register "
+        "`cur_desc` loading only a new value, see `vxlan_encap_pipe`): ≈49.4 MHz at 256 bit "
+        "(19,613 LUT4, 11,046 FF), ≈47.5 at 512 (27,097 LUT4; ≈42.8 on older RTL). **Next.** "
         "Placement only, so nextpnr names no path; the parts' routed figures are now "
         "70–83 MHz, and a routed run (block RAMs: an hour or more here) would tell what "
         "the top adds."),
@@ -645,7 +676,17 @@ TIMING_NOTES.update({
         "descriptor arriving while it has none, or the next frame's when one leaves), the "
         "same behaviour cycle for cycle (tb/axis_splice's exact tables): `SPLICE_PIPE` = 2 "
         "19,145 LUT4; `SPLICE_PIPE` = 3 36,021 → 19,002 LUT4 (UltraScale+ 25,821 → 12,592 "
-        "LUT), placed ≈40.5 → ≈43.7 MHz. **Next.** Route it on an unloaded core for 2–3 h; "
+        "LUT), placed ≈40.5 → ≈43.7 MHz. At 512 bit the same RTL places at ≈32.9 MHz with "
+        "23,604 LUT4 and 13,780 FF (≈40.6, 21,502 and 10,685 on the engine before the record "
+        "registers and `END_PIPE`), and `vxlan_encap` (`SPLICE_PIPE` = 0) at ≈35.1 MHz at 256 "
+        "bit (18,875 LUT4) but ≈27.5 at 512 (28,525 LUT4 against 23,907): at 512 bit the "
+        "record registers cost LUTs and placed clock, at 256 they do not. Placement only, so "
+        "nextpnr names no path. The UltraScale+ counts grew little (LUT +2 % and +4 %): in "
+        "`vxlan_encap` the growth is mostly ABC9 mapping the byte multiplexers wider on ECP5 "
+        "(PFUMX 3,240 → 5,733, L6MUX21 517 → 1,927), in `vxlan_encap_pipe` the registers "
+        "added. **Next.** At 512 bit: find what the "
+        "record registers add (the 256-bit check of SEG1's logic, made again at 512). "
+        "Route it on an unloaded core for 2–3 h; "
         "of its parts, `encap_classify` "
         "(66.7 MHz routed) is now the slowest."),
     "vtep_top_pipe": (
@@ -659,7 +700,10 @@ TIMING_NOTES.update({
         "in a session here. **Done.** Both tables with `LOOKUP_LATENCY` = 4, the five-stage "
         "decap classifier (`DECAP_CLASSIFY_PIPE` = 31) and the shorter splice engines: "
         "placed at 256 bit ≈38.3 → ≈41.7 MHz (37,849 LUT4, 22,671 FF), still about its "
-        "encap direction (`vxlan_encap_pipe` ≈43.5). **Next.** As `vxlan_encap_pipe`: route "
+        "encap direction (`vxlan_encap_pipe` ≈43.5). **Now** (the record register `cur_desc` "
+        "loading only a new value): placed ≈42.2 MHz at 256 bit (38,172 LUT4, 23,355 FF; "
+        "`vtep_top` ≈10.6, 42,925 LUT4) and ≈36.0 at 512 (49,471 LUT4), the 512-bit figure "
+        "again about its encap direction (`vxlan_encap_pipe` ≈32.9). **Next.** As `vxlan_encap_pipe`: route "
         "it (hours); then `encap_classify`."),
     "allow_list": (
         "**Why.** The lookup is combinational by contract: 64 entries × 64-bit {source, "
@@ -682,7 +726,8 @@ TIMING_NOTES.update({
         "`gre_decap` alone (≈11.1 against ≈11.2 MHz at 256 bit): the adapters (≥ 248 MHz "
         "routed alone) are not its limit, the combinational classifier in series with the "
         "splice engine is (see `gre_decap`). **Done.** The shell passes `CLASSIFY_PIPE` and "
-        "`SPLICE_PIPE` through: `gre_decap_avst_pipe`."),
+        "`SPLICE_PIPE` through: `gre_decap_avst_pipe`. On the current RTL it places at ≈12.3 "
+        "MHz with 32,017 LUT4."),
     "gre_decap_avst_pipe": (
         "**Why.** `gre_decap_pipe` in the shell (then `CLASSIFY_PIPE` = 15, `SPLICE_PIPE` = 2, +6 "
         "cycles to the first output beat as in `gre_decap_pipe`, plus the shell's one "
@@ -703,7 +748,11 @@ TIMING_NOTES.update({
         "of the engine with the shell: the engine's registered `s_axis_tready` → the input "
         "adapter's register slice (its valid and the Avalon ready) → the engine's input "
         "handshake → the beat count and the buffer occupancy → `s_axis_tready` (15.7 ns, 11.7 "
-        "of them routing between the shell and the engine). **Next.** A register slice "
+        "of them routing between the shell and the engine). **Now** (the engine's record "
+        "register loading only a new value, see `vxlan_encap_pipe`): routed 63.6 → 74.7 MHz "
+        "(18 min; 28,257 LUT4, 15,440 FF) against `gre_decap_pipe`'s 78.0, on the same loop "
+        "(`s_axis_tready` → the adapter's valid → the occupancy clamp `oa_clamp` → "
+        "`s_axis_tready`, 13.4 ns). **Next.** A register slice "
         "between the adapter and the engine that breaks the ready loop (+1 cycle), or the "
         "occupancy compared against the buffer size less one so that the handshake of this "
         "cycle need not be added."),

@@ -794,6 +794,64 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+def collected_entry(j: Job) -> dict[str, Any] | None:
+    """The result ``--collect`` writes for one job: each step's result from build/synth/, even
+    if made from other inputs (then marked stale), and where a step has none there (a fresh
+    clone, or a rerun stopped before that step finished), the record docs/bench/synth.json
+    holds for it, marked stale unless made from this build's RTL and parameters."""
+    e = j.base_entry()
+    stale = False
+
+    def take(step: str, key: str) -> dict[str, Any] | None:
+        nonlocal stale
+        d, current = j.cached_any(step, key)
+        if d is None:
+            return None
+        if not current:
+            # Measured on other RTL (or another flow): keep it, marked as such.
+            stale = True
+            e["rtl_hash"] = d.get("rtl_hash", "older")
+        return {k: v for k, v in d.items() if k not in ("key", "rtl_hash")}
+
+    c = take("ecp5_synth", j.key("ecp5"))
+    if c:
+        e["ecp5"] = c
+    runs = [take(f"pnr_s{s}", j.pnr_key(s)) for s in j.seeds]
+    for s, r in zip(j.seeds, runs):
+        log, res = j.dir / f"pnr_s{s}.log", j.dir / f"pnr_s{s}.result.json"
+        if (r and "placed_fmax_mhz" not in r and log.exists() and res.exists()
+                and log.stat().st_mtime <= res.stat().st_mtime + 5):
+            # Runs from before the estimate was kept: read it from their own log
+            # (not from a later, interrupted run's).
+            r["placed_fmax_mhz"] = placed_fmax(log)
+    runs = [r for r in runs if r]
+    if runs:
+        e["pnr"] = runs[0]
+        if len(runs) > 1:
+            e["pnr_seeds"] = [{"seed": r["seed"], "fmax_mhz": r["fmax_mhz"],
+                               "seconds": r["seconds"]} for r in runs]
+    c = take("xcup", j.key("xcup"))
+    if c:
+        e["xcup"] = c
+    # Steps with nothing under build/synth/: the committed record's, so that a rerun
+    # stopped half-way (synthesis done, place and route not) keeps the earlier figures.
+    old = recorded_results()["results"].get((j.block, j.width))
+    if old:
+        same = (not old.get("stale") and old.get("rtl_hash") == j.rtl_hash
+                and old.get("params") == j.params)
+        parts = [k for k in ("ecp5", "pnr", "xcup") if k not in e and k in old]
+        for k in parts:
+            e[k] = old[k]
+            if k == "pnr" and "pnr_seeds" in old:
+                e["pnr_seeds"] = old["pnr_seeds"]
+        if parts and not same:
+            stale = True
+            e["rtl_hash"] = old.get("rtl_hash", "older")
+    if stale:
+        e["stale"] = True
+    return e if any(k in e for k in ("ecp5", "pnr", "xcup")) else None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -828,54 +886,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{j.name:24s} rtl {j.rtl_hash}  {done}")
         return 0
     if args.collect:
-        entries = []
-        for j in jobs:
-            e = j.base_entry()
-            stale = False
-
-            def take(step: str, key: str) -> dict[str, Any] | None:
-                nonlocal stale
-                d, current = j.cached_any(step, key)
-                if d is None:
-                    return None
-                if not current:
-                    # Measured on other RTL (or another flow): keep it, marked as such.
-                    stale = True
-                    e["rtl_hash"] = d.get("rtl_hash", "older")
-                return {k: v for k, v in d.items() if k not in ("key", "rtl_hash")}
-
-            c = take("ecp5_synth", j.key("ecp5"))
-            if c:
-                e["ecp5"] = c
-            runs = [take(f"pnr_s{s}", j.pnr_key(s)) for s in j.seeds]
-            for s, r in zip(j.seeds, runs):
-                log, res = j.dir / f"pnr_s{s}.log", j.dir / f"pnr_s{s}.result.json"
-                if (r and "placed_fmax_mhz" not in r and log.exists() and res.exists()
-                        and log.stat().st_mtime <= res.stat().st_mtime + 5):
-                    # Runs from before the estimate was kept: read it from their own log
-                    # (not from a later, interrupted run's).
-                    r["placed_fmax_mhz"] = placed_fmax(log)
-            runs = [r for r in runs if r]
-            if runs:
-                e["pnr"] = runs[0]
-                if len(runs) > 1:
-                    e["pnr_seeds"] = [{"seed": r["seed"], "fmax_mhz": r["fmax_mhz"],
-                                       "seconds": r["seconds"]} for r in runs]
-            c = take("xcup", j.key("xcup"))
-            if c:
-                e["xcup"] = c
-            if stale:
-                e["stale"] = True
-            if not any(k in e for k in ("ecp5", "pnr", "xcup")):
-                # Nothing cached under build/synth/ (measured on another machine, or its
-                # rerun was stopped before a step finished): keep the committed record,
-                # marked stale when its RTL or parameters are not this build's.
-                old = recorded_results()["results"].get((j.block, j.width))
-                if old:
-                    same = old.get("rtl_hash") == j.rtl_hash and old.get("params") == j.params
-                    e = old if same else dict(old, stale=True)
-            if any(k in e for k in ("ecp5", "pnr", "xcup")):
-                entries.append(e)
+        entries = [e for e in (collected_entry(j) for j in jobs) if e]
         write_results(args, entries, None, 0.0)
         say(f"synth: collected {len(entries)} cached configuration(s) into {rel(args.output)}")
         return 0

@@ -257,3 +257,24 @@ def test_a_placement_estimate_still_needs_routing_and_its_netlist(tmp_path, monk
     assert not job.pnr_to_run(2)
     job.args = run.parse_args(["--place-only"])
     assert not job.pnr_to_run(1)
+
+
+def test_collect_keeps_the_recorded_steps_a_stopped_rerun_did_not_redo(tmp_path, monkeypatch):
+    """Synthesis redone on new RTL, place and route not yet: --collect writes the new counts
+    and the recorded fmax, marked stale (measured on the earlier RTL)."""
+    job = _recorded_job(tmp_path, monkeypatch,
+                        entry_edit=lambda e: e.update(rtl_hash="0123456789abcdef"))
+    job.dir.mkdir(parents=True)
+    job.store("ecp5_synth", job.key("ecp5"), {"lut4": 290, "ff": 150})
+    e = run.collected_entry(job)
+    assert e["ecp5"]["lut4"] == 290
+    assert e["pnr"]["fmax_mhz"] == 368.19 and [s["seed"] for s in e["pnr_seeds"]] == [1, 2]
+    assert e["xcup"] == {"lut": 79}
+    assert e["stale"] is True and e["rtl_hash"] == "0123456789abcdef"
+
+
+def test_collect_of_a_current_record_is_not_stale(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch)
+    e = run.collected_entry(job)
+    assert (e["ecp5"]["lut4"], e["pnr"]["fmax_mhz"], e["xcup"]["lut"]) == (303, 368.19, 79)
+    assert "stale" not in e and e["rtl_hash"] == job.rtl_hash
