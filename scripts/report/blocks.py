@@ -556,8 +556,9 @@ TIMING_NOTES.update({
         "`m_axis_tuser`; at 64 and 128 bit (13 min each) 14.4 and 14.3 MHz, from the "
         "window's position counter (`in_pos`). **Now** (the splice engine's record "
         "registers): 15.6 MHz routed at 256 bit (20 min; 29,848 LUT4, 9,208 FF), on the "
-        "same series path (the first-beat flag → the decision → `fr_bad`), and 16.6 at 64 "
-        "bit (11 min; 24,502 LUT4), from `in_pos` to the outcome counter's strobe. "
+        "same series path (the first-beat flag → the decision → `fr_bad`), 16.6 at 64 bit "
+        "(11 min; 24,502 LUT4) and 16.7 at 128 (13 min; 25,400 LUT4), from the window's "
+        "`in_pos` or `in_first` to the outcome counter's strobe. "
         "**Next.** The pipelined build (`gre_decap_pipe`, 78.0 MHz routed at 256 bit) is the one to use "
         "on this device; its limits are the parts' own (see there)."),
     "gre_decap_pipe": (
