@@ -399,7 +399,10 @@ TIMING_NOTES: dict[str, str] = {
         "registers, 31,056 with the record register loading only new values. The growth came "
         "with the per-byte comparisons, which left the carry chains for LUTs and wide "
         "multiplexers; the record registers took some of it back. At 256 bit the same "
-        "comparisons are what made the pipelined engine faster (`axis_splice_pipe`)."),
+        "comparisons are what made the pipelined engine faster (`axis_splice_pipe`). "
+        "**Routing tried** at 512 bit: router1 stopped at its 28-min limit with 26,029 wires "
+        "still overused (the wide byte multiplexers crowd the routing); `axis_splice_pipe` "
+        "routes at 512 bit in 6 min."),
     "axis_splice_pipe": (
         "**Done.** `OUT_PIPE` = 1: each cycle the engine decides and plans the next output "
         "beat (source beat numbers, funnel shifts, per-byte SEG1/SEG2/given selects, the "
@@ -631,7 +634,13 @@ TIMING_NOTES.update({
         "5,666 FF, placement estimate 10.6 MHz): 12.6 MHz after 31 min of router1, critical "
         "path from the header window's first-beat flag into the parser's late comparisons. "
         "The RTL before the splice engine's record-register change placed at ≈11.8 MHz "
-        "with 21,945 LUT4; the current one places at ≈12.0 MHz with 21,863 LUT4."),
+        "with 21,945 LUT4; the current one places at ≈12.0 MHz with 21,863 LUT4. "
+        "**Routed** on the current RTL at 256 bit (router1, 20 min): 14.3 MHz, 1.19 × the "
+        "estimate (5,824 FF), from the header window's position counter `in_pos` through "
+        "the classifier's decision into the engine's bad-frame flag `cur_bad` (69.7 ns, 179 "
+        "logic levels): the series path of `gre_decap`. At 64, 128 and 512 bit (5, 6 and "
+        "17 min): 14.8, 14.8 and 13.6 MHz, from the window's `in_pos` or `in_first` to the "
+        "engine's bad-frame record. `vxlan_decap_pipe` cuts that path."),
     "vxlan_decap_pipe": (
         "**Why.** With the classifier cut in four stages the critical path was "
         "`axis_splice`'s own: first tkeep → … → `s_axis_tready` (since cut), then its data "
@@ -648,10 +657,18 @@ TIMING_NOTES.update({
         "(`SPLICE_PIPE` = 3 and the engine's record registers, as `gre_decap_pipe`): placed "
         "≈50.1 → ≈49.1 MHz at 256 bit, 21,629 LUT4, 11,092 FF. **Now** (the record register "
         "`cur_desc` loading only a new value, see `vxlan_encap_pipe`): ≈49.4 MHz at 256 bit "
-        "(19,613 LUT4, 11,046 FF), ≈47.5 at 512 (27,097 LUT4; ≈42.8 on older RTL). **Next.** "
-        "Placement only, so nextpnr names no path; the parts' routed figures are now "
-        "70–83 MHz, and a routed run (block RAMs: an hour or more here) would tell what "
-        "the top adds."),
+        "(19,613 LUT4, 11,046 FF), ≈47.5 at 512 (27,097 LUT4; ≈42.8 on older RTL). "
+        "**Routed** at 256 bit (router1, 21 min, block RAMs and all): 59.7 MHz, 1.21 × the "
+        "estimate. The path is the splice engine's, as in `gre_decap_pipe`: whether the "
+        "output frame's descriptor is stored (`cur_dv`) → the plan's output position "
+        "(`ob_pos`, a carry chain) → frame done → the load enable of the frame's bad flag "
+        "`cur_bad` (16.7 ns, 13.2 of them routing). The engine alone routes at 85.1 MHz: "
+        "the top's larger placement stretches that path's wires. At 512 bit (11 min): 59.0 "
+        "MHz, 1.24 × the estimate (13,485 FF), on the UDP checksum region's beat sum in "
+        "`region_sum_pipe` (the registered count of the beat's bytes in the region "
+        "`v0_take` → the per-byte masks → the 32-word sum `v1_sum`, 16.9 ns, 13.1 of them "
+        "routing), the path `gre_decap_pipe` has at 512 bit. **Next.** The engine's "
+        "`cur_dv` fan-out and `region_sum_pipe` (see `gre_decap_pipe`)."),
     "vxlan_encap_pipe": (
         "**Why.** `vxlan_encap`'s engine is `axis_splice` with 64 inserted bytes; its "
         "placement estimate (≈37.6 MHz at 256 bit) was about the engine's own. **Done.** "
@@ -704,8 +721,12 @@ TIMING_NOTES.update({
         "the header window's per-word masks taken from tkeep directly (a suffix OR, no count "
         "compared) give 28,222. At 512 bit the ECP5 LUT4 counts of these tops move by ±15 % "
         "with such changes; the UltraScale+ counts are the steadier measure of the logic. "
-        "**Next.** Route it on an unloaded core for 2–3 h; of its parts, `encap_classify` "
-        "(66.7 MHz routed) is now the slowest."),
+        "**Routing tried** again on the current RTL at 256 bit: after 13 min router1 still "
+        "had 105,669 wires overused, falling by about 1,400 a minute, and was stopped; "
+        "`vxlan_encap` at 64 bit still had 36,106 at its 25-min limit (the decap tops, with "
+        "a third of the block RAMs, route in 5–21 min). **Next.** Route it on an "
+        "unloaded core for 2–3 h; of its parts, `encap_classify` (66.7 MHz routed) is now "
+        "the slowest."),
     "vtep_top_pipe": (
         "**Why.** `vtep_top` (≈11.1 MHz placed at 256 bit) is as fast as its "
         "slowest part, `vxlan_decap`'s combinational classifier. **Done.** Built of "
@@ -744,7 +765,9 @@ TIMING_NOTES.update({
         "routed alone) are not its limit, the combinational classifier in series with the "
         "splice engine is (see `gre_decap`). **Done.** The shell passes `CLASSIFY_PIPE` and "
         "`SPLICE_PIPE` through: `gre_decap_avst_pipe`. On the current RTL it places at ≈12.3 "
-        "MHz with 32,017 LUT4."),
+        "MHz with 32,017 LUT4 and routes (router1, 22 min) at 16.0 MHz, on `gre_decap`'s own "
+        "series path: the header window's `in_pos` → the decision → the engine's "
+        "`m_axis_tuser` (62.5 ns, 114 logic levels); `gre_decap` alone routes at 15.6."),
     "gre_decap_avst_pipe": (
         "**Why.** `gre_decap_pipe` in the shell (then `CLASSIFY_PIPE` = 15, `SPLICE_PIPE` = 2, +6 "
         "cycles to the first output beat as in `gre_decap_pipe`, plus the shell's one "

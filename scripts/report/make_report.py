@@ -603,8 +603,9 @@ def section_measures() -> list[str]:
             "would see them. Not a sign-off timing: no clock uncertainty, no I/O, no "
             "neighbouring logic competing for routing.",
             "- **≈ fmax (placed, not routed)** — for the tops not routed yet (router1 takes "
-            "13–23 min on a GRE top here, and over an hour where block RAMs crowd the "
-            "routing, as in the VXLAN tops): "
+            "13–24 min on a GRE top here, 5–21 min on the VXLAN decap tops, and over an "
+            "hour, or not at all in a session, where block RAMs crowd the routing, as in "
+            "the VXLAN encap and VTEP tops): "
             "`run.py --place-only` (or `--route-limit`) keeps the timing estimate nextpnr "
             "prints after placement instead, marked ≈ and drawn as an outlined bar. It is an "
             "estimate from nextpnr's delay model, not a routed figure; the calibration below "
@@ -1518,9 +1519,9 @@ def section_todo(synth: Synth) -> list[str]:
                      f"`make synth SYNTH_ARGS='--modules {m} --widths {ws}'`"])
     return [f"**Still to measure** ({len(todo)} configuration(s)). Each is CPU time only; the "
             "tops take 10–20 min each on one core placed (Yosys 3–5 min, nextpnr's placer "
-            "5–15 min); routed, 13–23 min for a GRE top and over an hour for one with block "
-            "RAMs (the VXLAN tops, `hash_table_4k_lat4`: 70 min); the parsers and register "
-            "slices minutes:", "",
+            "5–15 min); routed, 13–24 min for a GRE top, 5–21 min for a VXLAN decap top "
+            "and over an hour for the VXLAN encap and VTEP tops (`hash_table_4k_lat4`: 70 min); "
+            "the parsers and register slices minutes:", "",
             table(["module", "widths", "command"], rows, "lll"), ""]
 
 
