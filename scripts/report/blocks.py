@@ -719,7 +719,7 @@ TIMING_NOTES.update({
         "27,483, the header window's byte count from a `keep_bytes` tree instead of a "
         "priority chain 23,907 → 27,500, both together 28,525; "
         "the header window's per-word masks taken from tkeep directly (a suffix OR, no count "
-        "compared) give 28,222. At 512 bit the ECP5 LUT4 counts of these tops move by ±15 % "
+        "compared) give 28,222. At 512 bit the ECP5 LUT4 counts of these tops move by 15–20 % "
         "with such changes; the UltraScale+ counts are the steadier measure of the logic. "
         "**Routing tried** again on the current RTL at 256 bit: after 13 min router1 still "
         "had 105,669 wires overused, falling by about 1,400 a minute, and was stopped; "
