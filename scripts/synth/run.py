@@ -439,14 +439,9 @@ class Job:
         changed, not hours of place and route."""
         if self.args.force:
             return None
-        f = self.dir / f"{step}.result.json"
-        if f.exists():
-            try:
-                d = json.loads(f.read_text())
-            except ValueError:
-                d = {}
-            if d.get("key") == key:
-                return d
+        d, current = self.cached_any(step, key)
+        if current:
+            return d
         r = self.recorded(step) if recorded else None
         if r is None:
             return None
