@@ -74,21 +74,10 @@ __all__ = [
 ]
 
 
-class Outcome(IntEnum):
-    PASS = 0
-    PUNT = 1
-    DECAP_L3 = 2
-    DECAP_TEB = 3
-    DROP_TRUNCATED = 4
-    DROP_IP_HEADER = 5
-    DROP_IP_CHECKSUM = 6
-    DROP_FRAGMENT = 7
-    DROP_GRE_HEADER = 8
-    DROP_GRE_CHECKSUM = 9
-    DROP_NOT_ALLOWED = 10
-    DROP_ECN = 11
-    DROP_RX_ERROR = 12
-    DROP_POLICY = 13
+# The outcome codes (= counter indices) come from the one source, wirespeed/regmap.py.
+from wirespeed.regmap import GRE as _GRE_REGMAP  # noqa: E402
+
+Outcome: type[IntEnum] = _GRE_REGMAP.outcome_enum("Outcome", __name__)
 
 
 NUM_OUTCOMES = len(Outcome)

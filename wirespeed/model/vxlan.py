@@ -80,29 +80,12 @@ LINUX_VXLAN_PORT = 8472
 ENCAP_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 
 
-class DecapOutcome(IntEnum):
-    PASS = 0
-    DECAP = 1
-    DROP_TRUNCATED = 2
-    DROP_IP_HEADER = 3
-    DROP_IP_CHECKSUM = 4
-    DROP_FRAGMENT = 5
-    DROP_VXLAN_FLAGS = 6
-    DROP_VXLAN_RESERVED = 7
-    DROP_UNKNOWN_VNI = 8
-    DROP_ECN = 9
-    DROP_UDP_CHECKSUM = 10
-    DROP_RX_ERROR = 11
-    DROP_POLICY = 12
+# The outcome codes (= counter indices) come from the one source, wirespeed/regmap.py.
+from wirespeed.regmap import VXLAN_DECAP as _DECAP_REGMAP  # noqa: E402
+from wirespeed.regmap import VXLAN_ENCAP as _ENCAP_REGMAP  # noqa: E402
 
-
-class EncapOutcome(IntEnum):
-    ENCAP = 0
-    PASS_MISS = 1
-    PASS_NOT_IPV4 = 2
-    DROP_MISS = 3
-    DROP_RX_ERROR = 4
-    DROP_OVERSIZE = 5
+DecapOutcome: type[IntEnum] = _DECAP_REGMAP.outcome_enum("DecapOutcome", __name__)
+EncapOutcome: type[IntEnum] = _ENCAP_REGMAP.outcome_enum("EncapOutcome", __name__)
 
 
 NUM_DECAP_OUTCOMES = len(DecapOutcome)
