@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import yaml
 
+from wirespeed.regmap import GRE, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP
+from wirespeed.regmap import VXLAN_PORT as REGMAP_VXLAN_PORT
+
 if TYPE_CHECKING:  # the model is imported lazily: the CLI works without it for --help
     from wirespeed.model.gre import GreConfig
     from wirespeed.model.vxlan import DecapConfig, EncapConfig
@@ -32,14 +35,17 @@ if TYPE_CHECKING:  # the model is imported lazily: the CLI works without it for 
 WIDTHS = (64, 128, 256, 512)
 MAX_ALLOW_ENTRIES = 64
 
-# Register map (docs/gre_decap.md).
-REG_CONTROL = 0x0008
-REG_ALLOW_BASE = 0x1000
-REG_ALLOW_STRIDE = 16
-CONTROL_ALLOW_ENABLE = 1 << 0
-CONTROL_DROP_PASS = 1 << 1
-CONTROL_DROP_PUNT = 1 << 2
-CONTROL_FORWARD_MALFORMED = 1 << 3
+# Register map (docs/gre_decap.md), from the one source wirespeed/regmap.py.
+REG_CONTROL = GRE.reg("CONTROL")
+REG_ALLOW_BASE = GRE.reg("ALLOW_SRC")
+REG_ALLOW_STRIDE = GRE.register("ALLOW_SRC").stride
+_ALLOW_DST = GRE.reg("ALLOW_DST") - REG_ALLOW_BASE
+_ALLOW_VALID = GRE.reg("ALLOW_VALID") - REG_ALLOW_BASE
+_GRE_CONTROL = GRE.register("CONTROL")
+CONTROL_ALLOW_ENABLE = _GRE_CONTROL.field("ALLOW_ENABLE").mask
+CONTROL_DROP_PASS = _GRE_CONTROL.field("POLICY_DROP_PASS").mask
+CONTROL_DROP_PUNT = _GRE_CONTROL.field("POLICY_DROP_PUNT").mask
+CONTROL_FORWARD_MALFORMED = _GRE_CONTROL.field("POLICY_FORWARD_MALFORMED").mask
 
 _TOP_KEYS = ("data_width", "clock_mhz", "line_rate_gbps", "allow_list", "policy")
 # The VXLAN VTEP's section; listed apart in messages ("... policy) or vtep ...").
@@ -91,10 +97,10 @@ class Config:
         for i, (src, dst) in enumerate(self.allow_entries):
             base = REG_ALLOW_BASE + REG_ALLOW_STRIDE * i
             writes += [
-                (base + 8, 0),
-                (base + 0, int(ipaddress.IPv4Address(src))),
-                (base + 4, int(ipaddress.IPv4Address(dst))),
-                (base + 8, 1),
+                (base + _ALLOW_VALID, 0),
+                (base, int(ipaddress.IPv4Address(src))),
+                (base + _ALLOW_DST, int(ipaddress.IPv4Address(dst))),
+                (base + _ALLOW_VALID, 1),
             ]
         writes.append((REG_CONTROL, self.control))
         return writes
@@ -263,20 +269,21 @@ def _kind(v: Any) -> str:
 
 # ================================================================================ VXLAN VTEP
 
-# vtep_top register map (docs/vxlan.md, "vtep_top register map").
-VTEP_DECAP_CONTROL = 0x0008
-VTEP_DECAP_PORT = 0x0010
-VTEP_DECAP_PORT2 = 0x0014
-VTEP_ENCAP_CONTROL = 0x1008
-VTEP_VNI_TABLE = 0x2000
-VTEP_TUNNEL_TABLE = 0x3000
-DECAP_VNI_ENABLE = 1 << 0
-DECAP_STRICT = 1 << 1
-DECAP_PORT2_ENABLE = 1 << 2
-DECAP_DROP_PASS = 1 << 3
-ENCAP_DROP_MISS = 1 << 0
+# vtep_top register map (docs/vxlan.md, "vtep_top register map"), from wirespeed/regmap.py.
+VTEP_DECAP_CONTROL = VTEP_MAP.address("decap", "CONTROL")
+VTEP_DECAP_PORT = VTEP_MAP.address("decap", "PORT")
+VTEP_DECAP_PORT2 = VTEP_MAP.address("decap", "PORT2")
+VTEP_ENCAP_CONTROL = VTEP_MAP.address("encap", "CONTROL")
+VTEP_VNI_TABLE = VTEP_MAP.window("vni_table").base
+VTEP_TUNNEL_TABLE = VTEP_MAP.window("tunnel_table").base
+_DECAP_CONTROL = VXLAN_DECAP.register("CONTROL")
+DECAP_VNI_ENABLE = _DECAP_CONTROL.field("VNI_ENABLE").mask
+DECAP_STRICT = _DECAP_CONTROL.field("STRICT").mask
+DECAP_PORT2_ENABLE = _DECAP_CONTROL.field("PORT2_ENABLE").mask
+DECAP_DROP_PASS = _DECAP_CONTROL.field("DROP_PASS").mask
+ENCAP_DROP_MISS = VXLAN_ENCAP.register("CONTROL").field("DROP_MISS").mask
 
-VXLAN_PORT = 4789
+VXLAN_PORT = REGMAP_VXLAN_PORT
 VNI_SLOTS = 8192            # vtep_top's VNI_SLOTS (not a build option of the CLI)
 TUNNEL_SLOTS = 32768        # vtep_top's TUNNEL_SLOTS default: 16K tunnels at 50 % load
 MAX_TUNNEL_SLOTS = 524288   # the contract's largest table: 256K tunnels

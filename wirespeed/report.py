@@ -27,13 +27,10 @@ from typing import Any, Callable, Mapping, Sequence
 from wirespeed import paths
 from wirespeed.config import Config
 from wirespeed.model.common import beats
+from wirespeed.regmap import GRE
 from wirespeed.scenario import FCS_BYTES, wire_bytes
 
-OUTCOMES = (
-    "PASS", "PUNT", "DECAP_L3", "DECAP_TEB", "DROP_TRUNCATED", "DROP_IP_HEADER",
-    "DROP_IP_CHECKSUM", "DROP_FRAGMENT", "DROP_GRE_HEADER", "DROP_GRE_CHECKSUM",
-    "DROP_NOT_ALLOWED", "DROP_ECN", "DROP_RX_ERROR", "DROP_POLICY",
-)
+OUTCOMES = GRE.outcome_names()  # from the one source, wirespeed/regmap.py
 DROP_REASONS = OUTCOMES[4:]
 MALFORMED = ("DROP_IP_HEADER", "DROP_IP_CHECKSUM", "DROP_FRAGMENT", "DROP_GRE_HEADER")
 

@@ -36,6 +36,7 @@ from typing import Callable, Sequence
 
 from wirespeed.model import gre as G
 from wirespeed.model import vxlan as V
+from wirespeed.regmap import GRE_MAP, VTEP_MAP, VTEP_TUNNEL_TABLE
 
 __all__ = [
     "BLOCKS",
@@ -67,7 +68,9 @@ OUTCOMES = {
     "vxlan_encap": V.EncapOutcome,
 }
 # Counter window of each block: gre_decap's own map (ws_sim), vtep_top's decap and encap windows.
-COUNTER_BASE = {"gre_decap": 0x0100, "vxlan_decap": 0x0100, "vxlan_encap": 0x1100}
+COUNTER_BASE = {"gre_decap": GRE_MAP.address("gre", "CNT_PKTS_LO"),
+                "vxlan_decap": VTEP_MAP.address("decap", "CNT_PKTS_LO"),
+                "vxlan_encap": VTEP_MAP.address("encap", "CNT_PKTS_LO")}
 TOP = {"gre_decap": "gre_decap", "vxlan_decap": "vtep_top", "vxlan_encap": "vtep_top"}
 
 
@@ -197,16 +200,17 @@ def regs_writes(block: str, name: str) -> list[tuple[int, int]]:
     (addresses of ws_sim for gre_decap, of vtep_top for the VXLAN blocks)."""
     cfg = config(block, name)
     if block == "gre_decap":
-        return [(0x0008, cfg.control)]
+        return [(GRE_MAP.address("gre", "CONTROL"), cfg.control)]
     if block == "vxlan_decap":
-        return [(0x0008, cfg.control), (0x0010, cfg.port)]
+        return [(VTEP_MAP.address("decap", "CONTROL"), cfg.control),
+                (VTEP_MAP.address("decap", "PORT"), cfg.port)]
     from wirespeed.table import HashTable, pack_tunnel, tunnel_key
 
     tbl = HashTable(45, 214, 32768)
-    writes = [(0x1008, cfg.control)]
+    writes = [(VTEP_MAP.address("encap", "CONTROL"), cfg.control)]
     for (vid, dst), t in cfg.tunnels.items():
         value = pack_tunnel(t.vni, t.dst_mac, t.src_mac, t.src_ip, t.dst_ip, t.udp_port, t.ttl, t.dscp)
-        writes += [(0x3000 + a, v) for a, v in tbl.insert(tunnel_key(dst, vid), value)]
+        writes += [(VTEP_TUNNEL_TABLE + a, v) for a, v in tbl.insert(tunnel_key(dst, vid), value)]
     return writes
 
 

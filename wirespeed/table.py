@@ -25,6 +25,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Optional, Union
 
+from wirespeed.regmap import TABLE as _TABLE
+from wirespeed.regmap import TBL_OP_DELETE, TBL_OP_READ, TBL_OP_WRITE
+
 __all__ = [
     "TBL_INFO", "TBL_VALUE_W", "TBL_COUNT", "TBL_CMD", "TBL_SLOT", "TBL_STATUS", "TBL_KEY",
     "TBL_VALUE", "OP_WRITE", "OP_DELETE", "OP_READ", "WAYS", "BANKS", "LOOKUP_LATENCY",
@@ -37,18 +40,19 @@ __all__ = [
 # ------------------------------------------------------------------------------------------
 # Register map (offsets in the table's window) and geometry
 # ------------------------------------------------------------------------------------------
-TBL_INFO = 0x000     #: RO [7:0] log2(SLOTS), [15:8] ways (4), [31:16] KEY_W
-TBL_VALUE_W = 0x004  #: RO VALUE_W
-TBL_COUNT = 0x008    #: RO number of valid slots
-TBL_CMD = 0x00C      #: WO [1:0] op
-TBL_SLOT = 0x010     #: RW [0] bank, [2:1] way, [31:3] bucket
-TBL_STATUS = 0x014   #: RO [0] busy, [31] valid bit of the last op-3 read
-TBL_KEY = 0x020      #: RW key word i at TBL_KEY + 4*i
-TBL_VALUE = 0x040    #: RW value word i at TBL_VALUE + 4*i
+# From the one source, wirespeed/regmap.py (docs/vxlan.md, "the table").
+TBL_INFO = _TABLE.reg("TBL_INFO")        #: RO [7:0] log2(SLOTS), [15:8] ways (4), [31:16] KEY_W
+TBL_VALUE_W = _TABLE.reg("TBL_VALUE_W")  #: RO VALUE_W
+TBL_COUNT = _TABLE.reg("TBL_COUNT")      #: RO number of valid slots
+TBL_CMD = _TABLE.reg("TBL_CMD")          #: WO [1:0] op
+TBL_SLOT = _TABLE.reg("TBL_SLOT")        #: RW [0] bank, [2:1] way, [31:3] bucket
+TBL_STATUS = _TABLE.reg("TBL_STATUS")    #: RO [0] busy, [31] valid bit of the last op-3 read
+TBL_KEY = _TABLE.reg("TBL_KEY")          #: RW key word i at TBL_KEY + 4*i
+TBL_VALUE = _TABLE.reg("TBL_VALUE")      #: RW value word i at TBL_VALUE + 4*i
 
-OP_WRITE = 1
-OP_DELETE = 2
-OP_READ = 3
+OP_WRITE = TBL_OP_WRITE
+OP_DELETE = TBL_OP_DELETE
+OP_READ = TBL_OP_READ
 
 WAYS = 4
 BANKS = 2

@@ -35,18 +35,15 @@ from wirespeed.model.common import beats, ipv4_checksum, ones_sum
 from wirespeed.config import Config, TunnelSpec, VtepConfig
 from wirespeed.progress import Progress, note
 from wirespeed.scenario import FCS_BYTES, WIRE_OVERHEAD, wire_bytes
+from wirespeed.regmap import VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP, WINDOW_SIZE
 from wirespeed.sim import SimOptions
 
 if TYPE_CHECKING:
     from wirespeed.check import Expected
 
-DECAP_OUTCOMES = (
-    "PASS", "DECAP", "DROP_TRUNCATED", "DROP_IP_HEADER", "DROP_IP_CHECKSUM", "DROP_FRAGMENT",
-    "DROP_VXLAN_FLAGS", "DROP_VXLAN_RESERVED", "DROP_UNKNOWN_VNI", "DROP_ECN",
-    "DROP_UDP_CHECKSUM", "DROP_RX_ERROR", "DROP_POLICY",
-)
-ENCAP_OUTCOMES = ("ENCAP", "PASS_MISS", "PASS_NOT_IPV4", "DROP_MISS", "DROP_RX_ERROR",
-                  "DROP_OVERSIZE")
+# From the one source, wirespeed/regmap.py.
+DECAP_OUTCOMES = VXLAN_DECAP.outcome_names()
+ENCAP_OUTCOMES = VXLAN_ENCAP.outcome_names()
 DIRECTIONS = ("decap", "encap")
 OUTCOMES = {"decap": DECAP_OUTCOMES, "encap": ENCAP_OUTCOMES}
 DELIVERED = {"decap": ("PASS", "DECAP"), "encap": ("ENCAP", "PASS_MISS", "PASS_NOT_IPV4")}
@@ -56,8 +53,10 @@ PORTS = {"decap": ("net", "host"), "encap": ("host", "net")}
 ENCAP_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 
 # Register windows of each direction (docs/vxlan.md): a direction's own writes only.
-_DECAP_WINDOWS = ((0x0000, 0x1000), (0x2000, 0x3000))
-_ENCAP_WINDOWS = ((0x1000, 0x2000), (0x3000, 0x4000))
+_DECAP_WINDOWS = tuple((w.base, w.base + WINDOW_SIZE) for w in VTEP_MAP.windows
+                       if w.label in ("decap", "vni_table"))
+_ENCAP_WINDOWS = tuple((w.base, w.base + WINDOW_SIZE) for w in VTEP_MAP.windows
+                       if w.label in ("encap", "tunnel_table"))
 
 
 class VtepError(Exception):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from cocotb.triggers import RisingEdge
 
+from wirespeed.regmap import CNT_BASE, CNT_STRIDE
+
 OKAY, EXOKAY, SLVERR, DECERR = 0, 1, 2, 3
 TIMEOUT = 64  # cycles any handshake may take before the test calls it a hang
 
@@ -18,7 +20,7 @@ TIMEOUT = 64  # cycles any handshake may take before the test calls it a hang
 def cnt_addr(slot: int, reg: int) -> int:
     """block_csr counter register. reg: 0 PKTS_LO, 1 PKTS_HI, 2 BYTES_LO, 3 BYTES_HI;
     slot 16 = TX (0x200)."""
-    return 0x100 + 16 * slot + 4 * reg
+    return CNT_BASE + CNT_STRIDE * slot + 4 * reg
 
 
 class Axil:

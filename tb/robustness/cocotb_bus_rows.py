@@ -28,12 +28,13 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 
 from wirespeed import robustness as RB
+from wirespeed.regmap import CNT_BASE, CNT_STRIDE, TX_BASE, VTEP_DECAP, VTEP_ENCAP
 from wirespeed.robustness import bus_frame, split_beats
 
 PORTS = {
     "gre_decap": dict(src="s_axis", snk="m_axis", stat="m_stat", base=0x0000),
-    "vxlan_decap": dict(src="s_net_axis", snk="m_host_axis", stat="m_decap_stat", base=0x0000),
-    "vxlan_encap": dict(src="s_host_axis", snk="m_net_axis", stat="m_encap_stat", base=0x1000),
+    "vxlan_decap": dict(src="s_net_axis", snk="m_host_axis", stat="m_decap_stat", base=VTEP_DECAP),
+    "vxlan_encap": dict(src="s_host_axis", snk="m_net_axis", stat="m_encap_stat", base=VTEP_ENCAP),
 }
 GOOD = {"gre_decap": lambda: RB.gre(), "vxlan_decap": lambda: RB.vx(), "vxlan_encap": lambda: RB.host()}
 
@@ -158,14 +159,14 @@ async def check_counters(axil, d: Direction) -> list[str]:
         by[int(s.result.outcome)] += len(s.frame)
     tot = 0
     for n in range(len(names)):
-        p = await read64(axil, base + 0x100 + 16 * n)
-        b = await read64(axil, base + 0x108 + 16 * n)
+        p = await read64(axil, base + CNT_BASE + CNT_STRIDE * n)
+        b = await read64(axil, base + CNT_BASE + CNT_STRIDE * n + 8)
         tot += p
         if (p, b) != (pk[n], by[n]):
             errs.append(f"{d.block}: counter {names(n).name} = {p} pkts / {b} B, model {pk[n]} / {by[n]}")
     txs = [s.result.output for s in d.sent if s.result.output is not None]
-    tx_p = await read64(axil, base + 0x200)
-    tx_b = await read64(axil, base + 0x208)
+    tx_p = await read64(axil, base + TX_BASE)
+    tx_b = await read64(axil, base + TX_BASE + 8)
     if (tx_p, tx_b) != (len(txs), sum(map(len, txs))):
         errs.append(f"{d.block}: TX {tx_p} / {tx_b} B, model {len(txs)} / {sum(map(len, txs))} B")
     if tot != len(d.sent):

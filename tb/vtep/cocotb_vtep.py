@@ -27,6 +27,7 @@ from vtep_tb import (
     DECAP_ID,
     ENCAP,
     ENCAP_ID,
+    REG_CNT,
     REG_CONTROL,
     REG_ID,
     REG_PORT,
@@ -37,7 +38,8 @@ from vtep_tb import (
     Harness,
 )
 from wirespeed.model import vxlan_frames as VF
-from wirespeed.model.vxlan import DecapConfig, EncapConfig
+from wirespeed.model.vxlan import NUM_DECAP_OUTCOMES, NUM_ENCAP_OUTCOMES, DecapConfig, EncapConfig
+from wirespeed.regmap import CNT_STRIDE
 from wirespeed.table import TBL_INFO, TBL_VALUE_W
 
 REPLAY = bool(os.environ.get(ENV_JOB))
@@ -90,15 +92,17 @@ async def test_registers(dut):
             if await h.read32(base + TBL_VALUE_W) != vw:
                 errs.append(f"table 0x{base:04x} TBL_VALUE_W")
             dut._log.info("table 0x%04x: %d slots", base, 1 << (info & 0xFF))
-        for a in (0x4000, 0x8000, 0xFFFC, DECAP + 0x0FFC, ENCAP + 0x0FFC, DECAP + 0x100 + 16 * 13,
-                  ENCAP + 0x100 + 16 * 6):
+        # the first counter slot past each block's outcomes is unmapped
+        for a in (0x4000, 0x8000, 0xFFFC, DECAP + 0x0FFC, ENCAP + 0x0FFC,
+                  DECAP + REG_CNT + CNT_STRIDE * NUM_DECAP_OUTCOMES,
+                  ENCAP + REG_CNT + CNT_STRIDE * NUM_ENCAP_OUTCOMES):
             r = await h.axil.read(a, 4)
             if r.resp != AxiResp.SLVERR:
                 errs.append(f"read unmapped 0x{a:04x}: {r.resp!r}")
             w = await h.axil.write(a, b"\x01\x00\x00\x00")
             if w.resp != AxiResp.SLVERR:
                 errs.append(f"write unmapped 0x{a:04x}: {w.resp!r}")
-        for a in (DECAP + REG_ID, ENCAP + REG_ID, DECAP + 0x100, DECAP + 0x104, ENCAP + 0x100, VNI_TBL + TBL_INFO,
+        for a in (DECAP + REG_ID, ENCAP + REG_ID, DECAP + REG_CNT, DECAP + REG_CNT + 4, ENCAP + REG_CNT, VNI_TBL + TBL_INFO,
                   TUN_TBL + TBL_VALUE_W):
             w = await h.axil.write(a, b"\x00\x00\x00\x00")
             if w.resp != AxiResp.SLVERR:

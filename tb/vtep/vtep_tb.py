@@ -38,6 +38,16 @@ from wirespeed.model.vxlan import (
     tally_decap,
     tally_encap,
 )
+from wirespeed.regmap import (
+    CNT_BASE,
+    TX_BASE,
+    VTEP_DECAP,
+    VTEP_ENCAP,
+    VTEP_TUNNEL_TABLE,
+    VTEP_VNI_TABLE,
+    VXLAN_DECAP,
+    VXLAN_ENCAP,
+)
 from wirespeed.table import (
     TBL_INFO,
     TBL_STATUS,
@@ -52,20 +62,20 @@ from wirespeed.table import (
     tunnel_key,
 )
 
-# ---- register map (docs/vxlan.md) -------------------------------------------------------------
-DECAP = 0x0000
-ENCAP = 0x1000
-VNI_TBL = 0x2000
-TUN_TBL = 0x3000
-REG_ID = 0x000
-REG_CONTROL = 0x008
-REG_COUNTER_CLEAR = 0x00C
-REG_PORT = 0x010
-REG_PORT2 = 0x014
-REG_CNT = 0x100
-REG_TX = 0x200
-DECAP_ID = 0x57535644  # "WSVD"
-ENCAP_ID = 0x57535645  # "WSVE"
+# ---- register map (docs/vxlan.md), from the one source wirespeed/regmap.py ----------------------
+DECAP = VTEP_DECAP
+ENCAP = VTEP_ENCAP
+VNI_TBL = VTEP_VNI_TABLE
+TUN_TBL = VTEP_TUNNEL_TABLE
+REG_ID = VXLAN_DECAP.reg("ID")
+REG_CONTROL = VXLAN_DECAP.reg("CONTROL")
+REG_COUNTER_CLEAR = VXLAN_DECAP.reg("COUNTER_CLEAR")
+REG_PORT = VXLAN_DECAP.reg("PORT")
+REG_PORT2 = VXLAN_DECAP.reg("PORT2")
+REG_CNT = CNT_BASE
+REG_TX = TX_BASE
+DECAP_ID = VXLAN_DECAP.id_value  # "WSVD"
+ENCAP_ID = VXLAN_ENCAP.id_value  # "WSVE"
 
 
 def mismatch_dir() -> Path:
