@@ -16,6 +16,7 @@
 #include "clock.hpp"
 #include "json.hpp"
 #include "pcap.hpp"
+#include "regmap.hpp"
 #include "stream.hpp"
 #include "traffic.hpp"
 #include "util.hpp"
@@ -37,11 +38,8 @@ WS_STAT_PORT(StatPort, m_stat);
 using Dir = Direction<Top, InPort, OutPort, StatPort>;
 constexpr unsigned DATA_W = Dir::Source::DATA_W;
 
-constexpr int kNumOutcomes = 14;
-const char* const kOutcomeNames[kNumOutcomes] = {
-    "PASS",           "PUNT",          "DECAP_L3",         "DECAP_TEB",     "DROP_TRUNCATED",
-    "DROP_IP_HEADER", "DROP_IP_CHECKSUM", "DROP_FRAGMENT", "DROP_GRE_HEADER",
-    "DROP_GRE_CHECKSUM", "DROP_NOT_ALLOWED", "DROP_ECN", "DROP_RX_ERROR", "DROP_POLICY"};
+// Outcome names and register map: sim/regmap.hpp, generated from wirespeed/regmap.py.
+namespace gre = regmap::gre_decap;
 
 // ------------------------------------------------------------------------------------------------
 // Command line
@@ -90,7 +88,7 @@ class Sim {
 public:
     Sim(const Options& o, PcapReader& reader, uint64_t total)
         : o_(o), k_("gre_decap"),
-          dir(k_.t, DirConfig{"", kOutcomeNames, kNumOutcomes, o.seed, o.seed ^ 0x5eed5eed5eed5eedull},
+          dir(k_.t, DirConfig{"", gre::kOutcomeNames, gre::kNumOutcomes, o.seed, o.seed ^ 0x5eed5eed5eed5eedull},
               o, &reader, total) {
         k_.set_monitor([this](uint64_t c) { dir.monitor(c); });
     }
@@ -119,11 +117,11 @@ int Sim::run(const std::vector<RegWrite>& writes) {
 
     // ---- identify, configure ----
     auto& axil = k_.axil();
-    const uint32_t id = k_.access(false, 0x0000, 0, "ID", false);
-    if (axil.resp() != 0 || id != 0x57534731u)
-        warn("ID register reads 0x%08x (%s); expected 0x57534731 (\"WSG1\")", id,
-             axil_resp_name(axil.resp()));
-    const uint32_t params = k_.access(false, 0x0004, 0, "PARAMS", false);
+    const uint32_t id = k_.access(false, gre::ID, 0, "ID", false);
+    if (axil.resp() != 0 || id != gre::kIdValue)
+        warn("ID register reads 0x%08x (%s); expected 0x%08x (\"WSG1\")", id,
+             axil_resp_name(axil.resp()), gre::kIdValue);
+    const uint32_t params = k_.access(false, gre::PARAMS, 0, "PARAMS", false);
     if (axil.resp() == 0 && (params & 0xffffu) != DATA_W)
         die(EXIT_BALANCE, "PARAMS says DATA_W=%u but the harness was built for %u-bit ports",
             params & 0xffffu, DATA_W);

@@ -12,6 +12,7 @@
 #include "clock.hpp"
 #include "json.hpp"
 #include "pcap.hpp"
+#include "regmap.hpp"
 #include "util.hpp"
 
 #include <cmath>
@@ -621,14 +622,14 @@ public:
         char name[96];
         for (int n = 0; n < cfg_.num_outcomes; ++n) {
             snprintf(name, sizeof name, "%s%s packets", prefix().c_str(), cfg_.outcome_names[n]);
-            reg_pkts_[n] = k.read64(base + 0x100 + 16 * n, name);
+            reg_pkts_[n] = k.read64(base + regmap::CNT_BASE + regmap::CNT_STRIDE * n + regmap::PKTS_LO, name);
             snprintf(name, sizeof name, "%s%s bytes", prefix().c_str(), cfg_.outcome_names[n]);
-            reg_bytes_[n] = k.read64(base + 0x108 + 16 * n, name);
+            reg_bytes_[n] = k.read64(base + regmap::CNT_BASE + regmap::CNT_STRIDE * n + regmap::BYTES_LO, name);
         }
         snprintf(name, sizeof name, "%sTX packets", prefix().c_str());
-        tx_pkts_ = k.read64(base + 0x200, name);
+        tx_pkts_ = k.read64(base + regmap::TX_BASE + regmap::PKTS_LO, name);
         snprintf(name, sizeof name, "%sTX bytes", prefix().c_str());
-        tx_bytes_ = k.read64(base + 0x208, name);
+        tx_bytes_ = k.read64(base + regmap::TX_BASE + regmap::BYTES_LO, name);
     }
 
     void close() {

@@ -16,6 +16,7 @@
 #include "clock.hpp"
 #include "json.hpp"
 #include "pcap.hpp"
+#include "regmap.hpp"
 #include "stream.hpp"
 #include "traffic.hpp"
 #include "util.hpp"
@@ -45,22 +46,18 @@ using Encap = Direction<Top, HostIn, NetOut, EncapStat>;
 constexpr unsigned DATA_W = Decap::Source::DATA_W;
 static_assert(Encap::Source::DATA_W == DATA_W, "ports of different widths");
 
-// Outcome codes (docs/vxlan.md).
-constexpr int kDecapOutcomes = 13;
-const char* const kDecapNames[kDecapOutcomes] = {
-    "PASS",         "DECAP",           "DROP_TRUNCATED",     "DROP_IP_HEADER",   "DROP_IP_CHECKSUM",
-    "DROP_FRAGMENT", "DROP_VXLAN_FLAGS", "DROP_VXLAN_RESERVED", "DROP_UNKNOWN_VNI", "DROP_ECN",
-    "DROP_UDP_CHECKSUM", "DROP_RX_ERROR", "DROP_POLICY"};
-constexpr int kEncapOutcomes = 6;
-const char* const kEncapNames[kEncapOutcomes] = {"ENCAP",    "PASS_MISS",     "PASS_NOT_IPV4",
-                                                 "DROP_MISS", "DROP_RX_ERROR", "DROP_OVERSIZE"};
-
-// Register map (docs/vxlan.md, "vtep_top register map").
-constexpr uint32_t kDecapBase = 0x0000, kEncapBase = 0x1000;
-constexpr uint32_t kVniTable = 0x2000, kTunnelTable = 0x3000;
-constexpr uint32_t kTblStatus = 0x014;
-constexpr uint32_t kDecapId = 0x57535644u;  // "WSVD"
-constexpr uint32_t kEncapId = 0x57535645u;  // "WSVE"
+// Outcome codes and register map (docs/vxlan.md): sim/regmap.hpp, generated from
+// wirespeed/regmap.py.
+constexpr int kDecapOutcomes = regmap::vxlan_decap::kNumOutcomes;
+const char* const* const kDecapNames = regmap::vxlan_decap::kOutcomeNames;
+constexpr int kEncapOutcomes = regmap::vxlan_encap::kNumOutcomes;
+const char* const* const kEncapNames = regmap::vxlan_encap::kOutcomeNames;
+constexpr uint32_t kDecapBase = regmap::vtep_top::DECAP, kEncapBase = regmap::vtep_top::ENCAP;
+constexpr uint32_t kVniTable = regmap::vtep_top::VNI_TABLE;
+constexpr uint32_t kTunnelTable = regmap::vtep_top::TUNNEL_TABLE;
+constexpr uint32_t kTblStatus = regmap::hash_table::TBL_STATUS;
+constexpr uint32_t kDecapId = regmap::vxlan_decap::kIdValue;  // "WSVD"
+constexpr uint32_t kEncapId = regmap::vxlan_encap::kIdValue;  // "WSVE"
 constexpr uint64_t kTableClearLimit = 1u << 22;  // cycles to wait for the post-reset clear
 
 // ------------------------------------------------------------------------------------------------
@@ -190,15 +187,15 @@ void Sim::identify(uint32_t base, uint32_t want_id, const char* what) {
     auto& axil = k_.axil();
     char name[64];
     snprintf(name, sizeof name, "%s ID", what);
-    const uint32_t id = k_.access(false, base + 0x000, 0, name, false);
+    const uint32_t id = k_.access(false, base + regmap::ID, 0, name, false);
     if (axil.resp() != 0 || id != want_id)
         warn("%s ID register (0x%04x) reads 0x%08x (%s); expected 0x%08x", what, base, id,
              axil_resp_name(axil.resp()), want_id);
     snprintf(name, sizeof name, "%s PARAMS", what);
-    const uint32_t params = k_.access(false, base + 0x004, 0, name, false);
+    const uint32_t params = k_.access(false, base + regmap::PARAMS, 0, name, false);
     if (axil.resp() == 0 && (params & 0xffffu) != DATA_W)
         die(EXIT_BALANCE, "%s PARAMS (0x%04x) says DATA_W=%u but the harness was built for %u-bit ports",
-            what, base + 4, params & 0xffffu, DATA_W);
+            what, base + regmap::PARAMS, params & 0xffffu, DATA_W);
 }
 
 // After reset a table clears itself (TBL_STATUS.busy); traffic starts once both are ready.
