@@ -509,19 +509,43 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    from wirespeed import regs
+
     try:
         cfg = load_config(args.file)
     except ConfigError as exc:
         raise CliError(str(exc), EXIT_INPUT) from exc
+    ignored = cfg.ignored_sections(args.block)
+    if ignored:  # a section for the other block: say so rather than ignore it silently
+        other = "gre" if args.block == "vtep" else "vtep"
+        they = "they configure" if len(ignored) > 1 else "it configures"
+        how = " --block vtep" if other == "vtep" else ""
+        print(f"wirespeed: warning: {args.file}: {', '.join(ignored)}: not used by "
+              f"{regs.lookup(args.block).top} (--block {args.block}): {they} "
+              f"{regs.lookup(other).top}; see those writes with "
+              f"`wirespeed config{how} {args.file}`", file=sys.stderr)
+    # The writes in the harness's --regs format, each named in a comment (wirespeed regs).
     if args.block == "vtep":
         v = cfg.vtep
-        print(f"# {args.file}: valid; vtep_top AXI4-Lite writes (address value): decap "
-              f"CONTROL=0x{v.decap_control:x}, encap CONTROL=0x{v.encap_control:x}, "
-              f"{len(v.vni_entries)} VNI table entries, {len(v.tunnels)} tunnels")
-        sys.stdout.write(cfg.vtep_register_file_text())
+        print(f"# {args.file}: valid; vtep_top AXI4-Lite writes (address value  # register: "
+              f"fields): decap CONTROL=0x{v.decap_control:x}, encap "
+              f"CONTROL=0x{v.encap_control:x}, {len(v.vni_entries)} VNI table entries, "
+              f"{len(v.tunnels)} tunnels")
+        sys.stdout.write(regs.annotated(regs.lookup("vtep"), cfg.vtep_register_writes()))
         return EXIT_OK
-    print(f"# {args.file}: valid; AXI4-Lite writes (address value), CONTROL=0x{cfg.control:x}")
-    sys.stdout.write(cfg.register_file_text())
+    print(f"# {args.file}: valid; gre_decap AXI4-Lite writes (address value  # register: "
+          f"fields), CONTROL=0x{cfg.control:x}")
+    sys.stdout.write(regs.annotated(regs.lookup("gre"), cfg.register_writes()))
+    return EXIT_OK
+
+
+def cmd_regs(args: argparse.Namespace) -> int:
+    from wirespeed import regs
+
+    for i, choice in enumerate(args.block or ("gre", "vtep")):
+        if i:
+            print()
+        sys.stdout.write(regs.render(regs.lookup(choice), expand=args.expand))
     return EXIT_OK
 
 
@@ -544,8 +568,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from wirespeed.lint import LintError, targets
     from wirespeed.lint import main as lint_main
 
+    try:
+        targets(args.files, [])
+    except LintError as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
     return lint_main([str(f) for f in args.files])
 
 
@@ -670,12 +699,28 @@ def parser() -> argparse.ArgumentParser:
                        metavar="W", help="data widths (default 256)")
     build.set_defaults(func=cmd_build)
 
-    cfg = sub.add_parser("config", help="validate a config and print its register writes")
+    cfg = sub.add_parser("config", help="validate a config and print its register writes by "
+                         "name; warns about the sections the block ignores")
     cfg.add_argument("file", type=Path, help="YAML config file")
     cfg.add_argument("--block", choices=("gre", "vtep"), default="gre",
                      help="whose writes to print: gre_decap's (default) or vtep_top's "
                           "(the vtep: section)")
     cfg.set_defaults(func=cmd_config)
+
+    from wirespeed.regs import CHOICES as REG_CHOICES
+
+    rg = sub.add_parser("regs", help="the register maps by name (address, access, reset, "
+                        "meaning) and the outcome codes, from wirespeed/regmap.py",
+                        description="Print the AXI4-Lite register maps from the one source the "
+                                    "RTL packages, the harnesses and the docs are generated "
+                                    "from (wirespeed/regmap.py).")
+    rg.add_argument("--block", choices=REG_CHOICES, action="append",
+                    help="gre (gre_decap's space), vtep (vtep_top's four windows) or one block's "
+                         "own window; repeat for several (default: gre and vtep)")
+    rg.add_argument("--expand", action="store_true",
+                    help="list every element of the arrays (the counters by outcome name, "
+                         "every allow-list entry)")
+    rg.set_defaults(func=cmd_regs)
 
     fz = sub.add_parser("fuzz", help="fuzzing campaign: random and mutated frames through "
                         "the RTL, checked against the golden models (docs/fuzzing.md)",

@@ -48,6 +48,8 @@ CONTROL_DROP_PUNT = _GRE_CONTROL.field("POLICY_DROP_PUNT").mask
 CONTROL_FORWARD_MALFORMED = _GRE_CONTROL.field("POLICY_FORWARD_MALFORMED").mask
 
 _TOP_KEYS = ("data_width", "clock_mhz", "line_rate_gbps", "allow_list", "policy")
+# The sections that configure one block only (the others apply to every block).
+BLOCK_SECTIONS = {"gre": ("allow_list", "policy"), "vtep": ("vtep",)}
 # The VXLAN VTEP's section; listed apart in messages ("... policy) or vtep ...").
 _VTEP_KEY = "vtep"
 _ALLOW_KEYS = ("enabled", "entries")
@@ -74,6 +76,7 @@ class Config:
     policy_malformed: str = "drop"
     source: str = "<defaults>"
     vtep: "VtepConfig" = dataclasses.field(default_factory=lambda: VtepConfig())
+    keys: tuple[str, ...] = ()   # the top-level keys the file gave (what it configures)
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed (CLI overrides), validated again."""
@@ -108,6 +111,11 @@ class Config:
     def register_file_text(self) -> str:
         """The harness's ``--regs`` file: one ``0xADDR 0xVALUE`` line per write."""
         return "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in self.register_writes())
+
+    def ignored_sections(self, block: str) -> tuple[str, ...]:
+        """The sections of the file that a run of ``block`` (gre or vtep) does not use."""
+        return tuple(k for b, keys in BLOCK_SECTIONS.items() if b != block
+                     for k in keys if k in self.keys)
 
     def gre_config(self) -> "GreConfig":
         """The golden model's configuration for the same setup."""
@@ -226,6 +234,7 @@ def from_mapping(data: Any, source: str = "<config>") -> Config:
         policy_malformed=chosen["malformed"],
         source=source,
         vtep=vtep_from_mapping(data.get(_VTEP_KEY), source),
+        keys=tuple(str(k) for k in data),
     )
     _check_numbers(cfg, source)
     return cfg

@@ -22,6 +22,36 @@ _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _DECL = re.compile(r"^\s*(module|package|interface)\s+(?:automatic\s+|static\s+)?(\w+)", re.M)
 
 
+class LintError(ValueError):
+    """A file given to lint that cannot be linted; the message names it and what to do."""
+
+
+def targets(files: list[Path], every: list[Path]) -> list[Path]:
+    """The files to lint: ``files`` (resolved), or every RTL file when none is given.
+    Raises :class:`LintError` for a file that does not exist or is not SystemVerilog."""
+    out = []
+    for f in files:
+        p = f.resolve()
+        if not p.exists():
+            raise LintError(f"{f}: no such file (give .sv files, e.g. rtl/tunnel/gre_decap.sv, "
+                            f"or none to lint every file under {_rel(paths.RTL)}/)")
+        if p.is_dir():
+            raise LintError(f"{f}: a directory: give .sv files, or none to lint every file "
+                            f"under {_rel(paths.RTL)}/")
+        if p.suffix not in (".sv", ".v", ".svh"):
+            raise LintError(f"{f}: not a SystemVerilog file (.sv)")
+        out.append(p)
+    return out or list(every)
+
+
+def _rel(p: Path) -> str:
+    """``p`` relative to the repository when it is inside it."""
+    try:
+        return str(p.relative_to(paths.ROOT))
+    except ValueError:
+        return str(p)
+
+
 @dataclass
 class Unit:
     """One RTL file: what it declares and which other files it needs."""
@@ -104,18 +134,23 @@ def main(argv: list[str] | None = None) -> int:
     if not every:
         print(f"lint: no .sv files under {paths.RTL}", file=sys.stderr)
         return 1
-    units = scan(every)
-    targets = [p.resolve() for p in args.files] or every
+    try:
+        todo = targets(args.files, every)
+    except LintError as exc:
+        print(f"lint: error: {exc}", file=sys.stderr)
+        return 2
+    # A file outside rtl/ is linted with the RTL it uses.
+    units = scan(every + [p for p in todo if p not in every])
     failed = 0
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-        for f, ok, out in pool.map(lambda p: lint_one(units, p), targets):
-            rel = f.relative_to(paths.ROOT)
+        for f, ok, out in pool.map(lambda p: lint_one(units, p), todo):
+            rel = _rel(f)
             if ok:
                 print(f"lint ok    {rel}")
             else:
                 failed += 1
                 print(f"lint FAIL  {rel}\n{out.rstrip()}")
-    print(f"lint: {len(targets) - failed} of {len(targets)} files clean")
+    print(f"lint: {len(todo) - failed} of {len(todo)} files clean")
     return 1 if failed else 0
 
 
