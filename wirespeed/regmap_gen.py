@@ -241,10 +241,11 @@ def doc_regions() -> dict[str, str]:
 _REGION = re.compile(r"(<!-- regmap:(?P<key>[\w-]+) -->\n).*?(<!-- /regmap:(?P=key) -->)", re.S)
 
 
-def fill_doc(text: str, where: str) -> str:
-    """``text`` with every marked region replaced by its generated table."""
+def fill_doc(text: str, where: str, seen: set[str] | None = None) -> str:
+    """``text`` with every marked region replaced by its generated table (the keys filled are
+    added to ``seen``)."""
     regions = doc_regions()
-    seen: set[str] = set()
+    seen = set() if seen is None else seen
 
     def sub(m: re.Match[str]) -> str:
         key = m.group("key")
@@ -269,6 +270,7 @@ def outputs(root: Path | None = None) -> dict[Path, str]:
         out[root / b.sv_path] = sv_block_package(b)
     out[root / CSR_PKG_PATH] = sv_csr_package()
     out[root / HPP_PATH] = cpp_header()
+    seen: set[str] = set()
     for d in DOC_FILES:
         p = root / d
         try:
@@ -278,7 +280,12 @@ def outputs(root: Path | None = None) -> dict[Path, str]:
         if "<!-- regmap:" not in text:
             raise GenError(f"{d}: no <!-- regmap:KEY --> markers: put them around the tables "
                            f"that {GENERATOR} writes")
-        out[p] = fill_doc(text, d)
+        out[p] = fill_doc(text, d, seen)
+    missing = [k for k in doc_regions() if k not in seen]
+    if missing:
+        raise GenError(f"{', '.join(DOC_FILES)}: no place for the generated table(s) "
+                       f"{', '.join(missing)}: put <!-- regmap:KEY --> and <!-- /regmap:KEY --> "
+                       f"lines where each belongs")
     return out
 
 

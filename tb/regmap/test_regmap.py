@@ -54,6 +54,16 @@ def test_doc_without_markers_is_a_clear_error(tmp_path: Path) -> None:
         regmap_gen.outputs(root)
 
 
+def test_a_lost_marker_is_a_clear_error(tmp_path: Path) -> None:
+    root = _copy_tree(tmp_path)
+    doc = root / "docs/vxlan.md"
+    doc.write_text(re.sub(r"<!-- regmap:table-registers -->.*?<!-- /regmap:table-registers -->\n",
+                          "", doc.read_text(), flags=re.S))
+    with pytest.raises(regmap_gen.GenError, match="no place for the generated table.s. "
+                                                  "table-registers"):
+        regmap_gen.outputs(root)
+
+
 def test_check_script_passes_on_the_tree() -> None:
     proc = subprocess.run([sys.executable, str(paths.ROOT / "scripts/gen_regmap.py"), "--check"],
                           capture_output=True, text=True)
