@@ -18,6 +18,18 @@
 #include <memory>
 #include <vector>
 
+// The model's free-running counters (sim/README.md, "Idle fast-forward"): the simulation-only
+// AXI4-Stream monitors' `cycle` registers (rtl/sim/axis_monitor.sv), which count every clock
+// and feed nothing but their messages. sim/build.sh writes this header into the build
+// directory after verilating, as WS_FREE_COUNTERS(X) = X(member) for each such member of the
+// root class; a build without monitors gets an empty list.
+#if __has_include("ws_free_counters.h")
+#include "ws_free_counters.h"
+#endif
+#ifndef WS_FREE_COUNTERS
+#define WS_FREE_COUNTERS(X)
+#endif
+
 namespace ws {
 
 constexpr uint32_t kResetCycles = 8;
@@ -34,6 +46,9 @@ public:
         top_ = std::make_unique<Top>(ctx_.get(), name);
         t = top_.get();
         axil_ = std::make_unique<AxilMaster<Top>>(t);
+#define WS_FREE_COUNTER_ADD(m) free_.push_back(&t->rootp->m);
+        WS_FREE_COUNTERS(WS_FREE_COUNTER_ADD)
+#undef WS_FREE_COUNTER_ADD
     }
 
     Top* t = nullptr;  // the model's ports
@@ -133,8 +148,28 @@ public:
     // into the snapshot (the snapshot is then exactly this cycle's state); at the next cycle, hot
     // ranges unchanged and a full pass that finds no difference at all prove a fixed point. A part
     // that changes for the first time is found by a full pass and becomes hot. A model that never
-    // settles (a free-running counter) keeps failing the cheap check and costs only that.
+    // settles keeps failing the cheap check and costs only that.
+    //
+    // The free-running counters (WS_FREE_COUNTERS) advance by one every cycle whatever else
+    // happens, so the state is compared with each of them taken relative to the cycle number
+    // (counter - cycle, constant while it counts), and jump_to() advances them by the cycles
+    // skipped: the state after a jump is exactly the state a cycle-by-cycle run reaches.
     bool at_fixed_point(bool prev_clean) {
+        for (uint64_t* p : free_) *p -= cycle_;
+        const bool r = fixed_point_test(prev_clean);
+        for (uint64_t* p : free_) *p += cycle_;
+        return r;
+    }
+    void jump_to(uint64_t c) {
+        for (uint64_t* p : free_) *p += c - cycle_;
+        skipped_cycles_ += c - cycle_;
+        cycle_ = c;
+    }
+    uint64_t skipped_cycles() const { return skipped_cycles_; }
+    size_t free_counters() const { return free_.size(); }
+
+private:
+    bool fixed_point_test(bool prev_clean) {
         const uint64_t c = cycle_;
         const uint8_t* s = reinterpret_cast<const uint8_t*>(t->rootp);
         if (!snap_init_) {
@@ -152,13 +187,7 @@ public:
         whole_cycle_ = c;
         return whole_prev && !diff;
     }
-    void jump_to(uint64_t c) {
-        skipped_cycles_ += c - cycle_;
-        cycle_ = c;
-    }
-    uint64_t skipped_cycles() const { return skipped_cycles_; }
 
-private:
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<Top> top_;
     std::unique_ptr<AxilMaster<Top>> axil_;
@@ -216,6 +245,7 @@ private:
     uint64_t hot_cycle_ = ~0ull;    // the snapshot's hot ranges hold the state of this cycle
     uint64_t whole_cycle_ = ~0ull;  // the whole snapshot holds the state of this cycle
     uint64_t skipped_cycles_ = 0;
+    std::vector<uint64_t*> free_;  // WS_FREE_COUNTERS
 };
 
 }  // namespace ws

@@ -153,6 +153,7 @@ int Sim::finish() {
     dir.json_fields(j);
     j.field("wall_seconds", wall);
     j.field("sim_packets_per_second", wall > 0 ? (double)dir.src.in_done() / wall : 0.0);
+    j.field("idle_skipped_cycles", k_.skipped_cycles());
     j.end_object();
     write_json(o_.json, j);
 

@@ -279,13 +279,13 @@ private:
     size_t n_ = 0;
 };
 
-// Writes a little-endian, microsecond, link-type-1 pcap.
+// Writes a little-endian, nanosecond, link-type-1 pcap.
 class PcapWriter {
 public:
     void open(const std::string& path) {
         out_.open(path);
         uint8_t h[24];
-        put32(h, 0xa1b2c3d4u);
+        put32(h, 0xa1b23c4du);  // nanosecond timestamps
         put16(h + 4, 2);
         put16(h + 6, 4);
         put32(h + 8, 0);
@@ -294,10 +294,10 @@ public:
         put32(h + 20, 1);       // LINKTYPE_ETHERNET
         out_.put(h, sizeof h);
     }
-    void write(uint32_t sec, uint32_t usec, const uint8_t* data, uint32_t len) {
+    void write(uint64_t ns, const uint8_t* data, uint32_t len) {
         uint8_t h[16];
-        put32(h, sec);
-        put32(h + 4, usec);
+        put32(h, (uint32_t)(ns / 1000000000u));
+        put32(h + 4, (uint32_t)(ns % 1000000000u));
         put32(h + 8, len);
         put32(h + 12, len);
         out_.put(h, sizeof h);

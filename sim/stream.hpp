@@ -241,7 +241,8 @@ private:
 //
 // tready is 1, or 0 with probability stall_prob in each traffic cycle. A frame ends after the
 // highest set tkeep bit of its last beat; tuser on the last beat = aborted (counted, not written).
-// pcap timestamps: the frame's first-beat cycle / clock_mhz, in microseconds (rounded down).
+// pcap timestamps: when the frame has left the port, the cycle of its last beat at clock_mhz,
+// in nanoseconds (rounded down).
 
 template <class Top, class P>
 class StreamSink : public AxisGeometry<Top, P> {
@@ -313,7 +314,6 @@ private:
             out_active_ = true;
             out_pos_ = 0;
             if (!any_out_) any_out_ = true, first_out_cycle_ = c;
-            out_first_cycle_cur_ = c;
             flags |= FIRST;
         }
         last_out_cycle_ = c;
@@ -343,8 +343,7 @@ private:
             bytes_out_ += len;
             flags |= WRITTEN;
             if (write_on_) {
-                const uint64_t us = (uint64_t)((double)out_first_cycle_cur_ / clock_mhz_);
-                pcap_.write((uint32_t)(us / 1000000u), (uint32_t)(us % 1000000u), out_.data(), len);
+                pcap_.write((uint64_t)((double)c * 1000.0 / clock_mhz_), out_.data(), len);
             }
         }
         return flags;
@@ -367,7 +366,7 @@ private:
     std::vector<uint8_t> out_;
     bool out_active_ = false, any_out_ = false;
     size_t out_pos_ = 0;
-    uint64_t out_first_cycle_cur_ = 0, first_out_cycle_ = 0, last_out_cycle_ = 0;
+    uint64_t first_out_cycle_ = 0, last_out_cycle_ = 0;
     uint64_t outs_done_ = 0, packets_out_ = 0, bytes_out_ = 0, aborted_ = 0;
     uint64_t m_quiet_ = 0, keep_issues_ = 0, out_stall_cycles_ = 0;
 };
@@ -749,6 +748,7 @@ public:
     // This direction's part of the progress line.
     void print_progress(FILE* f) const {
         const uint64_t in = src.in_done(), total = src.total_frames();
+        if (total == 0 && prefix().size()) return;  // a direction without input: nothing to say
         fprintf(f, "  %sin %llu/%llu (%.1f%%)  out %llu  aborted %llu", prefix().c_str(),
                 (unsigned long long)in, (unsigned long long)total,
                 total ? 100.0 * (double)in / (double)total : 100.0,

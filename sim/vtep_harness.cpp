@@ -259,6 +259,7 @@ int Sim::finish() {
     j.field("cycles", span_cycles(decap, encap));
     j.field("wall_seconds", wall);
     j.field("sim_packets_per_second", wall > 0 ? (double)packets / wall : 0.0);
+    j.field("idle_skipped_cycles", k_.skipped_cycles());
     j.key("decap");
     j.begin_object();
     decap.json_fields(j);

@@ -44,6 +44,35 @@ PIPELINED_PARAMS: dict[str, dict[str, int]] = {
 HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top"}
 
 
+def build_stage(log_text: str) -> str:
+    """What a running ``sim/build.sh`` is doing, from its log so far: "verilating" or
+    "compiling C++ (N files started)"."""
+    compiled = sum(1 for line in log_text.splitlines()
+                   if line.startswith(("ccache g++", "g++", "ccache c++", "c++")) and " -c " in line)
+    if "sim/build.sh: compiling" in log_text or compiled:
+        return f"compiling C++ ({compiled} files started)"
+    return "verilating"
+
+
+def _wait_showing_progress(proc: "subprocess.Popen[bytes]", log: Path, t0: float,
+                           verbose: bool, every: float = 15.0) -> int:
+    """Wait for a build, printing its stage and elapsed time every ``every`` seconds."""
+    last = time.monotonic()
+    while True:
+        try:
+            return proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        if verbose and now - last >= every:
+            last = now
+            try:
+                stage = build_stage(log.read_text(errors="replace"))
+            except OSError:
+                stage = "running"
+            note(f"  ... {now - t0:.0f} s: {stage}", verbose)
+
+
 class BuildError(RuntimeError):
     """The harness could not be built; the message points at the log."""
 
@@ -121,18 +150,23 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
     tag = outdir.name
     lock_path = outdir.parent / f".lock-{tag}"
     with open(lock_path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            note(f"waiting for another process building {outdir} ...", verbose)
+            fcntl.flock(lock, fcntl.LOCK_EX)
         key = source_hash()
         if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
             return binary
         log = outdir.parent / f"build-{tag}.log"
-        what = (f"{width}-bit data" + (f", CLASSIFY_PIPE {classify_pipe}" if classify_pipe
-                                       else "") if block == "gre" else
+        what = (f"gre_decap, {width}-bit data" + (f", CLASSIFY_PIPE {classify_pipe}"
+                                                  if classify_pipe else "")
+                if block == "gre" else
                 f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
         if pipelined:
             what += ", pipelined"
         note(f"building the Verilator harness for {what} "
-             f"(once per source change; a minute or more) ... log: {log}", verbose)
+             f"(once per source change and build; 20 s to 2 min) ... log: {log}", verbose)
         t0 = time.monotonic()
         env = paths.verilator_env()
         default_dir = paths.ROOT / "build" / "sim" / (f"w{width}" if block == "gre"
@@ -152,8 +186,9 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
             env["WS_SIM_VFLAGS"] = " ".join([env.get("WS_SIM_VFLAGS", "")] + [
                 f"-G{k}={v}" for k, v in top_params.items()]).strip()
         with open(log, "w") as out:
-            rc = subprocess.run(cmd, cwd=paths.ROOT, env=env,
-                                stdout=out, stderr=subprocess.STDOUT).returncode
+            proc = subprocess.Popen(cmd, cwd=paths.ROOT, env=env, stdout=out,
+                                    stderr=subprocess.STDOUT)
+            rc = _wait_showing_progress(proc, log, t0, verbose)
         if rc != 0 or not binary.is_file():
             tail = "".join(log.read_text(errors="replace").splitlines(keepends=True)[-25:])
             raise BuildError(

@@ -58,7 +58,7 @@ DIR_KEYS = ["packets_in", "bytes_in", "packets_out", "bytes_out", "aborted", "cy
             "in_stall_cycles", "out_stall_cycles", "ready_low_cycles", "latency_cycles",
             "outcomes", "stat_outcomes", "tx_packets", "tx_bytes"]
 TOP_KEYS = ["data_width", "clock_mhz", "line_rate_gbps", "cycles", "wall_seconds",
-            "sim_packets_per_second", "decap", "encap"]
+            "sim_packets_per_second", "idle_skipped_cycles", "decap", "encap"]
 
 # The one tunnel of tunnel.txt: host frames tagged VLAN 100 to 10.9.8.7 are encapsulated.
 TUN_VID, TUN_DST = 100, "10.9.8.7"
