@@ -573,7 +573,28 @@ def _bool(v: Any, key: str, source: str) -> bool:
     return v
 
 
+def _sexagesimal_mac(v: int) -> str | None:
+    """The MAC address YAML 1.1 read as a base-60 number (an unquoted 12:34:56:00:00:02 is
+    12·60⁵ + 34·60⁴ + ...), or None when ``v`` cannot be one."""
+    if v < 0:
+        return None
+    groups = []
+    while v:
+        v, d = divmod(v, 60)
+        groups.append(d)
+    if len(groups) > 6:
+        return None
+    groups += [0] * (6 - len(groups))
+    return ":".join(f"{d:02d}" for d in reversed(groups))
+
+
 def _mac(v: Any, key: str, source: str) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        guess = _sexagesimal_mac(v)
+        if guess is not None:
+            raise ConfigError(f"{source}: {key}: {v!r} is a number: YAML reads an unquoted MAC "
+                              f"address of decimal digits such as {guess} as a base-60 number; "
+                              f"quote the MAC address: \"{guess}\"")
     parts = v.replace("-", ":").split(":") if isinstance(v, str) else []
     if (len(parts) != 6 or not all(len(p) == 2 and all(c in "0123456789abcdefABCDEF" for c in p)
                                    for p in parts)):
