@@ -1392,7 +1392,12 @@ def _summary(camp: Campaign, pool: Pool, t: _Tally, frames: int, wall: float,
         "out_dir": str(camp.out_dir),
         "frames": frames,
         "wall_seconds": round(wall, 1),
-        "frames_per_second": round(frames / run_wall, 1) if run_wall else None,
+        # frames / wall_seconds: the figure agrees with the totals printed beside it. The
+        # setup (frame pool, harness builds and copies) is stated apart, with the rate after it.
+        "frames_per_second": round(frames / wall, 1) if wall else None,
+        "setup_seconds": round(wall - run_wall, 1),
+        "run_seconds": round(run_wall, 1),
+        "run_frames_per_second": round(frames / run_wall, 1) if run_wall else None,
         "harness_seconds": round(t.sim_seconds, 1),
         "harness_frames_per_second": round(frames / t.sim_seconds, 1) if t.sim_seconds else None,
         "cycles": t.cycles,
@@ -1420,7 +1425,9 @@ def summary_markdown(s: Mapping[str, Any]) -> str:
     out = [f"# Fuzz campaign: seed {s['seed']}, {s['frames']} frames\n",
            f"`{s['command']}`\n",
            f"- wall time {s['wall_seconds']} s, **{s['frames_per_second']} frames/s** overall "
-           f"(generation, simulation, model); the harnesses alone "
+           f"(setup {s['setup_seconds']} s: frame pool, harness builds; then "
+           f"{s['run_frames_per_second']} frames/s of generation, simulation, model); the "
+           f"harnesses alone "
            f"{s['harness_frames_per_second']} frames/s over {s['harness_seconds']} s, "
            f"{s['cycles']} simulated cycles",
            f"- pool: {s['pool']['base_frames']} base frames "
@@ -1463,8 +1470,9 @@ def print_summary(s: Mapping[str, Any], stream: TextIO | None = None) -> None:
     stream = stream or sys.stdout
     per = ", ".join(f"{b} {sum(v.values())}" for b, v in s["frames_by_block_width"].items())
     stream.write(f"fuzz: {s['frames']} frames ({per}) in {s['wall_seconds']} s: "
-                 f"{s['frames_per_second']} frames/s (harnesses alone "
-                 f"{s['harness_frames_per_second']} frames/s)\n")
+                 f"{s['frames_per_second']} frames/s ({s['setup_seconds']} s of setup, then "
+                 f"{s['run_frames_per_second']} frames/s over {s['run_seconds']} s; harnesses "
+                 f"alone {s['harness_frames_per_second']} frames/s)\n")
     for b, oc in s["outcomes"].items():
         hit = sum(1 for c in oc["counts"].values() if c)
         stream.write(f"fuzz: {b}: {len(s['classes'][b])} frame classes, {hit}/"
