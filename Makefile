@@ -50,8 +50,8 @@ lint: $(STAMP)
 	bash scripts/lint.sh
 
 bench: $(STAMP)
-	$(VENV)/bin/wirespeed bench $(ARGS)
-	$(VENV)/bin/wirespeed bench --block vtep $(VTEP_ARGS)
+	$(VENV)/bin/wirespeed bench --output docs/bench/sim_speed.json $(ARGS)
+	$(VENV)/bin/wirespeed bench --block vtep --output docs/bench/vtep_linerate.json $(VTEP_ARGS)
 	$(VENV)/bin/wirespeed run --scenario vxlan-seed --check -q --report docs/bench/vxlan_seed.json
 	$(VPY) scripts/report/bench.py $(BENCH_ARGS)
 

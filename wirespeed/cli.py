@@ -14,6 +14,7 @@ Exit codes: 0 success; 1 the run is inconsistent (balance) or differs from the g
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -21,7 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from wirespeed import __version__, pcap, paths, report, scenario
 from wirespeed.build import BuildError, ensure_harness
@@ -67,8 +68,8 @@ def _harness(width: int, quiet: bool) -> Path:
 
 
 def _simulate(cfg: Config, frames: list[bytes], in_path: Path, out_path: Path, work: Path,
-              opts: SimOptions, quiet: bool, latency_csv: Path | None = None
-              ) -> tuple[dict[str, Any], list[bytes]]:
+              opts: SimOptions, quiet: bool, latency_csv: Path | None = None,
+              stat_csv: Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
     """Run the harness on ``in_path`` (holding ``frames``); return its JSON and the output."""
     binary = _harness(cfg.data_width, quiet)
     regs = work / "regs.txt"
@@ -76,7 +77,7 @@ def _simulate(cfg: Config, frames: list[bytes], in_path: Path, out_path: Path, w
     json_path = work / "harness.json"
     note(f"simulating {len(frames)} frames on the {cfg.data_width}-bit pipeline ...", not quiet)
     try:
-        h = run_sim(binary, in_path, out_path, json_path, regs, opts, latency_csv)
+        h = run_sim(binary, in_path, out_path, json_path, regs, opts, latency_csv, stat_csv)
     except SimError as exc:
         raise CliError(str(exc), EXIT_SIM) from exc
     try:
@@ -99,7 +100,34 @@ def _model_check(cfg: Config, frames: list[bytes], out: list[bytes], rep: dict[s
         if got != want:
             errs.append(f"{name}: {got} frames, the model expects {want}")
     rep["model_check"] = {"frames": len(frames), "ok": not errs, "differences": errs}
+    if not errs and not quiet:
+        print(f"model check: {len(frames)}/{len(frames)} frames match (outputs byte for byte, "
+              "outcome counts)")
     return errs, exp.per_frame
+
+
+def _gre_written(cfg: Config) -> Any:
+    """Whether a GRE frame of an outcome whose output began ends up in the output pcap: all
+    but the late drops (aborted), with malformed frames forwarded by policy written."""
+    def written(outcome: str) -> bool:
+        if cfg.policy_malformed == "forward" and outcome in report.MALFORMED:
+            return True
+        return not outcome.startswith("DROP_")
+    return written
+
+
+def _gre_verdicts(cfg: Config, stat_csv: Path, lat_csv: Path, n_out: int,
+                  paths_: Sequence[Path]) -> None:
+    """Write the per-frame verdicts of a GRE run to each of ``paths_``."""
+    from wirespeed import verdicts
+
+    try:
+        rows = verdicts.build(verdicts.read_stat_csv(stat_csv), verdicts.read_latency_csv(lat_csv),
+                              report.OUTCOMES, _gre_written(cfg), n_out)
+    except (OSError, ValueError, verdicts.VerdictError) as exc:
+        raise CliError(f"per-frame verdicts: {exc}", EXIT_SIM) from exc
+    for p in paths_:
+        verdicts.write(p, ((None, v) for v in rows))
 
 
 def _finish(rep: dict[str, Any], report_path: Path | None, check_errs: list[str]) -> None:
@@ -172,23 +200,46 @@ def cmd_run(args: argparse.Namespace) -> int:
         frames = pcap.read_ethernet(args.in_path)
     except pcap.PcapError as exc:
         raise CliError(str(exc), EXIT_INPUT) from exc
-    with tempfile.TemporaryDirectory(prefix="wirespeed-") as tmp:
-        work = Path(tmp)
+    with _workdir(args.workdir) as work:
         norm = work / "in.pcap"  # one plain little-endian pcap, FCS removed, for the harness
         pcap.write(norm, frames)
         args.out_path.parent.mkdir(parents=True, exist_ok=True)
-        lat_csv = work / "latency.csv"
-        h, out = _simulate(cfg, frames, norm, args.out_path, work, opts, args.quiet, lat_csv)
+        lat_csv, stat_csv = work / "latency.csv", work / "stat.csv"
+        h, out = _simulate(cfg, frames, norm, args.out_path, work, opts, args.quiet, lat_csv,
+                           stat_csv)
         rep = report.build(h, cfg, [len(f) for f in frames], [len(f) for f in out])
         rep["input"], rep["output"] = str(args.in_path), str(args.out_path)
+        verdict_paths = [p for p in (args.verdicts, args.workdir and work / "verdicts.csv")
+                         if p]
+        _gre_verdicts(cfg, stat_csv, lat_csv, len(out), verdict_paths)
+        if args.verdicts:
+            rep["verdicts"] = str(args.verdicts)
         check_errs: list[str] = []
         if args.check:
             check_errs, per_frame = _model_check(cfg, frames, out, rep, args.quiet)
             rep["latency_by_outcome"] = report.latency_by(lat_csv, per_frame.__getitem__)
     if not args.quiet:
         print(report.summary(rep))
-    _finish(rep, args.report, check_errs)
+        if args.verdicts:
+            print(f"verdicts: {args.verdicts}")
+    report_path = args.report or (args.workdir / "report.json" if args.workdir else None)
+    _finish(rep, report_path, check_errs)
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _workdir(workdir: Path | None) -> Iterator[Path]:
+    """--workdir (created, kept) or a temporary directory removed afterwards."""
+    if workdir is None:
+        with tempfile.TemporaryDirectory(prefix="wirespeed-") as tmp:
+            yield Path(tmp)
+        return
+    try:
+        workdir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--workdir {workdir}: cannot create it: {exc.strerror or exc}",
+                       EXIT_INPUT) from exc
+    yield workdir
 
 
 def _run_default(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
@@ -206,9 +257,13 @@ def _run_default(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int
               + (f"{cfg.line_rate_gbps:g} GbE" if cfg.line_rate_gbps else "back-to-back"))
     frames = scenario.generate(n, show_progress=not args.quiet)
     pcap.write(in_path, frames, timestamps_ns=scenario.timestamps_ns(frames, cfg.line_rate_gbps))
-    lat_csv = workdir / "latency.csv"
-    h, out = _simulate(cfg, frames, in_path, out_path, workdir, opts, args.quiet, lat_csv)
+    lat_csv, stat_csv = workdir / "latency.csv", workdir / "stat.csv"
+    h, out = _simulate(cfg, frames, in_path, out_path, workdir, opts, args.quiet, lat_csv,
+                       stat_csv)
     rep = report.build(h, cfg, [len(f) for f in frames], [len(f) for f in out])
+    _gre_verdicts(cfg, stat_csv, lat_csv, len(out),
+                  [workdir / "verdicts.csv", *([args.verdicts] if args.verdicts else [])])
+    rep["verdicts"] = str(args.verdicts or workdir / "verdicts.csv")
     rep["scenario"] = {"name": "seed-table2", "frames": n, "frame_bytes_with_fcs":
                        scenario.SEED_FRAME_BYTES, "mix": "GRE:TCP 1:1 (even input index = GRE)"}
     rep["input"], rep["output"] = str(in_path), str(out_path)
@@ -240,8 +295,8 @@ def _vtep_harness(cfg: Config, quiet: bool) -> Path:
 
 
 def _vtep_simulate(cfg: Config, work: Path, opts: SimOptions, quiet: bool,
-                   ports: dict[str, Any], host_line_rate_gbps: float | None = None
-                   ) -> tuple[dict[str, Any], Any]:
+                   ports: dict[str, Any], host_line_rate_gbps: float | None = None,
+                   verdict_paths: Sequence[Path] = ()) -> tuple[dict[str, Any], Any]:
     from wirespeed import vtep
 
     binary = _vtep_harness(cfg, quiet)
@@ -251,7 +306,8 @@ def _vtep_simulate(cfg: Config, work: Path, opts: SimOptions, quiet: bool,
     try:
         out = vtep.simulate(binary, cfg, work, opts, decap=ports.get("decap"),
                             encap=ports.get("encap"), host_line_rate_gbps=host_line_rate_gbps,
-                            quiet=quiet)
+                            quiet=quiet, stat=bool(verdict_paths))
+        vtep.write_verdicts(out, verdict_paths)
     except vtep.VtepError as exc:
         raise CliError(str(exc), exc.code) from exc
     return vtep.build_report(out, cfg, ports), out
@@ -297,8 +353,7 @@ def _run_vtep(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
                 frames[d] = pcap.read_ethernet(i)
             except pcap.PcapError as exc:
                 raise CliError(str(exc), EXIT_INPUT) from exc
-    with tempfile.TemporaryDirectory(prefix="wirespeed-vtep-") as tmp:
-        work = Path(tmp)
+    with _workdir(args.workdir) as work:
         ports = {}
         for d, f in frames.items():
             norm = work / f"{d}_in.pcap"  # one plain pcap, FCS removed, for the harness
@@ -306,13 +361,21 @@ def _run_vtep(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
             out_path = pairs[d][1]
             out_path.parent.mkdir(parents=True, exist_ok=True)
             ports[d] = vtep.Port(f, norm, out_path)
-        rep, out = _vtep_simulate(cfg, work, opts, args.quiet, ports)
+        verdict_paths = [p for p in (args.verdicts, args.workdir and work / "verdicts.csv")
+                         if p]
+        rep, out = _vtep_simulate(cfg, work, opts, args.quiet, ports,
+                                  verdict_paths=verdict_paths)
         for d in ports:
             rep[d]["input"] = str(pairs[d][0])
+        if args.verdicts:
+            rep["verdicts"] = str(args.verdicts)
         check_errs = vtep.model_check(cfg, ports, out, rep, args.quiet) if args.check else []
     if not args.quiet:
         print(vtep.summary(rep))
-    _vtep_finish(rep, args.report, check_errs)
+        if args.verdicts:
+            print(f"verdicts: {args.verdicts}")
+    report_path = args.report or (args.workdir / "report.json" if args.workdir else None)
+    _vtep_finish(rep, report_path, check_errs)
     return EXIT_OK
 
 
@@ -362,7 +425,10 @@ def _run_vxlan_seed(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> 
     (workdir / "regs.txt").write_text(seed_cfg.vtep_register_file_text())
     ports = {"decap": vtep.Port(net, net_in, args.host_out or workdir / "host_out.pcap"),
              "encap": vtep.Port(host, host_in, args.net_out or workdir / "net_out.pcap")}
-    rep, out = _vtep_simulate(seed_cfg, workdir, opts, args.quiet, ports, host_gbps)
+    rep, out = _vtep_simulate(seed_cfg, workdir, opts, args.quiet, ports, host_gbps,
+                              [workdir / "verdicts.csv", *([args.verdicts] if args.verdicts
+                                                           else [])])
+    rep["verdicts"] = str(args.verdicts or workdir / "verdicts.csv")
     rep["scenario"] = {
         "name": "vxlan-seed", "frames_per_direction": n,
         "network_frame_bytes_with_fcs": vtep.SEED_WIRE_BYTES,
@@ -382,10 +448,9 @@ def _run_vxlan_seed(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> 
         print(vtep.summary(rep))
         print()
         print(vtep.seed_table(rep))
-        if args.check:
-            print(f"\ngolden model: {'every output frame matches' if not check_errs else 'DIFFERS'}"
-                  f" ({len(out.frames['decap'])} decap + {len(out.frames['encap'])} encap "
-                  f"frames compared byte for byte)")
+        if args.check and not check_errs:
+            print(f"\ngolden model: every output frame matches ({len(out.frames['decap'])} "
+                  f"decap + {len(out.frames['encap'])} encap frames compared byte for byte)")
         print(f"\nreport: {report_path}")
     _vtep_finish(rep, report_path, check_errs)
     return EXIT_OK
@@ -406,7 +471,7 @@ def _cmd_bench_vtep(args: argparse.Namespace) -> int:
     per_size = 40 if args.frames is None else args.frames
     if per_size < 8:
         raise CliError("--frames (per size and direction) must be at least 8", EXIT_INPUT)
-    output = args.output or paths.ROOT / "docs" / "bench" / "vtep_linerate.json"
+    output = args.output or paths.BUILD / "bench" / "vtep_linerate.json"
     try:
         doc = vtep.bench(args.widths, args.clock_mhz, per_size, output,
                          large=not args.no_large_table, quiet=args.quiet,
@@ -428,7 +493,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.no_pipelined:
         raise CliError("--no-pipelined applies to --block vtep", EXIT_INPUT)
     n = scenario.DEFAULT_FRAMES if args.frames is None else args.frames
-    args.output = args.output or paths.ROOT / "docs" / "bench" / "sim_speed.json"
+    args.output = args.output or paths.BUILD / "bench" / "sim_speed.json"
     cfg = Config(line_rate_gbps=0.0, clock_mhz=args.clock_mhz)
     frames = scenario.generate(n, show_progress=not args.quiet)
     lengths = [len(f) for f in frames]
@@ -634,10 +699,16 @@ def parser() -> argparse.ArgumentParser:
                      f"(default {scenario.DEFAULT_FRAMES}); vxlan-seed: frames per direction "
                      f"(default 20000)")
     run.add_argument("--workdir", type=Path, metavar="DIR",
-                     help="default scenario: where in.pcap, out.pcap and report.json go "
-                          "(default build/run/default; vxlan-seed: build/run/vxlan-seed)")
+                     help="where the run's files are kept (input as simulated, register "
+                          "writes, harness JSON, CSVs, verdicts.csv, report.json); default "
+                          "scenario: build/run/default, vxlan-seed: build/run/vxlan-seed; "
+                          "pcap runs: a temporary directory")
     run.add_argument("--check", action="store_true",
                      help="also compare every output frame with the golden model")
+    run.add_argument("--verdicts", type=Path, metavar="FILE.csv",
+                     help="write one row per input frame: index, outcome, output index (or "
+                          "none), latency in cycles (VTEP: both directions, with a direction "
+                          "column); the default scenario always writes WORKDIR/verdicts.csv")
     run.add_argument("--idle-prob", type=_float_in(0, 1, hi_open=True), default=0.0,
                      metavar="P", help="probability that the input offers no beat in a cycle (default 0)")
     run.add_argument("--stall-prob", type=_float_in(0, 1, hi_open=True), default=0.0,
@@ -665,15 +736,14 @@ def parser() -> argparse.ArgumentParser:
                          "--line-rate-gbps of its own frames")
     run.set_defaults(func=cmd_run)
 
-    bench = sub.add_parser("bench", help="simulation speed at every width (docs/bench/); "
-                           "--block vtep: VXLAN line-rate fractions, latency and lookup "
-                           "rate")
+    bench = sub.add_parser("bench", help="simulation speed at every width (build/bench/; "
+                           "`make bench` refreshes docs/bench/); --block vtep: VXLAN line-rate "
+                           "fractions, latency and lookup rate")
     bench.add_argument("--block", choices=("gre", "vtep"), default="gre",
                        help="gre (default): simulation speed on the default scenario -> "
-                            "docs/bench/sim_speed.json; vtep: line-rate fraction of decap and "
+                            "build/bench/sim_speed.json; vtep: line-rate fraction of decap and "
                             "encap per frame size and width, idle-pipeline latency, table "
-                            "lookup rate -> "
-                            "docs/bench/vtep_linerate.json")
+                            "lookup rate -> build/bench/vtep_linerate.json")
     bench.add_argument("--frames", type=int, metavar="N",
                        help=f"gre: frames of the default scenario (default "
                             f"{scenario.DEFAULT_FRAMES}); vtep: frames per size and direction "
@@ -689,8 +759,9 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--clock-mhz", type=_float_in(0, 5000, lo_open=True), default=250.0,
                        metavar="F", help="clock for Mpps (default 250)")
     bench.add_argument("--output", type=Path, metavar="FILE",
-                       help="JSON results (default docs/bench/sim_speed.json, with --block "
-                            "vtep docs/bench/vtep_linerate.json)")
+                       help="JSON results (default build/bench/sim_speed.json, with --block "
+                            "vtep build/bench/vtep_linerate.json; `make bench` passes "
+                            "docs/bench/...)")
     bench.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     bench.set_defaults(func=cmd_bench)
 

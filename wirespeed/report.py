@@ -6,16 +6,23 @@ Definitions (also in docs/config.md, "The report"):
   the 64-byte minimum, no preamble or gap), the way the seed's Table 2 counts bytes.
 * ``elapsed_cycles`` = ``last_out_cycle - first_in_cycle + 1`` (first input handshake to last
   output handshake, inclusive); without output it ends at ``last_in_cycle``.
-  ``elapsed_us`` = ``elapsed_cycles / clock_mhz``.
+* ``rate_cycles``, the window every rate is taken over: ``elapsed_cycles``, but never less than
+  the pacing slots of all input frames (their wire bits at ``line_rate_gbps``), so N paced
+  frames are measured over N slots, not the N - 1 gaps between their starts, and no rate
+  exceeds the pacing. ``elapsed_us`` = ``rate_cycles / clock_mhz``.
 * ``mpps`` = ``packets_out / elapsed_us`` (output frames per simulated µs = Mpps);
   ``offered_mpps`` = ``packets_in / elapsed_us``.
 * ``offered_gbps`` = offered wire bits / elapsed time, where a frame of L bus bytes is
   ``max(L, 60) + 4 + 20`` bytes on the wire (padding, FCS, preamble+SFD 8, gap 12).
 * ``line_rate_fraction`` = ``offered_gbps / line_rate_gbps`` (``null`` when back-to-back).
+* ``few_frames``: fewer than FEW_FRAMES input frames; the rates are then marked as measured
+  on few frames.
 * ``drops``: every drop reason (all ten, zeros included) → frames of that reason that were
   *not* written to the output. Malformed frames forwarded by policy are counted in
   ``forwarded_malformed`` instead, so ``packets_in == packets_out + sum(drops)`` always holds.
-* ``loss`` = ``packets_in - packets_out`` (the seed's "loss packet").
+* ``dropped`` = ``sum(drops)``: frames the block dropped and counted under a drop reason.
+* ``loss`` = ``packets_in - packets_out - dropped``: frames neither delivered nor counted
+  (uncounted loss; the balance check fails unless it is 0). The same meaning as the VTEP's.
 """
 
 from __future__ import annotations
@@ -48,6 +55,22 @@ SEED_TABLE2 = {
 SEED_RATIO = 0.8695652174  # (68 + 92) / (92 + 92)
 # What `make synth` measured (docs/performance.md is written from it).
 SYNTH_JSON = paths.ROOT / "docs" / "bench" / "synth.json"
+# Below this many input frames, rates and line-rate fractions are marked as measured on few
+# frames: the measuring window is then dominated by one frame's slot and the pipeline latency.
+FEW_FRAMES = 1000
+
+
+def rate_window(elapsed: int, wire_bits: int, clock_mhz: float, line_rate_gbps: float) -> int:
+    """The cycles rates are taken over: ``elapsed``, at least the input's pacing slots."""
+    if not line_rate_gbps or not clock_mhz:
+        return elapsed
+    slots = -(-wire_bits * clock_mhz // (1000.0 * line_rate_gbps))  # ceil
+    return max(elapsed, int(slots))
+
+
+def few_frames_note(n: int) -> str:
+    """The mark of a rate measured on few frames ("" when there are enough)."""
+    return f" (from only {n} frames: indicative)" if 0 < n < FEW_FRAMES else ""
 
 
 class BalanceError(RuntimeError):
@@ -83,8 +106,9 @@ def build(h: Mapping[str, Any], cfg: Config, in_lengths: Sequence[int],
     else:
         end = last_out if (n_out and last_out is not None and last_out >= 0) else last_in
         elapsed = int(end) - int(first_in) + 1
-    elapsed_us = elapsed / clock if clock else 0.0
     wire_bits = 8 * sum(wire_bytes(n) for n in in_lengths)
+    window = rate_window(elapsed, wire_bits, clock, rate)
+    elapsed_us = window / clock if clock else 0.0
     offered_gbps = wire_bits / (elapsed_us * 1000.0) if elapsed_us else 0.0
     bytes_in = sum(in_lengths) + FCS_BYTES * n_in
     bytes_out = sum(out_lengths) + FCS_BYTES * n_out
@@ -104,15 +128,18 @@ def build(h: Mapping[str, Any], cfg: Config, in_lengths: Sequence[int],
         "decapsulated": outcomes["DECAP_L3"]["packets"] + outcomes["DECAP_TEB"]["packets"],
         "forwarded_malformed": fwd_malformed,
         "drops": drops,
+        "dropped": sum(drops.values()),
         "aborted": int(h.get("aborted", 0)),
-        "loss": n_in - n_out,
+        "loss": n_in - n_out - sum(drops.values()),
         "outcomes": outcomes,
         "data_width": int(h.get("data_width", cfg.data_width)),
         "clock_mhz": clock,
         "line_rate_gbps": rate,
         "cycles": int(h.get("cycles", 0)),
         "elapsed_cycles": elapsed,
+        "rate_cycles": window,
         "elapsed_us": elapsed_us,
+        "few_frames": 0 < n_in < FEW_FRAMES,
         "mpps": n_out / elapsed_us if elapsed_us else 0.0,
         "offered_mpps": n_in / elapsed_us if elapsed_us else 0.0,
         "offered_gbps": offered_gbps,
@@ -271,7 +298,8 @@ def summary(rep: Mapping[str, Any]) -> str:
     r = rep
     lines = [f"wirespeed run: {_cfg_label(r)}",
              f"  frames in {r['packets_in']} ({r['bytes_in']} MAC bytes), out {r['packets_out']} "
-             f"({r['bytes_out']} MAC bytes), loss {r['loss']}"]
+             f"({r['bytes_out']} MAC bytes), counted drops {r['dropped']}, "
+             f"loss (uncounted) {r['loss']}"]
     counted = [(n, o["packets"]) for n, o in r["outcomes"].items() if o["packets"]]
     if counted:
         lines.append("  outcomes: " + ", ".join(f"{n} {c}" for n, c in counted))
@@ -287,9 +315,17 @@ def summary(rep: Mapping[str, Any]) -> str:
             lines.append(f"    {name}: {v['min']}..{v['max']} cycles, mean {v['mean']:.2f} "
                          f"({v['count']} frames)")
     frac = r["line_rate_fraction"]
-    lines.append(f"  {r['mpps']:.2f} Mpps out over {r['elapsed_cycles']} cycles "
+    lines.append(f"  {r['mpps']:.2f} Mpps out over {r['rate_cycles']} cycles "
                  f"({r['elapsed_us']:.2f} us); offered {r['offered_gbps']:.2f} Gb/s"
-                 + (f" = {frac:.4f} of line rate" if frac is not None else ""))
+                 + (f" = {frac:.4f} of line rate" if frac is not None else "")
+                 + few_frames_note(r["packets_in"]))
+    h = r.get("harness") or {}
+    if h.get("wall_seconds"):
+        skipped = h.get("idle_skipped_cycles")
+        lines.append(f"  simulator: {h.get('cycles', 0)} cycles"
+                     + (f" ({skipped} idle cycles skipped)" if skipped is not None else "")
+                     + f" in {h['wall_seconds']:.2f} s wall, "
+                     f"{h.get('sim_packets_per_second', 0):.0f} frames per wall second")
     return "\n".join(lines)
 
 

@@ -37,7 +37,7 @@ class SimOptions:
 
 def command(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
             regs: Path | None = None, opts: SimOptions = SimOptions(),
-            latency_csv: Path | None = None) -> list[str]:
+            latency_csv: Path | None = None, stat_csv: Path | None = None) -> list[str]:
     """The ``ws_sim`` command line (sim/README.md, "Run")."""
     cmd = [str(binary), "--in", str(in_pcap), "--out", str(out_pcap), "--json", str(json_path),
            *_common_flags(opts)]
@@ -45,6 +45,8 @@ def command(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
         cmd += ["--regs", str(regs)]
     if latency_csv is not None:
         cmd += ["--latency-csv", str(latency_csv)]
+    if stat_csv is not None:
+        cmd += ["--stat-csv", str(stat_csv)]
     if opts.max_idle_cycles is not None:
         cmd += ["--max-idle-cycles", str(opts.max_idle_cycles)]
     if opts.progress:
@@ -54,9 +56,9 @@ def command(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
 
 def run(binary: Path, in_pcap: Path, out_pcap: Path, json_path: Path,
         regs: Path | None = None, opts: SimOptions = SimOptions(),
-        latency_csv: Path | None = None) -> dict[str, Any]:
+        latency_csv: Path | None = None, stat_csv: Path | None = None) -> dict[str, Any]:
     """Run ``binary`` and return its JSON report; raise :class:`SimError` on failure."""
-    cmd = command(binary, in_pcap, out_pcap, json_path, regs, opts, latency_csv)
+    cmd = command(binary, in_pcap, out_pcap, json_path, regs, opts, latency_csv, stat_csv)
     return _execute(binary, cmd, json_path, opts.progress)
 
 
@@ -72,7 +74,8 @@ def vtep_command(binary: Path, json_path: Path, *, net_in: Path | None = None,
                  net_out: Path | None = None, host_in: Path | None = None,
                  host_out: Path | None = None, regs: Path | None = None,
                  opts: SimOptions = SimOptions(), decap_latency_csv: Path | None = None,
-                 encap_latency_csv: Path | None = None, host_vni_csv: Path | None = None
+                 encap_latency_csv: Path | None = None, host_vni_csv: Path | None = None,
+                 decap_stat_csv: Path | None = None, encap_stat_csv: Path | None = None
                  ) -> list[str]:
     """The ``ws_vtep`` command line (sim/README.md, "ws_vtep")."""
     cmd = [str(binary), "--json", str(json_path), *_common_flags(opts)]
@@ -80,7 +83,9 @@ def vtep_command(binary: Path, json_path: Path, *, net_in: Path | None = None,
                        ("--host-out", host_out), ("--regs", regs),
                        ("--decap-latency-csv", decap_latency_csv),
                        ("--encap-latency-csv", encap_latency_csv),
-                       ("--host-vni-csv", host_vni_csv)):
+                       ("--host-vni-csv", host_vni_csv),
+                       ("--decap-stat-csv", decap_stat_csv),
+                       ("--encap-stat-csv", encap_stat_csv)):
         if path is not None:
             cmd += [flag, str(path)]
     if opts.max_idle_cycles is not None:
@@ -98,13 +103,14 @@ def run_vtep(binary: Path, json_path: Path, **kwargs: Any) -> dict[str, Any]:
     return _execute(binary, cmd, json_path, opts.progress)
 
 
-def start_vtep(binary: Path, json_path: Path, **kwargs: Any) -> "subprocess.Popen[str]":
+def start_vtep(binary: Path, json_path: Path, capture: bool = False,
+               **kwargs: Any) -> "subprocess.Popen[str]":
     """Start ``ws_vtep`` without waiting (progress and errors go to a pipe unless
-    ``opts.progress``); finish it with :func:`finish`."""
+    ``opts.progress`` and not ``capture``); finish it with :func:`finish`."""
     cmd = vtep_command(binary, json_path, **kwargs)
     opts = kwargs.get("opts", SimOptions())
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=None if opts.progress else
-                            subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=None if opts.progress and
+                            not capture else subprocess.PIPE, text=True)
     proc.args = cmd  # type: ignore[misc]
     return proc
 
@@ -113,6 +119,13 @@ def finish(binary: Path, proc: "subprocess.Popen[str]", json_path: Path) -> dict
     """Wait for a harness started by :func:`start_vtep`; its JSON report or :class:`SimError`."""
     out, err = proc.communicate()
     return _check(binary, list(proc.args), proc.returncode, out, err, json_path)
+
+
+def check_result(binary: Path, proc: "subprocess.Popen[str]", json_path: Path, stdout: str,
+                 stderr: str) -> dict[str, Any]:
+    """The JSON report of a finished :func:`start_vtep` process whose pipes were read
+    elsewhere (wirespeed.progress.MergedProgress), or :class:`SimError`."""
+    return _check(binary, list(proc.args), proc.returncode, stdout, stderr, json_path)
 
 
 def _execute(binary: Path, cmd: list[str], json_path: Path, progress: bool) -> dict[str, Any]:

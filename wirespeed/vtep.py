@@ -34,6 +34,7 @@ from wirespeed import pcap
 from wirespeed.model.common import beats, ipv4_checksum, ones_sum
 from wirespeed.config import Config, TunnelSpec, VtepConfig
 from wirespeed.progress import Progress, note
+from wirespeed.report import FEW_FRAMES, few_frames_note, rate_window
 from wirespeed.scenario import FCS_BYTES, WIRE_OVERHEAD, wire_bytes
 from wirespeed.regmap import VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP, WINDOW_SIZE
 from wirespeed.sim import SimOptions
@@ -240,6 +241,24 @@ class Outputs:
     frames: dict[str, list[bytes]] = field(default_factory=dict)   # direction -> output
     vni_csv: Path | None = None
     latency_csv: dict[str, Path] = field(default_factory=dict)
+    stat_csv: dict[str, Path] = field(default_factory=dict)
+
+
+def write_verdicts(out: Outputs, paths_: Sequence[Path]) -> None:
+    """Write both directions' per-frame verdicts (wirespeed.verdicts) to each of ``paths_``
+    (the simulation must have run with ``stat=True``)."""
+    from wirespeed import verdicts
+
+    rows: list[tuple[str | None, Any]] = []
+    for d, stat_path in out.stat_csv.items():
+        try:
+            rows += [(d, v) for v in verdicts.build(
+                verdicts.read_stat_csv(stat_path), verdicts.read_latency_csv(out.latency_csv[d]),
+                OUTCOMES[d], DELIVERED[d].__contains__, len(out.frames[d]))]
+        except (OSError, ValueError, verdicts.VerdictError) as exc:
+            raise VtepError(f"{d}: per-frame verdicts: {exc}", 3) from exc
+    for p in paths_:
+        verdicts.write(p, rows)
 
 
 def split_writes(writes: Sequence[tuple[int, int]], direction: str) -> list[tuple[int, int]]:
@@ -255,7 +274,7 @@ def _regs_text(writes: Sequence[tuple[int, int]]) -> str:
 def simulate(binary: Path, cfg: Config, work: Path, opts: SimOptions, *,
              decap: Port | None = None, encap: Port | None = None,
              host_line_rate_gbps: float | None = None, latency: bool = False,
-             quiet: bool = False) -> Outputs:
+             quiet: bool = False, stat: bool = False) -> Outputs:
     """Run ``ws_vtep`` on the given directions, both at once.
 
     ``host_line_rate_gbps``: pace the host port's input at another rate than the network
@@ -268,7 +287,9 @@ def simulate(binary: Path, cfg: Config, work: Path, opts: SimOptions, *,
     writes = cfg.vtep_register_writes()
     vni_csv = work / "host_vni.csv" if decap is not None else None
     lat = {d: work / f"{d}_latency.csv" for d, p in (("decap", decap), ("encap", encap))
-           if p is not None and latency}
+           if p is not None and (latency or stat)}
+    stat_csv = {d: work / f"{d}_stat.csv" for d, p in (("decap", decap), ("encap", encap))
+                if p is not None and stat}
     split = (host_line_rate_gbps is not None and decap is not None and encap is not None
              and host_line_rate_gbps != opts.line_rate_gbps)
     runs: list[tuple[str, dict[str, Any], SimOptions, str]] = []
@@ -276,31 +297,46 @@ def simulate(binary: Path, cfg: Config, work: Path, opts: SimOptions, *,
         import dataclasses
 
         host_opts = dataclasses.replace(opts, line_rate_gbps=host_line_rate_gbps,
-                                        seed=opts.seed + 1, progress=False)
+                                        seed=opts.seed + 1)
         runs.append(("decap", dict(net_in=decap.in_path, host_out=decap.out_path,
-                                   host_vni_csv=vni_csv, decap_latency_csv=lat.get("decap")),
+                                   host_vni_csv=vni_csv, decap_latency_csv=lat.get("decap"),
+                                   decap_stat_csv=stat_csv.get("decap")),
                      opts, _regs_text(split_writes(writes, "decap"))))
         runs.append(("encap", dict(host_in=encap.in_path, net_out=encap.out_path,
-                                   encap_latency_csv=lat.get("encap")),
+                                   encap_latency_csv=lat.get("encap"),
+                                   encap_stat_csv=stat_csv.get("encap")),
                      host_opts, _regs_text(split_writes(writes, "encap"))))
     else:
         kw: dict[str, Any] = {}
         if decap is not None:
             kw.update(net_in=decap.in_path, host_out=decap.out_path, host_vni_csv=vni_csv,
-                      decap_latency_csv=lat.get("decap"))
+                      decap_latency_csv=lat.get("decap"), decap_stat_csv=stat_csv.get("decap"))
         if encap is not None:
             kw.update(host_in=encap.in_path, net_out=encap.out_path,
-                      encap_latency_csv=lat.get("encap"))
+                      encap_latency_csv=lat.get("encap"), encap_stat_csv=stat_csv.get("encap"))
         runs.append(("both", kw, opts, _regs_text(writes)))
     procs = []
+    merged = split and opts.progress  # two processes: one merged progress line
     for name, kw, o, regs_text in runs:
         regs = work / f"regs_{name}.txt"
         regs.write_text(regs_text)
         json_path = work / f"harness_{name}.json"
-        procs.append((name, json_path, start_vtep(binary, json_path, regs=regs, opts=o, **kw)))
+        procs.append((name, json_path, start_vtep(binary, json_path, capture=merged, regs=regs,
+                                                  opts=o, **kw)))
     results: dict[str, dict[str, Any]] = {}
     errors: list[str] = []
-    for name, json_path, proc in procs:
+    if merged:
+        from wirespeed.progress import MergedProgress
+        from wirespeed.sim import check_result
+
+        done = MergedProgress("ws_vtep x 2", {n: p for n, _, p in procs}).wait()
+        for name, json_path, proc in procs:
+            try:
+                results[name] = check_result(binary, proc, json_path, done[name][1],
+                                             done[name][2])
+            except SimError as exc:
+                errors.append(str(exc))
+    for name, json_path, proc in ([] if merged else procs):
         try:
             results[name] = finish(binary, proc, json_path)
         except SimError as exc:
@@ -316,7 +352,7 @@ def simulate(binary: Path, cfg: Config, work: Path, opts: SimOptions, *,
         h["wall_seconds"] = max(r.get("wall_seconds") or 0 for r in results.values())
     else:
         h = results["both"]
-    out = Outputs(h, vni_csv=vni_csv, latency_csv=lat)
+    out = Outputs(h, vni_csv=vni_csv, latency_csv=lat, stat_csv=stat_csv)
     for d, p in (("decap", decap), ("encap", encap)):
         if p is None:
             continue
@@ -352,10 +388,13 @@ def direction_report(direction: str, hd: Mapping[str, Any], in_lengths: Sequence
     else:
         end = last_out if (n_out and last_out) else last_in
         elapsed = int(end) - int(first_in) + 1
-    elapsed_us = elapsed / clock_mhz if clock_mhz else 0.0
     bytes_in = sum(in_lengths) + FCS_BYTES * n_in
     bytes_out = sum(out_lengths) + FCS_BYTES * n_out
     wire_in = 8 * sum(wire_bytes(n) for n in in_lengths)
+    # Rates over at least the input's pacing slots (wirespeed.report.rate_window): N paced
+    # frames over N slots, so no tx rate exceeds the pacing.
+    window = rate_window(elapsed, wire_in, clock_mhz, line_rate_gbps)
+    elapsed_us = window / clock_mhz if clock_mhz else 0.0
     ns_per = 1000.0 / clock_mhz if clock_mhz else 0.0
     lat = dict(hd.get("latency_cycles", {}))
 
@@ -384,7 +423,10 @@ def direction_report(direction: str, hd: Mapping[str, Any], in_lengths: Sequence
         "loss": n_in - n_out - sum(drops.values()),
         "outcomes": outcomes,
         "elapsed_cycles": elapsed,
+        "rate_cycles": window,
         "elapsed_us": elapsed_us,
+        "few_frames": 0 < n_in < FEW_FRAMES,
+        "offered_out_wire_gbps": per_us(8 * sum(wire_bytes(n) for n in out_lengths)) / 1000.0,
         "latency_cycles": {k: lat.get(k) for k in ("min", "max", "mean", "count")},
         "latency_ns": {k: lat[k] * ns_per for k in ("min", "max", "mean")
                        if lat.get(k) is not None},
@@ -511,6 +553,12 @@ def model_check(cfg: Config, ports: Mapping[str, Port], out: Outputs, rep: dict[
                       "outcomes": dict(exp.outcomes), "ok": not derrs}
         errs += derrs
     rep["model_check"] = {"ok": not errs, "differences": errs, **summary}
+    if not errs and not quiet:
+        n = sum(len(p.frames) for p in ports.values())
+        print(f"model check: {n}/{n} frames match ("
+              + ", ".join(f"{d} {len(p.frames)}" for d, p in ports.items())
+              + "; outputs byte for byte, outcome counts"
+              + (", VNIs" if "decap" in ports else "") + ")")
     return errs
 
 
@@ -583,7 +631,48 @@ def summary(rep: Mapping[str, Any]) -> str:
     for d in dirs:
         counted = [(n, o["packets"]) for n, o in rep[d]["outcomes"].items() if o["packets"]]
         lines.append(f"  {d} outcomes: " + (", ".join(f"{n} {c}" for n, c in counted) or "-"))
+    lines += [f"  {n}" for n in notes(rep)]
     return "\n".join(lines)
+
+
+def notes(rep: Mapping[str, Any]) -> list[str]:
+    """What a VTEP run's figures need said beside them: rates from few frames, an encap
+    output faster than the pacing, UDP checksum drops from a capture with TX offload."""
+    out: list[str] = []
+    dirs = [d for d in DIRECTIONS if d in rep]
+    few = [f"{d} {rep[d]['tx_packets']}" for d in dirs if rep[d].get("few_frames")]
+    if few:
+        out.append(f"note: rates from only {', '.join(few)} frames (under {FEW_FRAMES}): "
+                   "indicative, the measuring window is a few frames' slots plus the latency")
+    for d in dirs:
+        r = rep[d]
+        rate = r.get("line_rate_gbps") or 0
+        wire_out = r.get("offered_out_wire_gbps") or 0
+        if rate and wire_out > rate * 1.001:
+            out.append(f"note: {d}: the input is paced at {rate:g} Gb/s; the output, "
+                       f"{ENCAP_OVERHEAD} bytes longer per frame, leaves at {wire_out:.2f} Gb/s "
+                       "on the wire, more than such a port carries (the simulated bus has no "
+                       "line to hold it back)" if d == "encap" else
+                       f"note: {d}: the output leaves at {wire_out:.2f} Gb/s on the wire, more "
+                       f"than the {rate:g} Gb/s pacing")
+    if "decap" in rep:
+        hint = udp_checksum_hint(rep["decap"])
+        if hint:
+            out.append(hint)
+    return out
+
+
+def udp_checksum_hint(r: Mapping[str, Any]) -> str:
+    """When DROP_UDP_CHECKSUM is most of a decap run's frames, say why and what to do."""
+    n = r["outcomes"].get("DROP_UDP_CHECKSUM", {}).get("packets", 0)
+    if not n or 2 * n < r["tx_packets"]:
+        return ""
+    return (f"note: {n} of {r['tx_packets']} frames were dropped for a wrong outer UDP checksum "
+            "(DROP_UDP_CHECKSUM). A capture taken on the sending Linux host with transmit "
+            "checksum offload holds partial checksums (the NIC fills them in after the "
+            "capture point): capture with the offload off (`ethtool -K DEV tx off`), on the "
+            "receiving side, or rewrite the checksums (e.g. zero them: RFC 7348 allows UDP "
+            "checksum 0 over IPv4, which the decapsulator accepts)")
 
 
 def seed_table(rep: Mapping[str, Any]) -> str:

@@ -33,13 +33,16 @@ def test_outcome_names_match_the_model() -> None:
 
 def test_seed_mix_numbers() -> None:
     n = 40
-    rep = report.build(harness(n), Config(), [88] * 2 * n, [64, 88] * n)
+    # 40 Gb/s: the 900 cycles are more than the 80 frames' pacing slots (448 cycles), so the
+    # rates are taken over them (report.rate_window)
+    rep = report.build(harness(n, line_rate_gbps=40.0), Config(), [88] * 2 * n, [64, 88] * n)
     assert rep["bytes_in"] == 92 * 2 * n and rep["bytes_out"] == (68 + 92) * n
     assert rep["rx_tx_byte_ratio"] == 0.8695652174 == report.SEED_RATIO
     assert rep["elapsed_cycles"] == 900 and rep["elapsed_us"] == 3.6
     assert abs(rep["mpps"] - 80 / 3.6) < 1e-9
-    # 80 frames of 112 wire bytes in 3.6 us at 10 Gb/s
-    assert abs(rep["line_rate_fraction"] - 80 * 112 * 8 / (3.6e-6 * 10e9)) < 1e-9
+    # 80 frames of 112 wire bytes in 3.6 us at 40 Gb/s
+    assert rep["rate_cycles"] == 900
+    assert abs(rep["line_rate_fraction"] - 80 * 112 * 8 / (3.6e-6 * 40e9)) < 1e-9
     assert rep["latency_ns"] == {"min": 8.0, "max": 8.0, "mean": 8.0}
     assert rep["drops"] == {name: 0 for name in report.DROP_REASONS}
     assert rep["passed"] == n and rep["decapsulated"] == n and rep["loss"] == 0
@@ -101,7 +104,8 @@ def test_clock_note_at_the_measured_fmax(tmp_path) -> None:
     assert report.measured_fmax("gre_decap", 256, tmp_path / "missing.json") is None
 
     n = 40
-    rep = report.build(harness(n), Config(), [88] * 2 * n, [64, 88] * n)  # 22.22 Mpps offered
+    rep = report.build(harness(n, line_rate_gbps=40.0), Config(), [88] * 2 * n,
+                       [64, 88] * n)  # 22.22 Mpps offered
     note = report.clock_note(rep, [88] * 2 * n, "gre_decap", (8.37, False))
     # 88 bytes on 32-byte beats: 3 cycles per frame; 8.37 / 3 = 2.79 Mpps
     assert "assume 250 MHz" in note and "≈8.4 MHz (the placer's estimate, not routed" in note
