@@ -16,9 +16,10 @@
 // the descriptor; here the decision is split from the data:
 //
 //   s_axis -> delay FIFO (LUT RAM) -> A register --+
-//   s_desc -> plan FIFO (LUT RAM) -> plan regs ----+-> issue -> S1 -> shift x NSH -> overlay ->
-//             head FIFO (LUT RAM) ------------------------------------^            out FIFO -> m_axis
-//                                                 S1 -> sum / status pipeline -> verdict FIFO ^
+//   s_desc -> plan FIFO (LUT RAM) -> plan regs ----+-> issue -> S1 -> shift x NSH -> overlay
+//             head FIFO (LUT RAM) ------------------------------------^       |
+//                                    S1 (masked words) -> adder tree -> verdict -+-> out FIFO
+//                                                                                    -> m_axis
 //
 // * Issue: one slot per cycle. A slot is the pair (A = input beat a, B = input beat a + 1):
 //   output beat k = a - q (q = floor(D / KW)) is bytes r .. r + KW - 1 (r = D mod KW) of {B, A}
@@ -26,31 +27,33 @@
 //   cycle per input beat; for D < 0 the -q slots before beat 0 take A (and B) as zeros
 //   ("virtual" beats), so a frame with room inserted takes -q cycles more. Slots with k < 0
 //   (D >= KW) and after the output's end only feed the sum. The plan (counters of pre and
-//   virtual slots, the output bytes left, r) is held in registers, loaded from the plan FIFO as
-//   the previous frame's last slot issues, so frames follow back to back.
+//   virtual slots, the output bytes left, r, A's place in the sum region) is held in
+//   registers, loaded from the plan FIFO as the previous frame's last slot issues, so frames
+//   follow back to back.
 // * Shift: {B, A} shifted right by r bytes in NSH = ceil(log2(KW) / 2) registered stages of two
 //   2:1 multiplexer levels each, tkeep lanes with the data: lane KW of the shifted keep says
 //   whether the next output beat has a byte.
 // * Overlay: head bytes of output beat k (read from the head FIFO by its own pointer), the
 //   length mask (out_len), empty lanes zeroed; the last output beat of a frame is found here
-//   and held until the slot of the frame's last input beat passes, so it is written in that
-//   slot: the out FIFO write never needs two beats in one cycle.
-// * Sum / status: from S1 in parallel: byte masks, a registered adder tree, the frame's
-//   accumulator, the fold, the verdict; then m_stat_* and, for frames that emitted, the verdict
-//   into a small FIFO. The output side holds a frame's last beat until its verdict is there.
+//   and held until the slot of the frame's last input beat, so it is written in that slot
+//   (the out FIFO write never needs two beats in one cycle) together with the verdict.
+// * Sum and status: S1 holds A's bytes inside the sum region as 16-bit words (masked in the
+//   issue stage from per-byte flags of the plan); an adder tree of two levels a stage, the
+//   frame's accumulator and one fold give the verdict VS = ceil(log2(KW / 2) / 2) + 2 stages
+//   after S1, with the status fields (n, short, L) computed on the way. Where that is later
+//   than the overlay (128 and 512 bits) the data waits one register more (EXTRA).
 //
-// Backpressure: no stage stalls. The out FIFO (OUT_DEPTH entries) gives the issue stage
-// credits: a slot issues only with a free entry reserved for it, so m_axis_tready reaches only
-// the output register, the out FIFO read pointer and the credit counter. s_axis_tready and
+// Backpressure: no stage stalls. The out FIFO (ODEPTH entries) gives the issue stage credits:
+// a slot issues only with a free entry reserved for it, so m_axis_tready reaches only the
+// output register, the out FIFO read pointer and the credit counter. s_axis_tready and
 // s_desc_ready are registers (their FIFOs' fill levels); no path from m_axis_tready to them.
 //
-// Latency (s_axis beat 0 and its descriptor present in cycle 0, m_axis_tvalid of output beat
-// 0 in cycle LATENCY, nothing stalled): LATENCY = 6 + NSH cycles: 8 at DATA_W 64 and 128,
-// 9 at 256 and 512. (FIFO write 1, A register 1, S1 1, shift NSH, overlay 1, out FIFO 1,
-// output register 1; a beat 1 waits for beat 1 as B only when beat 0 is not the last.) A
-// descriptor that comes later than its frame's first beat delays the output by as much.
-// The frame's last output beat leaves VERDICT_WAIT = 3 + TREE - NSH cycles after the slot of
-// the frame's last input beat would have let it go (TREE = log2(KW / 2)): the sum's stages.
+// Latency (s_axis beat 0 and its descriptor present in cycle 0, nothing stalled, D < KW):
+// output beat 0 is taken in cycle LATENCY = 6 + NSH + EXTRA: 8 at DATA_W 64, 9 at 128 and
+// 256, 10 at 512 (FIFO write 1, A register 1, S1 1, shift NSH, overlay 1 + EXTRA, out FIFO 1,
+// output register 1). Output beat 0 reads input beats q and q + 1: floor(D / KW) cycles more
+// for D >= KW; a descriptor later than its frame's first beat delays it by as much. The last
+// output beat is taken LATENCY cycles after the frame's last input beat (verdict included).
 //
 // Throughput: with m_axis_tready = 1 and descriptors ahead of the frames, a frame takes one
 // issue cycle per input beat plus ceil(-D / KW) when D < 0, and frames follow with no gap:
@@ -59,8 +62,9 @@
 //
 // Status: m_stat_sum_bad is reported for dropped frames too (computed alike); m_stat_emitted
 // and m_stat_out_len say what the frame's output is (L >= 1 and not dropped: L bytes); the
-// event comes when the verdict is known, which may be before the frame's last output beat has
-// been taken by m_axis (the beats are committed: they leave as m_axis_tready allows).
+// event comes as the frame's last output beat is written into the out FIFO (LATENCY - 2
+// cycles after the last input beat), before m_axis has taken it when the output is stalled
+// (the beats are committed: they leave as m_axis_tready allows).
 
 `default_nettype none
 
@@ -150,24 +154,24 @@ module axis_edit #(
     localparam int HBEATS    = (HEAD_BYTES + KW - 1) / KW;  // output beats the head reaches
     localparam int HKW       = $clog2(HBEATS + 1);     // head beat index, HBEATS = "none"
     localparam int AW        = LEN_W - SW + 1;         // beat indices and slot counters
-    localparam int BW        = LEN_W - SW;             // beat part of a byte position
     localparam int QW        = LEN_W + 1 - SW;         // q = floor(D / KW), signed
     localparam int FAW       = $clog2(FIFO_BEATS);
     localparam int DDEPTH    = 16;                     // descriptors held (plan and head FIFO)
     localparam int DAW       = 4;
-    localparam int ODEPTH    = 32;                     // out FIFO: slots in flight + verdict wait
+    localparam int ODEPTH    = 32;                     // out FIFO: covers the slots in flight
     localparam int OAW       = 5;
-    localparam int VDEPTH    = 64;                     // verdicts of frames in the out FIFO
-    localparam int VAW       = 6;
     localparam int WORDS     = KW / 2;                 // 16-bit words per beat (sum)
-    localparam int TREE      = $clog2(WORDS);          // adder tree levels, one per stage
+    localparam int TREE      = $clog2(WORDS);          // adder tree levels ...
+    localparam int TS        = (TREE + 1) / 2;         // ... two per stage
     localparam int SUMW      = 16 + TREE;              // one beat's sum
     localparam int IN_W      = DATA_W + KW + 2;        // {user, last, keep, data}
     localparam int HD_W      = HEAD_BYTES * 9;         // {head_en, head}
-
-    // Stages of the sum / status pipeline after S1: 1 byte-mask flags, 2 masked words and n,
-    // 3 .. 2+TREE adder tree, 3+TREE accumulator (frame total), 4+TREE fold, then the verdict
-    // (into the verdict FIFO, and m_stat_* registered).
+    // Stages after S1: the data is in the overlay register at NSH + 1; the verdict (the
+    // frame's sum folded) at VS = TS + 2 (tree, accumulator, fold). The last output beat is
+    // written with its verdict: the data waits EXTRA stages more when the sum is longer.
+    localparam int VS        = TS + 2;
+    localparam int EXTRA     = (VS > NSH + 1) ? VS - NSH - 1 : 0;
+    localparam int VDELAY    = (NSH + 1 > VS) ? NSH + 1 - VS : 0;
 
     // ------------------------------------------------------------------------------------
     // Types
@@ -186,23 +190,22 @@ module axis_edit #(
         logic                     rpos;     // out_len > 0
         logic                     rle;      // out_len <= KW
         logic                     sum_en;
-        logic [BW-1:0]            sb;       // sum_start = sb * KW + so
-        logic [SW-1:0]            so;
-        logic [BW-1:0]            eb;       // sum_end = eb * KW + eo
-        logic [SW-1:0]            eo;
+        logic [AW-1:0]            ds;       // start beat (sum_start / KW)
+        logic [AW-1:0]            de;       // end beat (sum_end / KW)
+        logic                     lo_eq;    // beat 0 is the start beat (sum_en)
+        logic                     hi_lt;    // beat 0 is before the end beat (sum_en)
+        logic                     hi_eq;    // beat 0 is the end beat (sum_en)
+        logic [KW-1:0]            ge_so;    // bytes at or after sum_start in its beat
+        logic [KW-1:0]            lt_eo;    // bytes before sum_end in its beat
         logic [LEN_W-1:0]         min_len;
         logic [META_W-1:0]        meta;
         logic signed [LEN_W:0]    shift;
     } plan_t;
 
-    // What the sum and status stages need of the frame, carried with every slot.
+    // What the status stages need of the frame, carried with every slot.
     typedef struct packed {
         logic                     drop;
         logic                     sum_en;
-        logic [BW-1:0]            sb;
-        logic [SW-1:0]            so;
-        logic [BW-1:0]            eb;
-        logic [SW-1:0]            eo;
         logic [LEN_W-1:0]         min_len;
         logic [META_W-1:0]        meta;
         logic signed [LEN_W:0]    shift;
@@ -229,11 +232,11 @@ module axis_edit #(
         logic                     user;     // s_axis_tuser of A
         logic [AW-1:0]            a_idx;    // A's beat index
         logic [SW:0]              a_cnt;    // bytes in A
-        logic [LEN_W-1:0]         n;        // input length (valid on in_last, from stage 2)
-        logic                     short_f;  // n < min_len (from stage 3)
-        logic signed [LEN_W+1:0]  nd;       // n - D (from stage 3)
-        logic                     emitted;  // L >= 1, not dropped (from stage 4)
-        logic [LEN_W-1:0]         out_l;    // L (from stage 4)
+        logic [LEN_W-1:0]         n;        // input length (on in_last, from stage 1)
+        logic                     short_f;  // n < min_len (from stage 2)
+        logic signed [LEN_W+1:0]  nd;       // n - D (from stage 2)
+        logic                     emitted;  // L >= 1, not dropped (from stage 3)
+        logic [LEN_W-1:0]         out_l;    // L (from stage 3)
         frame_t                   fr;
     } st_t;
 
@@ -243,7 +246,7 @@ module axis_edit #(
     logic [IN_W-1:0] in_mem [FIFO_BEATS];
     logic [FAW-1:0]  in_wr_q, in_rd_q;
     logic [FAW:0]    in_cnt_q;
-    logic            in_ne_q;       // in_cnt_q != 0
+    logic            in_ne_q;       // the FIFO holds a beat
     logic            in_ready_q;    // s_axis_tready
     logic            in_push, in_pop;
     logic [IN_W-1:0] in_head;
@@ -258,12 +261,11 @@ module axis_edit #(
     end
 
     always_ff @(posedge clk) begin
-        logic [FAW:0] cnt_d;
-        cnt_d = in_cnt_q + (FAW+1)'(in_push) - (FAW+1)'(in_pop);
-        in_cnt_q   <= cnt_d;
-        in_ne_q    <= cnt_d != '0;
-        // Room for a beat in the next cycle whatever is read then.
-        in_ready_q <= cnt_d != (FAW+1)'(FIFO_BEATS);
+        in_cnt_q   <= in_cnt_q + (FAW+1)'(in_push) - (FAW+1)'(in_pop);
+        // Flags from the registered count, not from the count's next value: no adder after
+        // the handshakes. Ready leaves room for this cycle's beat and the next one's.
+        in_ne_q    <= in_push || in_cnt_q > (FAW+1)'(1) || (in_cnt_q == (FAW+1)'(1) && !in_pop);
+        in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 1);
         if (in_push) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop)  in_rd_q <= in_rd_q + 1'b1;
         if (rst) begin
@@ -294,8 +296,11 @@ module axis_edit #(
     always_comb begin
         logic signed [QW-1:0] q;
         logic [QW-1:0]        negq;
+        logic [AW-1:0]        sb, eb;
         q    = QW'(s_desc_shift >>> SW);
         negq = -q;
+        sb   = AW'(s_desc_sum_start[LEN_W-1:SW]);
+        eb   = AW'(s_desc_sum_end[LEN_W-1:SW]);
         d_plan         = '0;
         d_plan.drop    = s_desc_drop;
         d_plan.r       = s_desc_shift[SW-1:0];
@@ -310,10 +315,15 @@ module axis_edit #(
         d_plan.rpos    = s_desc_out_len != '0;
         d_plan.rle     = s_desc_out_len <= LEN_W'(KW);
         d_plan.sum_en  = s_desc_sum_en;
-        d_plan.sb      = s_desc_sum_start[LEN_W-1:SW];
-        d_plan.so      = s_desc_sum_start[SW-1:0];
-        d_plan.eb      = s_desc_sum_end[LEN_W-1:SW];
-        d_plan.eo      = s_desc_sum_end[SW-1:0];
+        d_plan.ds      = sb;
+        d_plan.de      = eb;
+        d_plan.lo_eq   = s_desc_sum_en && sb == '0;
+        d_plan.hi_lt   = s_desc_sum_en && eb != '0;
+        d_plan.hi_eq   = s_desc_sum_en && eb == '0;
+        for (int b = 0; b < KW; b++) begin
+            d_plan.ge_so[b] = SW'(b) >= s_desc_sum_start[SW-1:0];
+            d_plan.lt_eo[b] = SW'(b) <  s_desc_sum_end[SW-1:0];
+        end
         d_plan.min_len = s_desc_min_len;
         d_plan.meta    = s_desc_meta;
         d_plan.shift   = s_desc_shift;
@@ -327,13 +337,10 @@ module axis_edit #(
     end
 
     always_ff @(posedge clk) begin
-        logic [DAW:0] dc_d, pc_d;
-        dc_d = d_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(hd_pop);
-        pc_d = pl_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(pl_pop);
-        d_cnt_q   <= dc_d;
-        pl_cnt_q  <= pc_d;
-        pl_ne_q   <= pc_d != '0;
-        d_ready_q <= dc_d != (DAW+1)'(DDEPTH);
+        d_cnt_q   <= d_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(hd_pop);
+        pl_cnt_q  <= pl_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(pl_pop);
+        pl_ne_q   <= d_push || pl_cnt_q > (DAW+1)'(1) || (pl_cnt_q == (DAW+1)'(1) && !pl_pop);
+        d_ready_q <= d_cnt_q < (DAW+1)'(DDEPTH - 1);
         if (d_push) d_wr_q  <= d_wr_q + 1'b1;
         if (pl_pop) pl_rd_q <= pl_rd_q + 1'b1;
         if (hd_pop) hd_rd_q <= hd_rd_q + 1'b1;
@@ -361,7 +368,7 @@ module axis_edit #(
     logic              p_valid_q;    // the plan registers hold the frame at A's
     // verilator lint_off UNUSEDSIGNAL
     // (its counter fields are loaded into the p_*_q counters instead)
-    plan_t             p_q;          // counters below overwrite their fields' use
+    plan_t             p_q;
     // verilator lint_on UNUSEDSIGNAL
     logic              p_virt_q, p_vone_q;
     logic [AW-1:0]     p_vcnt_q;
@@ -372,9 +379,14 @@ module axis_edit #(
     logic [HKW-1:0]    p_hk_q;
     logic [AW-1:0]     p_aidx_q;     // index of the next real A
     logic              p_first_q;    // no real slot of the frame issued yet
+    // A's place in the sum region: beats to the start and end beat, where A is against them,
+    // and which of its bytes are in (so the words are masked in the issue stage)
+    logic [AW-1:0]     p_ds_q, p_de_q;
+    logic              p_lo_gt_q, p_lo_eq_q, p_hi_lt_q;
+    logic [KW-1:0]     p_lo_ok_q, p_hi_ok_q;
 
     logic [OAW:0]      credit_q;     // out FIFO entries free and not reserved by a slot
-    logic              cr_ok_q;      // credit_q != 0
+    logic              cr_ok_q;      // a slot may issue
 
     logic can_virt, can_real, issue, fr_end, load_plan;
     plan_t pl_head;
@@ -411,8 +423,21 @@ module axis_edit #(
             p_vone_q <= p_vcnt_q == AW'(2);
         end
         if (can_real) begin
+            logic lo_gt, lo_eq, hi_lt, hi_eq;
             p_aidx_q  <= p_aidx_q + 1'b1;
             p_first_q <= 1'b0;
+            // the next beat against the sum region (no frame is long enough to wrap ds, de)
+            lo_gt = p_lo_gt_q || p_lo_eq_q;
+            lo_eq = p_q.sum_en && p_ds_q == AW'(1);
+            hi_lt = p_hi_lt_q && p_de_q != AW'(1);
+            hi_eq = p_hi_lt_q && p_de_q == AW'(1);
+            p_ds_q    <= p_ds_q - 1'b1;
+            p_de_q    <= p_de_q - 1'b1;
+            p_lo_gt_q <= lo_gt;
+            p_lo_eq_q <= lo_eq;
+            p_hi_lt_q <= hi_lt;
+            p_lo_ok_q <= lo_gt ? '1 : lo_eq ? p_q.ge_so : '0;
+            p_hi_ok_q <= hi_lt ? '1 : hi_eq ? p_q.lt_eo : '0;
         end
         if (issue) begin
             if (p_pre_q) begin
@@ -440,6 +465,13 @@ module axis_edit #(
             p_hk_q    <= '0;
             p_aidx_q  <= '0;
             p_first_q <= 1'b1;
+            p_ds_q    <= pl_head.ds;
+            p_de_q    <= pl_head.de;
+            p_lo_gt_q <= 1'b0;
+            p_lo_eq_q <= pl_head.lo_eq;
+            p_hi_lt_q <= pl_head.hi_lt;
+            p_lo_ok_q <= pl_head.lo_eq ? pl_head.ge_so : '0;
+            p_hi_ok_q <= pl_head.hi_lt ? '1 : pl_head.hi_eq ? pl_head.lt_eo : '0;
         end
         if (load_plan) begin
             p_valid_q <= 1'b1;
@@ -456,6 +488,7 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     logic [DATA_W-1:0] s1_a_data, s1_b_data;
     logic [KW-1:0]     s1_a_keep, s1_b_keep;
+    logic [DATA_W-1:0] s1_words;    // A's bytes in the sum region, big-endian 16-bit words
     sh_t               s1_sh;
     st_t               s1_st;
 
@@ -471,6 +504,10 @@ module axis_edit #(
             s1_a_keep <= a_keep_q;
             s1_b_data <= in_head[DATA_W-1:0];
             s1_b_keep <= a_last_q ? '0 : in_head[DATA_W +: KW];
+        end
+        for (int b = 0; b < KW; b++) begin
+            s1_words[8 * (b ^ 1) +: 8] <= (a_keep_q[b] && p_lo_ok_q[b] && p_hi_ok_q[b])
+                                        ? a_data_q[8*b +: 8] : 8'd0;
         end
 
         s1_sh.valid    <= issue;
@@ -488,12 +525,9 @@ module axis_edit #(
         s1_st.in_last    <= fr_end;
         s1_st.user       <= a_user_q;
         s1_st.a_idx      <= p_aidx_q;
+        s1_st.a_cnt      <= (SW+1)'(stream_pkg::keep_bytes(64'(a_keep_q)));
         s1_st.fr.drop    <= p_q.drop;
         s1_st.fr.sum_en  <= p_q.sum_en;
-        s1_st.fr.sb      <= p_q.sb;
-        s1_st.fr.so      <= p_q.so;
-        s1_st.fr.eb      <= p_q.eb;
-        s1_st.fr.eo      <= p_q.eo;
         s1_st.fr.min_len <= p_q.min_len;
         s1_st.fr.meta    <= p_q.meta;
         s1_st.fr.shift   <= p_q.shift;
@@ -585,9 +619,16 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     // Overlay: head bytes, length mask, empty lanes zeroed; which beat is the last
     // ------------------------------------------------------------------------------------
-    logic              ov_valid_q, ov_emit_q, ov_last_q, ov_in_last_q;
-    logic [DATA_W-1:0] ov_data_q;
-    logic [KW-1:0]     ov_keep_q;
+    typedef struct packed {
+        logic              valid;
+        logic              emit;     // an output beat
+        logic              last;     // the frame's last output beat
+        logic              in_last;  // the slot of the frame's last input beat
+        logic [KW-1:0]     keep;
+        logic [DATA_W-1:0] data;
+    } ov_t;
+
+    ov_t ov_q;
 
     always_ff @(posedge clk) begin
         // verilator lint_off UNUSEDSIGNAL
@@ -597,38 +638,58 @@ module axis_edit #(
         logic [KW-1:0] kout;
         s    = sh_s;
         kout = sh_k[KW-1:0] & sh_lm;
-        ov_valid_q   <= s.valid;
-        ov_emit_q    <= s.valid && s.out_ok && sh_k[0];
+        ov_q.valid   <= s.valid;
+        ov_q.emit    <= s.valid && s.out_ok && sh_k[0];
         // The output ends in this beat by length, or the next one has no byte.
-        ov_last_q    <= s.len_last || !sh_k[KW];
-        ov_in_last_q <= s.valid && s.in_last;
-        ov_keep_q    <= kout;
+        ov_q.last    <= s.len_last || !sh_k[KW];
+        ov_q.in_last <= s.valid && s.in_last;
+        ov_q.keep    <= kout;
         for (int j = 0; j < KW; j++) begin
-            ov_data_q[8*j +: 8] <= !kout[j] ? 8'd0
+            ov_q.data[8*j +: 8] <= !kout[j] ? 8'd0
                                  : hd_en_q[j] ? hd_data_q[8*j +: 8] : sh_d[8*j +: 8];
         end
         if (rst) begin
-            ov_valid_q   <= 1'b0;
-            ov_emit_q    <= 1'b0;
-            ov_in_last_q <= 1'b0;
+            ov_q.valid   <= 1'b0;
+            ov_q.emit    <= 1'b0;
+            ov_q.in_last <= 1'b0;
         end
     end
 
-    // The last output beat is held until the slot of the frame's last input beat.
+    // EXTRA stages more where the verdict comes later than the overlay.
+    ov_t wb;    // the slot at the out FIFO's write
+    for (genvar e = 0; e <= EXTRA; e++) begin : g_extra
+        ov_t x_q;
+        if (e == 0) begin : g_x
+            assign x_q = ov_q;
+        end else begin : g_x
+            always_ff @(posedge clk) begin
+                x_q <= g_extra[e-1].x_q;
+                if (rst) begin
+                    x_q.valid   <= 1'b0;
+                    x_q.emit    <= 1'b0;
+                    x_q.in_last <= 1'b0;
+                end
+            end
+        end
+    end
+    assign wb = g_extra[EXTRA].x_q;
+
+    // The last output beat is held until the slot of the frame's last input beat, so it is
+    // written with the frame's verdict.
     logic              hold_valid_q;
     logic [DATA_W-1:0] hold_data_q;
     logic [KW-1:0]     hold_keep_q;
-    logic              to_hold, release_hold, o_wr, o_wr_last;
+    logic              to_hold, release_hold, o_wr, o_wr_last, verdict;
 
-    assign to_hold      = ov_emit_q && ov_last_q && !ov_in_last_q;
-    assign release_hold = ov_in_last_q && hold_valid_q;
-    assign o_wr         = (ov_emit_q && !to_hold) || release_hold;
-    assign o_wr_last    = release_hold || (ov_emit_q && ov_last_q);
+    assign to_hold      = wb.emit && wb.last && !wb.in_last;
+    assign release_hold = wb.in_last && hold_valid_q;
+    assign o_wr         = (wb.emit && !to_hold) || release_hold;
+    assign o_wr_last    = release_hold || (wb.emit && wb.last);
 
     always_ff @(posedge clk) begin
         if (to_hold) begin
-            hold_data_q <= ov_data_q;
-            hold_keep_q <= ov_keep_q;
+            hold_data_q <= wb.data;
+            hold_keep_q <= wb.keep;
         end
         if (to_hold) begin
             hold_valid_q <= 1'b1;
@@ -643,63 +704,38 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     // Out FIFO (LUT RAM) and the output register
     // ------------------------------------------------------------------------------------
-    localparam int OUT_W = 1 + KW + DATA_W;             // {last, keep, data}
+    localparam int OUT_W = 2 + KW + DATA_W;             // {user, last, keep, data}
     logic [OUT_W-1:0] o_mem [ODEPTH];
     logic [OAW-1:0]   o_wr_q, o_rd_q;
     logic [OAW:0]     o_cnt_q;
     logic             o_ne_q;
     logic [OUT_W-1:0] o_head;
-    logic             o_go, o_load;
-
-    // Verdicts of frames that emitted, in order.
-    logic [VDEPTH-1:0] v_mem_q;
-    logic [VAW-1:0]    v_wr_q, v_rd_q;
-    logic [VAW:0]      v_cnt_q;
-    logic              v_ne_q;
-    logic              v_push, v_val, v_pop;
-
-    logic              m_valid_q;
+    logic             o_load;
+    logic             m_valid_q;
 
     always_ff @(posedge clk) begin
         if (o_wr) begin
-            o_mem[o_wr_q] <= release_hold ? {1'b1, hold_keep_q, hold_data_q}
-                                          : {o_wr_last, ov_keep_q, ov_data_q};
+            o_mem[o_wr_q] <= release_hold
+                ? {verdict, 1'b1, hold_keep_q, hold_data_q}
+                : {o_wr_last && verdict, o_wr_last, wb.keep, wb.data};
         end
     end
     assign o_head = o_mem[o_rd_q];
-
-    // A last beat goes only with its verdict.
-    assign o_go   = o_ne_q && (!o_head[OUT_W-1] || v_ne_q);
-    assign o_load = o_go && (!m_valid_q || m_axis_tready);
-    assign v_pop  = o_load && o_head[OUT_W-1];
+    assign o_load = o_ne_q && (!m_valid_q || m_axis_tready);
 
     always_ff @(posedge clk) begin
-        logic [OAW:0] oc_d, cr_d;
-        logic [VAW:0] vc_d;
-        oc_d = o_cnt_q + (OAW+1)'(o_wr) - (OAW+1)'(o_load);
-        // A slot reserves an entry as it issues; it gives it back when it writes none.
-        cr_d = credit_q - (OAW+1)'(issue) + (OAW+1)'(ov_valid_q && !o_wr)
-             + (OAW+1)'(o_load);
-        vc_d = v_cnt_q + (VAW+1)'(v_push) - (VAW+1)'(v_pop);
-        o_cnt_q  <= oc_d;
-        o_ne_q   <= oc_d != '0;
-        credit_q <= cr_d;
-        cr_ok_q  <= cr_d != '0;
-        v_cnt_q  <= vc_d;
-        v_ne_q   <= vc_d != '0;
+        o_cnt_q  <= o_cnt_q + (OAW+1)'(o_wr) - (OAW+1)'(o_load);
+        o_ne_q   <= o_wr || o_cnt_q > (OAW+1)'(1) || (o_cnt_q == (OAW+1)'(1) && !o_load);
+        // A slot reserves an entry as it issues; it gives it back when it writes none. One
+        // issue a cycle: two credits now leave one for the next cycle (no adder before it).
+        credit_q <= credit_q - (OAW+1)'(issue) + (OAW+1)'(wb.valid && !o_wr)
+                  + (OAW+1)'(o_load);
+        cr_ok_q  <= credit_q > (OAW+1)'(1);
         if (o_wr)   o_wr_q <= o_wr_q + 1'b1;
         if (o_load) o_rd_q <= o_rd_q + 1'b1;
-        if (v_push) begin
-            v_mem_q[v_wr_q] <= v_val;
-            v_wr_q <= v_wr_q + 1'b1;
-        end
-        if (v_pop) v_rd_q <= v_rd_q + 1'b1;
 
         if (o_load) begin
-            m_axis_tdata <= o_head[DATA_W-1:0];
-            m_axis_tkeep <= o_head[DATA_W +: KW];
-            m_axis_tlast <= o_head[OUT_W-1];
-            m_axis_tuser <= o_head[OUT_W-1] && v_mem_q[v_rd_q];
+            {m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata} <= o_head;
         end
         if (o_load) begin
             m_valid_q <= 1'b1;
@@ -712,12 +748,8 @@ module axis_edit #(
             o_ne_q    <= 1'b0;
             credit_q  <= (OAW+1)'(ODEPTH);
             cr_ok_q   <= 1'b1;
-            v_cnt_q   <= '0;
-            v_ne_q    <= 1'b0;
             o_wr_q    <= '0;
             o_rd_q    <= '0;
-            v_wr_q    <= '0;
-            v_rd_q    <= '0;
             m_valid_q <= 1'b0;
         end
     end
@@ -725,83 +757,91 @@ module axis_edit #(
     assign m_axis_tvalid = m_valid_q;
 
     // ------------------------------------------------------------------------------------
-    // Sum and status pipeline (from S1, in parallel with the shift stages)
+    // Sum: adder tree from S1's words, two levels a stage; the frame's accumulator; the fold
     // ------------------------------------------------------------------------------------
-    // Stage 1: which bytes of A are in the sum region, as flags and thermometers; A's bytes.
-    st_t               t1_st_q;
-    logic [DATA_W-1:0] t1_data_q;
-    logic [KW-1:0]     t1_keep_q;
-    logic              t1_lo_gt_q, t1_lo_eq_q, t1_hi_lt_q, t1_hi_eq_q;
-    logic [KW-1:0]     t1_ge_so_q, t1_lt_eo_q;
+    for (genvar t = 0; t < TS; t++) begin : g_tree
+        // Level l of the tree has WORDS >> l sums.
+        localparam int L1 = 2 * t + 1;
+        localparam int L2 = (2 * t + 2 <= TREE) ? 2 * t + 2 : 2 * t + 1;
 
-    always_ff @(posedge clk) begin
-        logic [AW-1:0] sb, eb;
-        sb = AW'(s1_st.fr.sb);
-        eb = AW'(s1_st.fr.eb);
-        t1_data_q  <= s1_a_data;
-        t1_keep_q  <= s1_a_keep & {KW{s1_st.is_real && s1_st.fr.sum_en}};
-        t1_lo_gt_q <= s1_st.a_idx > sb;
-        t1_lo_eq_q <= s1_st.a_idx == sb;
-        t1_hi_lt_q <= s1_st.a_idx < eb;
-        t1_hi_eq_q <= s1_st.a_idx == eb;
-        for (int b = 0; b < KW; b++) begin
-            t1_ge_so_q[b] <= SW'(b) >= s1_st.fr.so;
-            t1_lt_eo_q[b] <= SW'(b) <  s1_st.fr.eo;
-        end
-        t1_st_q       <= s1_st;
-        t1_st_q.a_cnt <= (SW+1)'(stream_pkg::keep_bytes(64'(s1_a_keep)));
-        if (rst) t1_st_q.valid <= 1'b0;
-    end
-
-    // Stage 2: masked 16-bit words (bytes 2m, 2m+1 big-endian); n on the last beat.
-    st_t                 t2_st_q;
-    logic [16*WORDS-1:0] t2_words_q;
-
-    always_ff @(posedge clk) begin
-        for (int m = 0; m < WORDS; m++) begin
-            for (int h = 0; h < 2; h++) begin
-                logic in_sum;
-                in_sum = t1_keep_q[2*m+h]
-                      && (t1_lo_gt_q || (t1_lo_eq_q && t1_ge_so_q[2*m+h]))
-                      && (t1_hi_lt_q || (t1_hi_eq_q && t1_lt_eo_q[2*m+h]));
-                t2_words_q[16*m + 8*(1-h) +: 8] <= in_sum ? t1_data_q[8*(2*m+h) +: 8] : 8'd0;
-            end
-        end
-        t2_st_q   <= t1_st_q;
-        t2_st_q.n <= LEN_W'({t1_st_q.a_idx, SW'(0)}) + LEN_W'(t1_st_q.a_cnt);
-        if (rst) t2_st_q.valid <= 1'b0;
-    end
-
-    // Stages 3 .. 2+TREE: adder tree, one level per stage; the status fields on the way.
-    for (genvar l = 1; l <= TREE; l++) begin : g_tree
+        logic [SUMW*WORDS-1:0] sum_in;
         // verilator lint_off UNUSEDSIGNAL
-        // (each level uses the lower half of the sums before it)
-        logic [SUMW*WORDS-1:0] sum_in, sum_q;
+        // (each stage uses the sums its levels leave)
+        logic [SUMW*WORDS-1:0] sum_q;
         // verilator lint_on UNUSEDSIGNAL
-        st_t                   st_in, st_q;
+        logic                  first_in, real_in, first_q, real_q;
 
-        if (l == 1) begin : g_in
+        if (t == 0) begin : g_in
             always_comb begin
                 sum_in = '0;
-                for (int m = 0; m < WORDS; m++) sum_in[SUMW*m +: SUMW] = SUMW'(t2_words_q[16*m +: 16]);
+                for (int m = 0; m < WORDS; m++) sum_in[SUMW*m +: SUMW] = SUMW'(s1_words[16*m +: 16]);
             end
-            assign st_in = t2_st_q;
+            assign first_in = s1_st.first;
+            assign real_in  = s1_st.valid && s1_st.is_real;
         end else begin : g_in
-            assign sum_in = g_tree[l-1].sum_q;
-            assign st_in  = g_tree[l-1].st_q;
+            assign sum_in   = g_tree[t-1].sum_q;
+            assign first_in = g_tree[t-1].first_q;
+            assign real_in  = g_tree[t-1].real_q;
         end
 
         always_ff @(posedge clk) begin
-            sum_q <= '0;
-            for (int m = 0; m < (WORDS >> l); m++) begin
-                sum_q[SUMW*m +: SUMW] <= sum_in[SUMW*(2*m) +: SUMW] + sum_in[SUMW*(2*m+1) +: SUMW];
+            logic [SUMW*WORDS-1:0] lv;
+            lv = '0;
+            for (int m = 0; m < (WORDS >> L1); m++) begin
+                lv[SUMW*m +: SUMW] = sum_in[SUMW*(2*m) +: SUMW] + sum_in[SUMW*(2*m+1) +: SUMW];
             end
+            sum_q <= lv;
+            if (L2 != L1) begin
+                sum_q <= '0;
+                for (int m = 0; m < (WORDS >> L2); m++) begin
+                    sum_q[SUMW*m +: SUMW] <= lv[SUMW*(2*m) +: SUMW] + lv[SUMW*(2*m+1) +: SUMW];
+                end
+            end
+            first_q <= first_in;
+            real_q  <= real_in;
+            if (rst) real_q <= 1'b0;
+        end
+    end
+
+    // Accumulator: the frame's total over its input beats.
+    logic [31:0] acc_q, tot_q;
+    always_ff @(posedge clk) begin
+        logic [31:0] acc_d;
+        acc_d = (g_tree[TS-1].first_q ? 32'd0 : acc_q) + 32'(g_tree[TS-1].sum_q[SUMW-1:0]);
+        if (g_tree[TS-1].real_q) acc_q <= acc_d;
+        tot_q <= acc_d;
+    end
+
+    // Fold once: the one's-complement sum is 0xFFFF exactly when this is 0xFFFF or 0x1FFFE.
+    logic [16:0] fold_q;
+    always_ff @(posedge clk) begin
+        fold_q <= 17'(tot_q[15:0]) + 17'(tot_q[31:16]);
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Status: n, short, L on the way, then the verdict (stage VS after S1)
+    // ------------------------------------------------------------------------------------
+    for (genvar c = 1; c <= VS; c++) begin : g_st
+        st_t st_in;
+        // verilator lint_off UNUSEDSIGNAL
+        // (each stage uses the fields it needs)
+        st_t st_q;
+        // verilator lint_on UNUSEDSIGNAL
+        if (c == 1) begin : g_in
+            assign st_in = s1_st;
+        end else begin : g_in
+            assign st_in = g_st[c-1].st_q;
+        end
+        always_ff @(posedge clk) begin
             st_q <= st_in;
-            if (l == 1) begin
+            if (c == 1) begin
+                st_q.n <= LEN_W'({st_in.a_idx, SW'(0)}) + LEN_W'(st_in.a_cnt);
+            end
+            if (c == 2) begin
                 st_q.short_f <= st_in.n < st_in.fr.min_len;
                 st_q.nd      <= (LEN_W+2)'(st_in.n) - (LEN_W+2)'(st_in.fr.shift);
             end
-            if (l == 2) begin
+            if (c == 3) begin
                 // L = min(out_len, n - D); nothing leaves when L < 1 or the frame is dropped
                 st_q.emitted <= !st_in.fr.drop && st_in.fr.out_len != '0 && st_in.nd > 0;
                 st_q.out_l   <= (st_in.nd < (LEN_W+2)'(st_in.fr.out_len))
@@ -811,53 +851,36 @@ module axis_edit #(
         end
     end
 
-    // Accumulator: the frame's total over its input beats.
-    st_t         tr_st;
-    logic [31:0] acc_q, tot_q;
-    st_t         acc_st_q;
-    assign tr_st = g_tree[TREE].st_q;
-
-    always_ff @(posedge clk) begin
-        logic [31:0] acc_d;
-        acc_d = (tr_st.first ? 32'd0 : acc_q) + 32'(g_tree[TREE].sum_q[SUMW-1:0]);
-        if (tr_st.valid && tr_st.is_real) acc_q <= acc_d;
-        tot_q    <= acc_d;
-        acc_st_q <= tr_st;
-        if (rst) acc_st_q.valid <= 1'b0;
-    end
-
-    // Fold once: the one's-complement sum is 0xFFFF exactly when this is 0xFFFF or 0x1FFFE.
-    logic [16:0] fold_q;
     // verilator lint_off UNUSEDSIGNAL
     // (the sum fields were used before)
-    st_t         fold_st_q;
+    st_t vs;
     // verilator lint_on UNUSEDSIGNAL
-    always_ff @(posedge clk) begin
-        fold_q    <= 17'(tot_q[15:0]) + 17'(tot_q[31:16]);
-        fold_st_q <= acc_st_q;
-        if (rst) fold_st_q.valid <= 1'b0;
-    end
-
-    // Verdict and status.
-    logic sum_bad;
-    assign sum_bad = fold_st_q.fr.sum_en && fold_q != 17'h0FFFF && fold_q != 17'h1FFFE;
+    logic sum_bad, vs_verdict;
+    assign vs         = g_st[VS].st_q;
+    assign sum_bad    = vs.fr.sum_en && fold_q != 17'h0FFFF && fold_q != 17'h1FFFE;
+    assign vs_verdict = vs.user || vs.short_f || sum_bad;
 
     always_ff @(posedge clk) begin
-        m_stat_valid   <= fold_st_q.valid && fold_st_q.in_last;
-        m_stat_meta    <= fold_st_q.fr.meta;
-        m_stat_emitted <= fold_st_q.emitted;
-        m_stat_rx_err  <= fold_st_q.user;
-        m_stat_short   <= fold_st_q.short_f;
+        m_stat_valid   <= vs.valid && vs.in_last;
+        m_stat_meta    <= vs.fr.meta;
+        m_stat_emitted <= vs.emitted;
+        m_stat_rx_err  <= vs.user;
+        m_stat_short   <= vs.short_f;
         m_stat_sum_bad <= sum_bad;
-        m_stat_in_len  <= fold_st_q.n;
-        m_stat_out_len <= fold_st_q.emitted ? fold_st_q.out_l : '0;
+        m_stat_in_len  <= vs.n;
+        m_stat_out_len <= vs.emitted ? vs.out_l : '0;
         if (rst) begin
             m_stat_valid <= 1'b0;
         end
     end
 
-    assign v_push = fold_st_q.valid && fold_st_q.in_last && fold_st_q.emitted;
-    assign v_val  = fold_st_q.user || fold_st_q.short_f || sum_bad;
+    // The verdict reaches the out FIFO's write with the frame's last slot.
+    logic [VDELAY:0] vd;
+    assign vd[0] = vs_verdict;
+    for (genvar e = 1; e <= VDELAY; e++) begin : g_vdelay
+        always_ff @(posedge clk) vd[e] <= vd[e-1];
+    end
+    assign verdict = vd[VDELAY];
 
 endmodule
 

@@ -15,7 +15,9 @@ cycles: full-rate input (a beat every cycle, frames back to back), output always
   descriptors queued ahead: for frames of every length 60..600 with random D >= 0,
   s_axis_tready never falls while a beat is offered; the first output beat of an idle engine
   comes exactly LATENCY cycles after its frame's first input beat (and after each isolated
-  frame of the second phase), and every frame's output equals the model.
+  frame of the second phase, LATENCY + floor(D / KW)), the last output beat of an isolated
+  frame exactly LAST_LATENCY cycles after its last input beat, and every frame's output equals
+  the model.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ SEED = int(os.environ.get("WS_EDIT_SEED", "0"))
 FRAMES = int(os.environ.get("WS_EDIT_FRAMES", "160"))
 
 # First-beat latency in cycles (axis_edit.sv header: 6 + NSH, NSH = ceil(log2(KW) / 2)).
-LATENCY = {64: 8, 128: 8, 256: 9, 512: 9}
+LATENCY = {64: 8, 128: 9, 256: 9, 512: 10}
+# Last output beat after the frame's last input beat: 9 + TREE, TREE = log2(KW / 2) (the sum's
+# adder tree): the verdict it waits for.
+LAST_LATENCY = LATENCY
 PERIOD_NS = 4   # clock_and_reset's default
 
 
@@ -292,6 +297,8 @@ async def cycles(dut):
 
     first_in: list[int] = []      # cycle of each frame's first input beat
     first_out: list[int] = []     # cycle of each output frame's first beat
+    last_in: list[int] = []       # cycle of each frame's last input beat
+    last_out: list[int] = []      # cycle of each output frame's last beat
     out_frames: list[int] = []    # index of the frame each output frame belongs to
 
     async def out_watch():
@@ -304,6 +311,8 @@ async def cycles(dut):
                 if start:
                     first_out.append(now() + 1)
                 start = bool(int(dut.m_axis_tlast.value))
+                if start:
+                    last_out.append(now() + 1)
 
     cocotb.start_soon(out_watch())
 
@@ -324,6 +333,8 @@ async def cycles(dut):
                     f"s_axis_tready low in cycle {now()} (frame n={len(data)}, beat {b})")
                 if b == 0:
                     first_in.append(now() + 1)     # taken at the next rising edge
+                if b == nb - 1:
+                    last_in.append(now() + 1)
                 await RisingEdge(dut.clk)
             if gap:
                 await FallingEdge(dut.clk)
@@ -354,12 +365,15 @@ async def cycles(dut):
     for _ in range(40):
         await RisingEdge(dut.clk)
     n_before_in, n_before_out = len(first_in), len(first_out)
+    assert len(last_in) == n_before_in and len(last_out) == n_before_out
     await send(iso, 60)
     await check_outputs(snk, iso)
     # output beat 0 reads input beats q and q + 1: q = floor(D / KW) cycles more
     lat = [o - i for i, o in zip(first_in[n_before_in:], first_out[n_before_out:])]
     want = [LATENCY[width] + desc.shift // kw for _, desc, _ in iso]
     assert lat == want, f"isolated-frame latencies {lat}, expected {want}"
+    lat = [o - i for i, o in zip(last_in[n_before_in:], last_out[n_before_out:])]
+    assert lat == [LAST_LATENCY[width]] * len(iso), f"isolated-frame last-beat latencies {lat}"
     for _ in range(40):
         await RisingEdge(dut.clk)
     bench.check_stats(cases + iso)

@@ -1,6 +1,6 @@
 """pytest entry: axis_edit (rtl/stream/axis_edit.sv) on its own, against the golden model
-wirespeed/model/edit.py (axis_edit_tb.py), at every datapath width. The cycle test (full-rate
-input never stalled for D >= 0, exact first-beat latency) runs at 64 and 256 bits.
+wirespeed/model/edit.py (axis_edit_tb.py), at every datapath width, with the cycle test (full-rate
+input never stalled for D >= 0, exact first- and last-beat latency).
 
 The head size and the length width vary with the width so that a head of one beat, of several,
 and of a part of a beat (72 bytes at 128 bits) and LEN_W = 17 are all built.
@@ -21,9 +21,9 @@ HERE = Path(__file__).resolve().parent
 # DATA_W -> (HEAD_BYTES, LEN_W, cocotb tests)
 CONFIGS = {
     64: (64, 16, "random_frames,cycles"),
-    128: (72, 17, "random_frames"),
+    128: (72, 17, "random_frames,cycles"),
     256: (64, 16, "random_frames,cycles"),
-    512: (128, 16, "random_frames"),
+    512: (128, 16, "random_frames,cycles"),
 }
 
 
