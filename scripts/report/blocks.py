@@ -29,7 +29,7 @@ WIDTHS = (64, 128, 256, 512)
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "gre_classify",
-           "gre_classify_pipe", "axis_splice", "axis_splice_pipe", "allow_list", "gre_decap",
+           "gre_classify_pipe", "axis_splice", "axis_splice_pipe", "axis_edit", "allow_list", "gre_decap",
            "gre_decap_pipe", "avst_to_axis", "axis_to_avst", "gre_decap_avst",
            "gre_decap_avst_pipe", "axis_frame_fifo", "hash_table", "hash_table_4k",
            "hash_table_4k_lat4", "vxlan_classify", "vxlan_classify_pipe", "encap_classify",
@@ -129,6 +129,7 @@ DESCRIPTIONS = {
     "gre_classify": "header parser / decision (observes the stream)",
     "axis_splice": "byte-shifting edit engine (strip, cut, patch)",
     "axis_splice_pipe": "axis_splice with its descriptor and plan registered, the live beat off its decision (+2 cycles)",
+    "axis_edit": "pipelined edit engine (shift, head overlay, cut; plan and datapath split)",
     "gre_decap": "GRE decap top: classify + splice + CSR (AXI4-Stream)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
     "gre_decap_avst_pipe": "gre_decap_pipe in the Avalon-ST shell (+7 cycles)",
