@@ -117,8 +117,8 @@ def _gre_written(cfg: Config) -> Any:
 
 
 def _gre_verdicts(cfg: Config, stat_csv: Path, lat_csv: Path, n_out: int,
-                  paths_: Sequence[Path]) -> None:
-    """Write the per-frame verdicts of a GRE run to each of ``paths_``."""
+                  paths_: Sequence[Path]) -> list[Any]:
+    """The per-frame verdicts of a GRE run, also written to each of ``paths_``."""
     from wirespeed import verdicts
 
     try:
@@ -128,6 +128,7 @@ def _gre_verdicts(cfg: Config, stat_csv: Path, lat_csv: Path, n_out: int,
         raise CliError(f"per-frame verdicts: {exc}", EXIT_SIM) from exc
     for p in paths_:
         verdicts.write(p, ((None, v) for v in rows))
+    return rows
 
 
 def _finish(rep: dict[str, Any], report_path: Path | None, check_errs: list[str]) -> None:
@@ -188,6 +189,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=cfg.line_rate_gbps,
                       idle_prob=args.idle_prob, stall_prob=args.stall_prob, seed=args.seed,
                       progress=not args.quiet)
+    if cfg.pipeline:
+        return _run_pipeline(args, cfg, opts)
     if block == "vtep":
         return _run_vtep(args, cfg, opts)
     if args.in_path is None:
@@ -224,6 +227,92 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"verdicts: {args.verdicts}")
     report_path = args.report or (args.workdir / "report.json" if args.workdir else None)
     _finish(rep, report_path, check_errs)
+    return EXIT_OK
+
+
+def _run_pipeline(args: argparse.Namespace, cfg: Config, opts: SimOptions) -> int:
+    """``pipeline:`` in the config: the blocks in turn on --in, each stage's output the next
+    one's input, the last one's to --out (docs/config.md, "pipeline")."""
+    from wirespeed import verdicts, vtep
+
+    chain = " -> ".join(cfg.pipeline)
+    if args.in_path is None or args.out_path is None or args.block is not None or \
+            args.scenario is not None:
+        raise CliError(f"{cfg.source}: pipeline: [{', '.join(cfg.pipeline)}] chains blocks on "
+                       "one capture: give --in IN.pcap --out OUT.pcap (and no --block, "
+                       "--net-in/--host-in or --scenario)", EXIT_INPUT)
+    if args.frames is not None:
+        raise CliError("--frames applies to the default scenario only, not to --in", EXIT_INPUT)
+    try:
+        frames = pcap.read_ethernet(args.in_path)
+    except pcap.PcapError as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
+    stages: list[dict[str, Any]] = []
+    rows: list[tuple[str | None, Any]] = []
+    errs: list[str] = []
+    cur = frames
+    with _workdir(args.workdir) as work:
+        for k, stage in enumerate(cfg.pipeline, 1):
+            name = f"{k}:{stage}"
+            sdir = work / f"stage{k}_{stage}"
+            sdir.mkdir(parents=True, exist_ok=True)
+            in_path = sdir / "in.pcap"
+            pcap.write(in_path, cur)
+            last = k == len(cfg.pipeline)
+            out_path = args.out_path if last else sdir / "out.pcap"
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            if not args.quiet:
+                print(f"pipeline {chain}: stage {k}, {stage}: {len(cur)} frames")
+            if stage == "gre":
+                lat_csv, stat_csv = sdir / "latency.csv", sdir / "stat.csv"
+                h, out = _simulate(cfg, cur, in_path, out_path, sdir, opts, args.quiet,
+                                   lat_csv, stat_csv)
+                rep = report.build(h, cfg, [len(f) for f in cur], [len(f) for f in out])
+                rows += [(name, v) for v in _gre_verdicts(cfg, stat_csv, lat_csv, len(out), ())]
+                serrs = report.balance_errors(rep)
+                if args.check:
+                    serrs += _model_check(cfg, cur, out, rep, args.quiet)[0]
+                text = report.summary(rep)
+            else:
+                port = vtep.Port(cur, in_path, out_path)
+                rep, res = _vtep_simulate(cfg, sdir, opts, args.quiet, {"decap": port},
+                                          verdict_paths=[sdir / "verdicts.csv"])
+                rows += [(name, v) for _, v in vtep.verdict_rows(res)]
+                out = res.frames["decap"]
+                serrs = list(rep["balance_errors"])
+                if args.check:
+                    serrs += vtep.model_check(cfg, {"decap": port}, res, rep, args.quiet)
+                text = vtep.summary(rep)
+            rep["stage"] = name
+            stages.append(rep)
+            errs += [f"stage {name}: {e}" for e in serrs]
+            if not args.quiet:
+                print(text)
+            cur = out
+        if args.verdicts:
+            verdicts.write(args.verdicts, rows, label="stage")
+        if args.workdir:
+            verdicts.write(work / "verdicts.csv", rows, label="stage")
+    dropped = [sum((s["decap"] if "decap" in s else s)["drops"].values()) for s in stages]
+    rep_all = {"pipeline": list(cfg.pipeline), "input": str(args.in_path),
+               "output": str(args.out_path), "packets_in": len(frames), "packets_out": len(cur),
+               "dropped_by_stage": dict(zip((s["stage"] for s in stages), dropped)),
+               "stages": stages}
+    if args.verdicts:
+        rep_all["verdicts"] = str(args.verdicts)
+    if not args.quiet:
+        print(f"pipeline {chain}: {len(frames)} frames in, {len(cur)} out, counted drops "
+              + ", ".join(f"{s['stage']} {d}" for s, d in zip(stages, dropped)))
+        if args.verdicts:
+            print(f"verdicts: {args.verdicts}")
+    report_path = args.report or (args.workdir / "report.json" if args.workdir else None)
+    if report_path is not None:
+        report_path.parent.mkdir(parents=True, exist_ok=True)
+        report_path.write_text(json.dumps(rep_all, indent=2) + "\n")
+    if errs:
+        where = f" (report: {report_path})" if report_path is not None else ""
+        raise CliError("the pipeline's checks failed:\n  " + "\n  ".join(errs) + where,
+                       EXIT_MISMATCH)
     return EXIT_OK
 
 

@@ -52,6 +52,11 @@ _TOP_KEYS = ("data_width", "clock_mhz", "line_rate_gbps", "allow_list", "policy"
 BLOCK_SECTIONS = {"gre": ("allow_list", "policy"), "vtep": ("vtep",)}
 # The VXLAN VTEP's section; listed apart in messages ("... policy) or vtep ...").
 _VTEP_KEY = "vtep"
+# `pipeline: [gre, vxlan]`: blocks chained on one `wirespeed run --in` (docs/config.md): gre =
+# gre_decap (allow_list, policy), vxlan = the VTEP's decapsulator (the vtep: section).
+_PIPELINE_KEY = "pipeline"
+PIPELINE_STAGES = ("gre", "vxlan")
+MAX_PIPELINE = 4
 _ALLOW_KEYS = ("enabled", "entries")
 _ENTRY_KEYS = ("src", "dst")
 _POLICY_CHOICES = {"pass": ("forward", "drop"), "punt": ("forward", "drop"),
@@ -77,6 +82,7 @@ class Config:
     source: str = "<defaults>"
     vtep: "VtepConfig" = dataclasses.field(default_factory=lambda: VtepConfig())
     keys: tuple[str, ...] = ()   # the top-level keys the file gave (what it configures)
+    pipeline: tuple[str, ...] = ()  # blocks chained by `run --in` (empty: the one --block)
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed (CLI overrides), validated again."""
@@ -172,7 +178,7 @@ def from_mapping(data: Any, source: str = "<config>") -> Config:
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: the top level must be a mapping of keys, not {_kind(data)}")
     for k in data:
-        if k not in _TOP_KEYS and k != _VTEP_KEY:
+        if k not in _TOP_KEYS and k not in (_VTEP_KEY, _PIPELINE_KEY):
             raise ConfigError(f"{source}: {k}: unknown key (known: {', '.join(_TOP_KEYS)}) "
                               f"or {_VTEP_KEY} (the VXLAN VTEP's section)")
     d = Config()
@@ -235,9 +241,28 @@ def from_mapping(data: Any, source: str = "<config>") -> Config:
         source=source,
         vtep=vtep_from_mapping(data.get(_VTEP_KEY), source),
         keys=tuple(str(k) for k in data),
+        pipeline=_pipeline(data.get(_PIPELINE_KEY), source),
     )
     _check_numbers(cfg, source)
     return cfg
+
+
+def _pipeline(v: Any, source: str) -> tuple[str, ...]:
+    """``pipeline:``: a list of 2..MAX_PIPELINE of PIPELINE_STAGES, e.g. [gre, vxlan]."""
+    if v is None:
+        return ()
+    if isinstance(v, str) or not isinstance(v, list):
+        raise ConfigError(f"{source}: {_PIPELINE_KEY}: must be a list of blocks in order, e.g. "
+                          f"[gre, vxlan], not {_kind(v)}")
+    if not 2 <= len(v) <= MAX_PIPELINE:
+        raise ConfigError(f"{source}: {_PIPELINE_KEY}: {len(v)} block{'' if len(v) == 1 else 's'}; a pipeline chains 2 to "
+                          f"{MAX_PIPELINE} (one block: leave pipeline out)")
+    for i, s in enumerate(v):
+        if s not in PIPELINE_STAGES:
+            raise ConfigError(f"{source}: {_PIPELINE_KEY}[{i}]: {s!r} is not one of "
+                              f"{', '.join(PIPELINE_STAGES)} (gre: gre_decap; vxlan: the VTEP's "
+                              "decapsulator)")
+    return tuple(v)
 
 
 def _check_numbers(cfg: Config, source: str) -> None:

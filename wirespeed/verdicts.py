@@ -81,15 +81,16 @@ def _cell(v: int | None) -> str:
     return "none" if v is None else str(v)
 
 
-def write(path: Path, rows: Iterable[tuple[str | None, Verdict]]) -> int:
-    """Write (direction, verdict) rows; the direction column is there when any row has one.
-    Returns the number of rows."""
+def write(path: Path, rows: Iterable[tuple[str | None, Verdict]], label: str = "direction"
+          ) -> int:
+    """Write (direction, verdict) rows; the direction column (named ``label``: a pipeline's
+    is "stage") is there when any row has one. Returns the number of rows."""
     rows = list(rows)
     with_dir = any(d is not None for d, _ in rows)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow((("direction",) if with_dir else ()) + HEADER)
+        w.writerow(((label,) if with_dir else ()) + HEADER)
         for d, v in rows:
             w.writerow(((d,) if with_dir else ()) + (v.index, v.outcome, _cell(v.output_index),
                                                      _cell(v.latency_cycles)))

@@ -249,6 +249,15 @@ def write_verdicts(out: Outputs, paths_: Sequence[Path]) -> None:
     (the simulation must have run with ``stat=True``)."""
     from wirespeed import verdicts
 
+    rows = verdict_rows(out) if paths_ else []
+    for p in paths_:
+        verdicts.write(p, rows)
+
+
+def verdict_rows(out: Outputs) -> list[tuple[str | None, Any]]:
+    """(direction, wirespeed.verdicts.Verdict) of every input frame, decap first."""
+    from wirespeed import verdicts
+
     rows: list[tuple[str | None, Any]] = []
     for d, stat_path in out.stat_csv.items():
         try:
@@ -257,8 +266,7 @@ def write_verdicts(out: Outputs, paths_: Sequence[Path]) -> None:
                 OUTCOMES[d], DELIVERED[d].__contains__, len(out.frames[d]))]
         except (OSError, ValueError, verdicts.VerdictError) as exc:
             raise VtepError(f"{d}: per-frame verdicts: {exc}", 3) from exc
-    for p in paths_:
-        verdicts.write(p, rows)
+    return rows
 
 
 def split_writes(writes: Sequence[tuple[int, int]], direction: str) -> list[tuple[int, int]]:

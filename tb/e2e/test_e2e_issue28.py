@@ -199,3 +199,74 @@ def test_vxlan_seed_one_progress_line(tmp_path: Path) -> None:
                                             "encap 200/200 (100%)")
     assert "model check: 400/400 frames match" in proc.stdout
     assert len(verdicts.read(tmp_path / "verdicts.csv")) == 400
+
+
+# ----------------------------------------------------------------------------- pipeline
+
+def _vxlan_in_gre() -> list[bytes]:
+    """VXLAN frames carried in GRE: the VXLAN frame's IPv4 packet (protocol 0x0800, DECAP_L3)
+    and the whole VXLAN frame (0x6558, DECAP_TEB)."""
+    from wirespeed.model.frames import gre_frame
+
+    out = []
+    for k in range(6):
+        v = vtep.seed_net_frame(k, bus_len=200)
+        out += [gre_frame(v[14:], proto=0x0800).frame, gre_frame(v, proto=0x6558).frame]
+    return out
+
+
+def _gre_in_vxlan() -> list[bytes]:
+    """GRE frames (the seed's) carried as VXLAN's inner frame."""
+    from wirespeed.model.frames import seed_gre_frame
+
+    mac = bytes.fromhex("020000000001")
+    return [vtep.vxlan_wrap(seed_gre_frame(k), 0x1234 + k, mac, mac, bytes([10, 0, 0, 1]),
+                            bytes([10, 0, 0, 2]), 0xC000 + k, ident=k) for k in range(8)]
+
+
+@pytest.mark.parametrize("chain, make", [("gre, vxlan", _vxlan_in_gre),
+                                         ("vxlan, gre", _gre_in_vxlan)])
+def test_pipeline_decapsulates_both_layers(tmp_path: Path, chain: str, make) -> None:
+    from wirespeed.model.gre import gre_decap
+    from wirespeed.model.vxlan import decap as vxlan_decap
+
+    frames = make()
+    inp, out, v = tmp_path / "in.pcap", tmp_path / "out.pcap", tmp_path / "v.csv"
+    pcap.write(inp, frames)
+    cfg = tmp_path / "p.yaml"
+    cfg.write_text(f"pipeline: [{chain}]\n")
+    proc = run_ok(["run", "--in", inp, "--out", out, "--config", cfg, "--check",
+                   "--verdicts", v, "--workdir", tmp_path / "wd", "--width", WIDTH])
+    n = len(frames)
+    assert proc.stdout.count(f"model check: {n}/{n} frames match") == 2
+    # the golden models chained: every frame loses both encapsulations
+    c = Config()
+    want = []
+    for f in frames:
+        for stage in chain.split(", "):
+            r = (gre_decap(f, c.gre_config()) if stage == "gre"
+                 else vxlan_decap(f, c.vtep.decap_config(), keep_w=WIDTH // 8))
+            f = r.output
+            assert f is not None
+        want.append(f)
+    assert pcap.read_ethernet(out) == want
+    rows = verdicts.read(v)
+    first, second = chain.split(", ")
+    assert [r["stage"] for r in rows] == [f"1:{first}"] * n + [f"2:{second}"] * n
+    assert all(r["output_index"] == r["index"] for r in rows)
+    rep = json.loads((tmp_path / "wd" / "report.json").read_text())
+    assert rep["pipeline"] == [first, second] and rep["packets_out"] == n
+    assert f"pipeline {first} -> {second}: {n} frames in, {n} out" in proc.stdout
+
+
+def test_pipeline_needs_in_and_out(tmp_path: Path) -> None:
+    cfg = tmp_path / "p.yaml"
+    cfg.write_text("pipeline: [gre, vxlan]\n")
+    proc = run_cli(["run", "--config", cfg, "--frames", "10"])
+    assert proc.returncode == 2
+    assert f"{cfg}: pipeline: [gre, vxlan] chains blocks on one capture: give --in" in proc.stderr
+    cfg.write_text("pipeline: [gre, ipsec]\n")
+    proc = run_cli(["run", "--config", cfg, "--in", CAPTURES / "gre-sample.pcap", "--out",
+                    tmp_path / "o.pcap"])
+    assert proc.returncode == 2 and f"{cfg}: pipeline[1]: 'ipsec' is not one of gre, vxlan" \
+        in proc.stderr
