@@ -24,9 +24,10 @@
 //
 // Entries and lookup
 //   * ENTRIES entries of {src, dst, valid} in flip-flops. Only VALID is reset (to 0).
-//   * lookup_hit is combinational: some valid entry i has src == lookup_src and
-//     dst == lookup_dst (parallel compare). A write takes effect in the lookup from the cycle
-//     after the write is performed (the cycle B is raised).
+//   * lookup_hit answers one cycle after lookup_src/lookup_dst: some valid entry i had
+//     src == lookup_src and dst == lookup_dst (parallel compare, registered per entry, then
+//     OR-ed). A write takes effect in the lookups made from the cycle after the write is
+//     performed (the cycle B is raised).
 
 `default_nettype none
 
@@ -60,7 +61,7 @@ module allow_list #(
     output      logic              s_axil_rvalid,
     input  wire logic              s_axil_rready,
 
-    // Lookup (combinational)
+    // Lookup: lookup_hit is the answer for the pair presented in the previous cycle
     input  wire logic [31:0]       lookup_src,
     input  wire logic [31:0]       lookup_dst,
     output      logic              lookup_hit
@@ -103,11 +104,37 @@ module allow_list #(
     logic [31:0]     rd_data;
     logic            rd_ok;
 
-    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*)
     axil_reg_if #(
         .ADDR_W (ADDR_W)
     ) u_axil (
-        .*,
+        .clk            (clk),
+        .rst            (rst),
+        .s_axil_awaddr  (s_axil_awaddr),
+        .s_axil_awprot  (s_axil_awprot),
+        .s_axil_awvalid (s_axil_awvalid),
+        .s_axil_awready (s_axil_awready),
+        .s_axil_wdata   (s_axil_wdata),
+        .s_axil_wstrb   (s_axil_wstrb),
+        .s_axil_wvalid  (s_axil_wvalid),
+        .s_axil_wready  (s_axil_wready),
+        .s_axil_bresp   (s_axil_bresp),
+        .s_axil_bvalid  (s_axil_bvalid),
+        .s_axil_bready  (s_axil_bready),
+        .s_axil_araddr  (s_axil_araddr),
+        .s_axil_arprot  (s_axil_arprot),
+        .s_axil_arvalid (s_axil_arvalid),
+        .s_axil_arready (s_axil_arready),
+        .s_axil_rdata   (s_axil_rdata),
+        .s_axil_rresp   (s_axil_rresp),
+        .s_axil_rvalid  (s_axil_rvalid),
+        .s_axil_rready  (s_axil_rready),
+        .wr_req         (wr_req),
+        .wr_addr        (wr_addr),
+        .wr_data        (wr_data),
+        .wr_strb        (wr_strb),
+        .rd_req         (rd_req),
+        .rd_addr        (rd_addr),
+        .rd_data        (rd_data),
         .wr_ready (1'b1),
         .wr_ack   (wr_req),
         .wr_err   (!wr_ok),
@@ -160,7 +187,10 @@ module allow_list #(
                 end
             end
 
-            assign entry_hit[i] = valid_q && src_q == lookup_src && dst_q == lookup_dst;
+            // Registered per entry: the compare and the OR of all entries are not in one cycle.
+            always_ff @(posedge clk) begin
+                entry_hit[i] <= valid_q && src_q == lookup_src && dst_q == lookup_dst;
+            end
             assign src_rd[i]    = src_q;
             assign dst_rd[i]    = dst_q;
             assign valid_rd[i]  = valid_q;

@@ -19,12 +19,7 @@ module gre_decap_avst #(
     // Width of the data buses in bits (64, 128, 256 or 512; 256 on the N3000)
     parameter int DATA_W = 256,
     // Number of allow-list entries of gre_decap (1..256)
-    parameter int ALLOW_ENTRIES = 64,
-    // gre_decap's pipeline registers, passed through (see gre_decap.sv): the classifier's
-    // decision-chain cuts (a 5-bit mask) and the splice engine's registers (0..3). Each adds
-    // cycles of latency and raises fmax (docs/performance.md, gre_decap_avst_pipe).
-    parameter int CLASSIFY_PIPE = 0,
-    parameter int SPLICE_PIPE = 0
+    parameter int ALLOW_ENTRIES = 64
 ) (
     input  wire logic                        clk,
     input  wire logic                        rst,
@@ -129,9 +124,7 @@ module gre_decap_avst #(
 
     gre_decap #(
         .DATA_W        (DATA_W),
-        .ALLOW_ENTRIES (ALLOW_ENTRIES),
-        .CLASSIFY_PIPE (CLASSIFY_PIPE),
-        .SPLICE_PIPE   (SPLICE_PIPE)
+        .ALLOW_ENTRIES (ALLOW_ENTRIES)
     ) u_decap (
         .clk            (clk),
         .rst            (rst),

@@ -2,38 +2,40 @@
 //
 // gre_decap — GRE decapsulation at line rate (docs/gre_decap.md).
 //
-//            +--------------+  descriptor   +-------------+
-//   s_axis ─►│ gre_classify │──────────────►│ axis_splice │─► m_axis
-//      │     +--------------+  (per frame)  +-------------+
-//      └──────────────┬─── beats ──────────────────▲
-//                     │ stat (per frame)
-//               +-----▼-----+
-//   s_axil ◄───►│  CSRs     │ axil_decode: 0x0000 block_csr (CONTROL, counters),
-//               +-----------+              0x1000 allow_list
+//            +-----------+  beats   +----------+  tap   +--------------+
+//   s_axis ─►│keep check │──┬──────►│ ip_front │──────►│ gre_classify │
+//            +-----------+  │       +----------+       +------+-------+
+//                           │                                 │ descriptor
+//                           │                          +------▼------+
+//                           │                          │ sync_fifo   │
+//                           │  beats (delay FIFO)      +------+------+
+//                           └────────────────────────►+-------▼------+
+//                                                     │  axis_edit   │─► m_axis
+//                                                     +-------+------+
+//                                                             │ status (per frame)
+//               +-----------+   outcome, lengths       +------▼------+
+//   s_axil ◄───►│   CSRs    │◄─────────────────────────│ final verdict│─► m_stat
+//               +-----------+ axil_decode: 0x0000 block_csr, 0x1000 allow_list
 //
-// The classifier watches the beats entering the splice engine and, on the beat that completes
-// the headers it must read, tells it what to keep, strip, cut and patch. Decapsulated and
-// passed frames leave cut-through, one cycle after that beat.
+// The header front end captures each frame's first 128 bytes by beat position and parses
+// Ethernet and the outer IP header in registered stages; the classifier decides in three more
+// and queues one descriptor per frame; the frame's beats wait in the edit engine's delay FIFO
+// and leave cut-through, shifted in registered stages. The late checks (MAC error, a frame
+// shorter than its IP length, the GRE checksum) come with the frame's end from the engine.
+//
+// Latency (first input beat to first output beat, idle pipeline): the beat that completes the
+// window (byte 127, or the frame's last beat) + 7 cycles to the descriptor + the engine's
+// latency (axis_edit). Seed frame at 256 bits: docs/gre_decap.md.
 
 `default_nettype none
 
 module gre_decap
     import gre_pkg::*;
-    import stream_pkg::*;
 #(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Entries of the outer IPv4 endpoint allow-list.
-    parameter int ALLOW_ENTRIES = 64,
-    // Pipeline cuts in the classifier's decision chain (gre_classify PIPE_CUTS, a 5-bit mask).
-    // 0 keeps the latency of docs/gre_decap.md; each bit set adds one cycle to every frame's
-    // decision and output, and shortens the critical path (docs/performance.md).
-    parameter int CLASSIFY_PIPE = 0,
-    // Registers added in the splice engine, each a cycle more on every frame and a cut of its
-    // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
-    // OUT_PIPE); 2: also its descriptor (DESC_PIPE); 3: also the live input beat taken off
-    // its decision (END_PIPE). 0 to 3.
-    parameter int SPLICE_PIPE = 0
+    parameter int ALLOW_ENTRIES = 64
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -80,35 +82,28 @@ module gre_decap
     output      logic [15:0]         m_stat_len
 );
 
-    localparam int KEEP_W = DATA_W / 8;
-    localparam int HDR_BYTES = 128;
-    // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
-    // frame-end verdict comes three cycles after that (gre_classify, "Pipelining").
-    localparam int PIPE_LAT = $countones(5'(CLASSIFY_PIPE));
-    localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
-    // Beats between the first byte of a frame and its decision, plus the bypass and one
-    // frame's trailing beat, plus the pipeline's lag for the decision and for the verdict,
-    // plus the engine's registers (SPLICE_PIPE): the buffer never fills with an unstalled output.
-    localparam int DEPTH_NEED = HDR_BYTES / KEEP_W + 4 + PIPE_LAT + VERDICT_LAG + SPLICE_PIPE;
-    localparam int BUF_BEATS = 1 << $clog2(DEPTH_NEED);
-    localparam int LEN_W = 17;
+    localparam int KEEP_W     = DATA_W / 8;
+    localparam int HDR_BYTES  = 128;
+    localparam int L4_BYTES   = 32;
+    localparam int HEAD_BYTES = 40;
+    localparam int LEN_W      = 17;
+    // Beats the edit engine's delay FIFO holds: the window, the classifier's stages and the
+    // engine's own, so that an unstalled output never stalls the input.
+    localparam int FIFO_BEATS = 64;
+    // Frames whose descriptor is not yet taken by the engine, at most (the descriptor queue).
+    localparam int DESC_DEPTH = 32;
     localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
+    localparam int DESC_W = 1 + (LEN_W + 1) + HEAD_BYTES * 8 + HEAD_BYTES + 4 * LEN_W + 1 + 4;
 
-    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("gre_decap: DATA_W must be 64, 128, 256 or 512");
     end
-    if (ALLOW_ENTRIES < 1 || ALLOW_ENTRIES > 256) begin : g_param_check_2
+    if (ALLOW_ENTRIES < 1 || ALLOW_ENTRIES > 256) begin : g_check_allow
         $error("gre_decap: ALLOW_ENTRIES must be 1..256");
-    end
-    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 31) begin : g_param_check_3
-        $error("gre_decap: CLASSIFY_PIPE is a 5-bit mask (0..31)");
-    end
-    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 3) begin : g_param_check_4
-        $error("gre_decap: SPLICE_PIPE must be 0..3");
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
-    // last beat, counted as DROP_RX_ERROR); the classifier and the splice engine see no hole.
+    // last beat, counted as DROP_RX_ERROR); the front end and the engine see no hole.
     logic [DATA_W-1:0] k_tdata;
     logic [KEEP_W-1:0] k_tkeep;
     logic              k_tvalid, k_tready, k_tlast, k_tuser;
@@ -116,86 +111,176 @@ module gre_decap
     axis_keep_check #(
         .DATA_W(DATA_W)
     ) keep_check (
-        .clk, .rst,
-        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
-        .s_axis_tlast, .s_axis_tuser(s_axis_tuser[0]),
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser[0]),
         .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
         .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
     );
 
-    wire s_hs = k_tvalid && k_tready;
+    // A frame starts only while the descriptor queue has room for it (frames started and
+    // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure.
+    logic                          e_tready;
+    logic                          in_frame_q;
+    logic [$clog2(DESC_DEPTH):0]   open_q;
+    logic                          d_ready;       // engine takes a descriptor
+    logic                          dq_valid;
+    wire                           start_ok = in_frame_q || open_q != DESC_DEPTH[$clog2(DESC_DEPTH):0];
+    wire                           s_hs = k_tvalid && k_tready;
+    assign k_tready = e_tready && start_ok;
 
-    logic                ctrl_allow_enable, ctrl_drop_pass, ctrl_drop_punt, ctrl_forward_malformed;
-    logic [31:0]         lookup_src, lookup_dst;
-    logic                lookup_hit;
-    logic                desc_valid, desc_drop, desc_len_valid, eof_valid, eof_bad;
-    logic [7:0]          desc_seg1_len, desc_seg2_off;
-    logic                splice_meta_unused;   // no per-frame metadata on this block's output
-    logic [LEN_W-1:0]    desc_out_len;
-    logic [5:0]          desc_patch_en;
-    logic [47:0]         desc_patch_pos, desc_patch_val;
-    logic                stat_valid, stat_emit;
-    outcome_e            stat_outcome;
-    logic [15:0]         stat_len;
+    always_ff @(posedge clk) begin
+        if (s_hs) in_frame_q <= !k_tlast;
+        open_q <= open_q + ($clog2(DESC_DEPTH)+1)'(s_hs && !in_frame_q)
+                         - ($clog2(DESC_DEPTH)+1)'(dq_valid && d_ready);
+        if (rst) begin
+            in_frame_q <= 1'b0;
+            open_q     <= '0;
+        end
+    end
 
-    gre_classify #(
+    // ---- header front end and classifier ----------------------------------------------------
+    logic                    tap_valid, tap_whole, tap_rx_err, tap_l2_short, tap_ipv4, tap_ipv6;
+    logic                    tap_short_proto, tap_short_fixed, tap_ip_ver_bad, tap_short_opts;
+    logic                    tap_ip_frag, tap_csum_ok;
+    logic [7:0]              tap_have, tap_ip_proto, tap_g;
+    logic [22*8-1:0]         tap_l2_bytes;
+    logic [4:0]              tap_l2_len;
+    logic [15:0]             tap_et;
+    logic signed [16:0]      tap_ip_pl;
+    logic [1:0]              tap_ip_ecn;
+    logic [31:0]             tap_ip_src, tap_ip_dst;
+    logic signed [8:0]       tap_have_l4;
+    logic [L4_BYTES*8-1:0]   tap_l4;
+
+    ip_front #(
         .DATA_W(DATA_W),
         .HDR_BYTES(HDR_BYTES),
+        .L4_BYTES(L4_BYTES)
+    ) front (
+        .clk(clk), .rst(rst),
+        .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs(s_hs), .s_tlast(k_tlast), .s_tuser(k_tuser),
+        .tap_valid(tap_valid), .tap_have(tap_have), .tap_whole(tap_whole),
+        .tap_rx_err(tap_rx_err), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
+        .tap_l2_short(tap_l2_short), .tap_et(tap_et), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
+        .tap_short_proto(tap_short_proto), .tap_ip_proto(tap_ip_proto),
+        .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
+        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
+        .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
+        .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
+    );
+
+    logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6 and lengths relative to G
+    assign unused_tap = ^{tap_et, tap_have};
+
+    logic                    ctrl_allow_enable, ctrl_drop_pass, ctrl_drop_punt;
+    logic                    ctrl_forward_malformed, lookup_hit;
+    logic                    c_valid, c_drop, c_sum_en;
+    logic signed [LEN_W:0]   c_shift;
+    logic [HEAD_BYTES*8-1:0] c_head;
+    logic [HEAD_BYTES-1:0]   c_head_en;
+    logic [LEN_W-1:0]        c_out_len, c_min_len, c_sum_start, c_sum_end;
+    outcome_e                c_outcome;
+
+    gre_classify #(
+        .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W),
-        .PIPE_CUTS(CLASSIFY_PIPE)
+        .L4_BYTES(L4_BYTES)
     ) classify (
-        .clk, .rst,
-        .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs,
-        .s_tlast(k_tlast), .s_tuser(k_tuser),
-        .ctrl_allow_enable, .ctrl_drop_pass, .ctrl_drop_punt, .ctrl_forward_malformed,
-        .lookup_src, .lookup_dst, .lookup_hit,
-        .desc_valid, .desc_drop, .desc_seg1_len, .desc_seg2_off, .desc_len_valid,
-        .desc_out_len, .desc_patch_en, .desc_patch_pos, .desc_patch_val, .eof_valid, .eof_bad,
-        .stat_valid, .stat_outcome, .stat_emit, .stat_len
+        .clk(clk), .rst(rst),
+        .tap_valid(tap_valid), .tap_whole(tap_whole),
+        .tap_rx_err(tap_rx_err), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
+        .tap_l2_short(tap_l2_short), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
+        .tap_short_proto(tap_short_proto), .tap_ip_proto(tap_ip_proto),
+        .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
+        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
+        .tap_ip_ecn(tap_ip_ecn), .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4),
+        .tap_csum_ok(tap_csum_ok),
+        .ctrl_allow_enable(ctrl_allow_enable), .ctrl_drop_pass(ctrl_drop_pass),
+        .ctrl_drop_punt(ctrl_drop_punt), .ctrl_forward_malformed(ctrl_forward_malformed),
+        .lookup_hit(lookup_hit),
+        .desc_valid(c_valid), .desc_drop(c_drop), .desc_shift(c_shift), .desc_head(c_head),
+        .desc_head_en(c_head_en), .desc_out_len(c_out_len), .desc_min_len(c_min_len),
+        .desc_sum_en(c_sum_en), .desc_sum_start(c_sum_start), .desc_sum_end(c_sum_end),
+        .desc_outcome(c_outcome)
     );
 
-    axis_splice #(
+    // ---- descriptor queue and edit engine -------------------------------------------------
+    logic [DESC_W-1:0]       dq_data;
+    logic                    dq_s_ready;
+    logic                    d_drop, d_sum_en;
+    logic signed [LEN_W:0]   d_shift;
+    logic [HEAD_BYTES*8-1:0] d_head;
+    logic [HEAD_BYTES-1:0]   d_head_en;
+    logic [LEN_W-1:0]        d_out_len, d_min_len, d_sum_start, d_sum_end;
+    logic [3:0]              d_outcome;
+
+    sync_fifo #(
+        .WIDTH(DESC_W),
+        .DEPTH(DESC_DEPTH),
+        .BYPASS(1'b1)
+    ) desc_queue (
+        .clk(clk), .rst(rst),
+        .s_data({c_drop, c_shift, c_head, c_head_en, c_out_len, c_min_len, c_sum_start,
+                 c_sum_end, c_sum_en, c_outcome}),
+        .s_valid(c_valid), .s_ready(dq_s_ready),
+        .m_data(dq_data), .m_valid(dq_valid), .m_ready(d_ready)
+    );
+
+    logic unused_dq_ready;   // never full: frames are started only with room (open_q)
+    assign unused_dq_ready = dq_s_ready;
+    assign {d_drop, d_shift, d_head, d_head_en, d_out_len, d_min_len, d_sum_start, d_sum_end,
+            d_sum_en, d_outcome} = dq_data;
+
+    logic                    st_valid, st_emitted, st_rx_err, st_short, st_sum_bad;
+    logic [3:0]              st_meta;
+    logic [LEN_W-1:0]        st_in_len, st_out_len;
+
+    axis_edit #(
         .DATA_W(DATA_W),
-        .BUF_BEATS(BUF_BEATS),
-        .FRAMES(BUF_BEATS),
-        .INS_MAX(1),
-        .PATCHES(6),
+        .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W),
-        .META_W(1),
-        .LATE_EOF(PIPE_LAT != 0),
-        .OUT_PIPE(SPLICE_PIPE >= 1),
-        .DESC_PIPE(SPLICE_PIPE >= 2),
-        .END_PIPE(SPLICE_PIPE >= 3)
-    ) splice (
-        .clk, .rst,
-        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
-        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
-        .desc_valid, .desc_drop,
-        .desc_seg1_off(8'd0), .desc_seg1_len, .desc_ins_len(8'd0), .desc_ins_data(8'd0),
-        .desc_seg2_off, .desc_len_valid, .desc_out_len,
-        .desc_patch_en, .desc_patch_pos, .desc_patch_val, .desc_meta(1'b0), .eof_valid, .eof_bad,
-        .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
-        .m_axis_tlast, .m_axis_tuser(m_axis_tuser[0]), .m_axis_tmeta(splice_meta_unused)
+        .META_W(4),
+        .FIFO_BEATS(FIFO_BEATS)
+    ) edit (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid && start_ok),
+        .s_axis_tready(e_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
+        .s_desc_valid(dq_valid), .s_desc_ready(d_ready), .s_desc_drop(d_drop),
+        .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
+        .s_desc_out_len(d_out_len), .s_desc_min_len(d_min_len), .s_desc_sum_en(d_sum_en),
+        .s_desc_sum_start(d_sum_start), .s_desc_sum_end(d_sum_end), .s_desc_meta(d_outcome),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser[0]),
+        .m_stat_valid(st_valid), .m_stat_meta(st_meta), .m_stat_emitted(st_emitted),
+        .m_stat_rx_err(st_rx_err), .m_stat_short(st_short), .m_stat_sum_bad(st_sum_bad),
+        .m_stat_in_len(st_in_len), .m_stat_out_len(st_out_len)
     );
 
-    // Whole frames transmitted (not aborted), for the TX counters.
-    logic [15:0] tx_acc;
-    logic        tx_valid;
-    logic [15:0] tx_len;
-    logic [15:0] out_beat_len;
-    always_comb out_beat_len = 16'(keep_bytes(64'(m_axis_tkeep)));   // (a log-depth tree)
+    logic unused_len;   // frames are shorter than 64 KiB: the counters take 16 bits
+    assign unused_len = st_in_len[LEN_W-1] ^ st_out_len[LEN_W-1];
+
+    // ---- the frame's final outcome: a late check overrides the early one --------------------
+    logic        stat_valid, stat_emit, tx_valid;
+    outcome_e    stat_outcome;
+    logic [15:0] stat_len, tx_len;
+
     always_ff @(posedge clk) begin
-        tx_valid <= 1'b0;
-        if (m_axis_tvalid && m_axis_tready) begin
-            tx_acc <= m_axis_tlast ? 16'd0 : tx_acc + out_beat_len;
-            if (m_axis_tlast && !m_axis_tuser[0]) begin
-                tx_valid <= 1'b1;
-                tx_len   <= tx_acc + out_beat_len;
-            end
+        stat_valid <= st_valid;
+        tx_valid   <= st_valid && st_emitted && !(st_rx_err || st_short || st_sum_bad);
+        if (st_valid) begin
+            stat_outcome <= st_rx_err ? OUT_DROP_RX_ERROR
+                          : st_short  ? OUT_DROP_TRUNCATED
+                          : st_sum_bad ? OUT_DROP_GRE_CHECKSUM
+                          : outcome_e'(st_meta);
+            stat_emit    <= st_emitted;
+            stat_len     <= st_in_len[15:0];
+            tx_len       <= st_out_len[15:0];
         end
         if (rst) begin
-            tx_acc   <= '0;
-            tx_valid <= 1'b0;
+            stat_valid <= 1'b0;
+            tx_valid   <= 1'b0;
         end
     end
 
@@ -219,12 +304,15 @@ module gre_decap
         .WIN_ADDR_W(CSR_WIN_W),
         .ADDR_W(16)
     ) csr_decode (
-        .clk, .rst,
-        .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-        .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-        .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-        .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-        .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+        .clk(clk), .rst(rst),
+        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
+        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+        .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+        .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
+        .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid),
+        .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
         .m_axil_awaddr(csr_awaddr), .m_axil_awprot(csr_awprot),
         .m_axil_awvalid(csr_awvalid), .m_axil_awready(csr_awready),
         .m_axil_wdata(csr_wdata), .m_axil_wstrb(csr_wstrb),
@@ -246,7 +334,7 @@ module gre_decap
         .REG_WMASK(32'h0000_000F),
         .ADDR_W(CSR_WIN_W)
     ) csr (
-        .clk, .rst,
+        .clk(clk), .rst(rst),
         .s_axil_awaddr(csr_awaddr[0*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[0*3 +: 3]),
         .s_axil_awvalid(csr_awvalid[0]), .s_axil_awready(csr_awready[0]),
         .s_axil_wdata(csr_wdata[0*32 +: 32]), .s_axil_wstrb(csr_wstrb[0*4 +: 4]),
@@ -257,8 +345,8 @@ module gre_decap
         .s_axil_arvalid(csr_arvalid[0]), .s_axil_arready(csr_arready[0]),
         .s_axil_rdata(csr_rdata[0*32 +: 32]), .s_axil_rresp(csr_rresp[0*2 +: 2]),
         .s_axil_rvalid(csr_rvalid[0]), .s_axil_rready(csr_rready[0]),
-        .stat_valid, .stat_outcome(stat_outcome), .stat_len,
-        .tx_valid, .tx_len,
+        .stat_valid(stat_valid), .stat_outcome(stat_outcome), .stat_len(stat_len),
+        .tx_valid(tx_valid), .tx_len(tx_len),
         .regs(control)
     );
 
@@ -275,7 +363,7 @@ module gre_decap
         .ENTRIES(ALLOW_ENTRIES),
         .ADDR_W(CSR_WIN_W)
     ) allow (
-        .clk, .rst,
+        .clk(clk), .rst(rst),
         .s_axil_awaddr(csr_awaddr[1*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[1*3 +: 3]),
         .s_axil_awvalid(csr_awvalid[1]), .s_axil_awready(csr_awready[1]),
         .s_axil_wdata(csr_wdata[1*32 +: 32]), .s_axil_wstrb(csr_wstrb[1*4 +: 4]),
@@ -286,7 +374,7 @@ module gre_decap
         .s_axil_arvalid(csr_arvalid[1]), .s_axil_arready(csr_arready[1]),
         .s_axil_rdata(csr_rdata[1*32 +: 32]), .s_axil_rresp(csr_rresp[1*2 +: 2]),
         .s_axil_rvalid(csr_rvalid[1]), .s_axil_rready(csr_rready[1]),
-        .lookup_src, .lookup_dst, .lookup_hit
+        .lookup_src(tap_ip_src), .lookup_dst(tap_ip_dst), .lookup_hit(lookup_hit)
     );
 
     assign m_stat_valid   = stat_valid;

@@ -1,5 +1,5 @@
 """cocotb tests of rtl/control/allow_list.sv (IPv4 {src, dst} allow-list over AXI4-Lite, with
-the combinational lookup port).
+the registered lookup port).
 
 The DUT's parameters come from the environment (set by test_allow_list.py): WS_ENTRIES,
 WS_ADDR_W.
@@ -45,9 +45,10 @@ async def setup(dut) -> Axil:
 
 
 async def hit(dut, src, dst) -> int:
-    """lookup_hit for (src, dst), sampled in the same cycle (combinational)."""
+    """lookup_hit for (src, dst): presented in one cycle, answered in the next (registered)."""
     dut.lookup_src.value = src
     dut.lookup_dst.value = dst
+    await RisingEdge(dut.clk)
     await ReadOnly()
     v = int(dut.lookup_hit.value)
     await RisingEdge(dut.clk)
@@ -81,7 +82,7 @@ class Model:
 
 @cocotb.test(timeout_time=2000, timeout_unit="us")
 async def program_and_lookup(dut):
-    """Programming, read-back, byte strobes, VALID, and the combinational lookup_hit."""
+    """Programming, read-back, byte strobes, VALID, and the registered lookup_hit."""
     axil = await setup(dut)
     rng = random.Random(7)
 
@@ -136,7 +137,8 @@ async def program_and_lookup(dut):
 
 @cocotb.test(timeout_time=2000, timeout_unit="us")
 async def lookup_follows_write(dut):
-    """A VALID write takes effect in the lookup by the time its B is taken."""
+    """A VALID write takes effect in the lookup presented in the cycle its B is taken, answered
+    one cycle later."""
     axil = await setup(dut)
     i = ENTRIES // 2
     await axil.wr(allow_addr(i, 0), 0x0A000001)
@@ -145,6 +147,7 @@ async def lookup_follows_write(dut):
     dut.lookup_dst.value = 0x0A000002
     for v in (1, 0, 1, 0):
         await axil.wr(allow_addr(i, 2), v)
+        await RisingEdge(dut.clk)
         await ReadOnly()
         assert int(dut.lookup_hit.value) == v
         await RisingEdge(dut.clk)

@@ -13,18 +13,15 @@ the contract's step number so that a reader can check one against the other.
 - `need`:    the number of bytes the decision procedure needed ("have >= need"): the maximum of
   every "Needs N" it reached, or the frame length when the frame ended first.
 
-Early or late? The block decides at the input beat that holds byte `need-1` (or at the frame's
-last beat when the frame ends first).
-- DROP_TRUNCATED (step 8): "when the frame is known to end before ip_end" at that beat (its last
-  beat is at or before the decision beat), it is an early drop: nothing is emitted. Otherwise the
-  decapsulated output has begun and is aborted.
-- MAC RX error: "no output is started for frames already known to drop": when the frame's last
-  beat (carrying tuser=1) is at or before the decision beat, nothing is emitted; otherwise a frame
-  that would be forwarded is emitted and aborted. Early drops are never emitted.
+Early or late? The block decides on the frame's first HDR_WINDOW (128) bytes, or on the whole
+frame when it is shorter: such a frame is "whole" at decision time, whatever the bus width.
+- DROP_TRUNCATED (step 8): a whole frame that ends before ip_end is an early drop: nothing is
+  emitted. Otherwise the decapsulated output has begun and is aborted.
+- MAC RX error: "no output is started for frames already known to drop": a whole frame is not
+  emitted; a longer one that would be forwarded is emitted and aborted. Early drops are never
+  emitted.
 - DROP_GRE_CHECKSUM is always a late drop (listed only there): the frame is emitted and aborted.
-Which beat holds what depends on the bus width, so pass `keep_w` (bytes per beat) to get the
-RTL's exact `emit`/`aborted`; the default (`keep_w=None`) assumes 1 byte per beat.
-`outcome` and `output` never depend on `keep_w`.
+`keep_w` (bytes per beat) is accepted for the VXLAN model's signature and changes nothing here.
 """
 
 from __future__ import annotations
@@ -48,7 +45,6 @@ from .common import (  # noqa: F401
     ip_ecn,
     ipv4_checksum,
     ipv4_int,
-    known_end,
     l2_header,
     ones_add,
     ones_sum,
@@ -94,6 +90,8 @@ ET_TEB = 0x6558
 IPPROTO_GRE = 47
 DECAP_PROTOS = (ET_IPV4, ET_IPV6, ET_TEB)
 GRE_ALLOWED_FLAGS = 0xB000  # C (bit 15), K (bit 13), S (bit 12); everything else must be 0
+# The block decides on this many leading bytes of a frame (rtl/parse/ip_front.sv HDR_BYTES).
+HDR_WINDOW = 128
 
 
 @dataclass
@@ -294,7 +292,7 @@ def _decap_output(f: bytes, d: _Decision) -> bytes:
 def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, keep_w: int | None = None) -> Result:
     """Run one frame through the block. `bad` = the input's last beat had tuser=1 (MAC RX error).
 
-    `keep_w` (bytes per beat) only refines `emit`/`aborted` for late drops; see the module doc.
+    `keep_w` changes nothing (see the module doc).
     """
     f = frame_bytes(frame)
     n = len(f)
@@ -302,7 +300,7 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
     d = _classify(f, cfg)
     O = Outcome
     need = d.need
-    whole = known_end(n, need, keep_w)  # the whole frame is in at decision time
+    whole = n <= HDR_WINDOW  # the whole frame is in at decision time
 
     if d.outcome in (O.DECAP_L3, O.DECAP_TEB):
         kept, skip_to = (d.L2 if d.outcome == O.DECAP_L3 else 0), d.K

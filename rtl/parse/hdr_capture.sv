@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// hdr_capture — the first HDR_BYTES bytes of each frame, captured into registers by beat
+// position (as eth_axis_rx captures by beat pointer), handed on once per frame.
+//
+// Byte i of the window is written from lane i % KEEP_W of beat i / KEEP_W: a fixed wire per
+// byte and a write enable per beat, no shifting. `hdr_valid` rises for one cycle after the
+// beat that completes the window, or after the frame's last beat when the frame is shorter.
+// In that cycle `hdr_q` holds the window and the bytes of it that belong to the
+// frame, hdr_beat * KEEP_W + the bytes of hdr_keep (the rest are stale, never read as data:
+// every consumer compares offsets with that count; it is left to the consumer's first stage
+// so that no tkeep tree sits on the capture path). The next frame's first beat may be written in that same cycle, so a consumer
+// registers what it needs in the cycle `hdr_valid` is high: one cycle, no copy of the window.
+//
+//   frame:  | beat 0 | beat 1 | ... | beat HDR_BYTES/KEEP_W - 1 | beats after: not captured
+//   hdr_q:  |<--------------------- HDR_BYTES ---------------->|
+//
+// Latency: hdr_valid is high in the cycle after the completing beat's handshake.
+
+`default_nettype none
+
+module hdr_capture #(
+    // Width of the data bus in bits: 64, 128, 256 or 512.
+    parameter int DATA_W = 256,
+    // Bytes captured (a multiple of DATA_W/8, at most 255 so that a byte count fits 8 bits).
+    parameter int HDR_BYTES = 128
+) (
+    input  wire logic                    clk,
+    input  wire logic                    rst,
+
+    // The stream watched (handshake = tvalid && tready); tkeep contiguous from bit 0.
+    input  wire logic [DATA_W-1:0]       s_tdata,
+    input  wire logic [DATA_W/8-1:0]     s_tkeep,
+    input  wire logic                    s_hs,
+    input  wire logic                    s_tlast,
+    input  wire logic                    s_tuser,
+
+    output      logic                    hdr_valid,   // one cycle per frame
+    output      logic [HDR_BYTES*8-1:0]  hdr_q,       // byte i = bits [8i +: 8]
+    output      logic [7:0]              hdr_beat,    // index of the window's last beat
+    output      logic [DATA_W/8-1:0]     hdr_keep,    // tkeep of that beat
+    output      logic                    hdr_whole,   // the frame ended inside the window
+    output      logic                    hdr_rx_err   // its last beat had tuser (hdr_whole only)
+);
+
+    localparam int KEEP_W    = DATA_W / 8;
+    localparam int HDR_BEATS = HDR_BYTES / KEEP_W;
+    localparam int BEAT_W    = (HDR_BEATS > 1) ? $clog2(HDR_BEATS) : 1;
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
+        $error("hdr_capture: DATA_W must be 64, 128, 256 or 512");
+    end
+    if (HDR_BYTES % KEEP_W != 0 || HDR_BYTES > 255 || HDR_BYTES < KEEP_W) begin : g_check_b
+        $error("hdr_capture: HDR_BYTES must be a multiple of DATA_W/8, at most 255");
+    end
+
+    // Beat index within the window; `beat_full_q` once the window is complete (the frame's
+    // later beats are not captured and raise nothing).
+    logic [BEAT_W-1:0] beat_q;
+    logic              beat_full_q;
+    wire               last_win_beat = beat_q == BEAT_W'(HDR_BEATS - 1);
+    wire               take = s_hs && !beat_full_q;
+
+    always_ff @(posedge clk) begin
+        for (int b = 0; b < HDR_BEATS; b++) begin
+            if (take && beat_q == BEAT_W'(b)) begin
+                hdr_q[b*DATA_W +: DATA_W] <= s_tdata;
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        hdr_valid <= 1'b0;
+        if (s_hs) begin
+            if (s_tlast) begin
+                beat_q      <= '0;
+                beat_full_q <= 1'b0;
+            end else if (take) begin
+                if (last_win_beat) beat_full_q <= 1'b1;
+                else               beat_q <= beat_q + 1'b1;
+            end
+            if (take && (s_tlast || last_win_beat)) begin
+                hdr_valid  <= 1'b1;
+                hdr_beat   <= 8'(beat_q);
+                hdr_keep   <= s_tkeep;
+                hdr_whole  <= s_tlast;
+                hdr_rx_err <= s_tlast && s_tuser;
+            end
+        end
+        if (rst) begin
+            beat_q      <= '0;
+            beat_full_q <= 1'b0;
+            hdr_valid   <= 1'b0;
+        end
+    end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ip_front — the shared header front end: Ethernet (up to two VLAN tags) and the outer IPv4 or
+// IPv6 header of each frame, parsed in registered stages into a tap of fields that the
+// per-protocol classifiers (GRE, and later VXLAN, Geneve, RSS) read.
+//
+//  Ethernet (+ up to two tags)            outer IPv4 (IHL*4 bytes) / IPv6 (40 bytes)       L4
+//  0     6     12    14   16   18   20  L2  +1  +2   +4  +6    +8 +9 +10  +12  +16  +20  G
+//  +-----+-----+-----+----+----+----+---+---+---+----+---+-----+--+--+----+----+----+..+----
+//  | dst | src |TPID?|TCI |TPID?|TCI| ET|V/I|TOS|TLEN|ID |FL/OF|TT|PR|CSUM|SRC |DST |op| ...
+//  +-----+-----+-----+----+----+----+---+---+---+----+---+-----+--+--+----+----+----+..+----
+//  IPv6: L2+0 version/TC, L2+1 TC[3:0]/flow (ECN = bits 5:4), L2+4 payload length,
+//        L2+6 next header, G = L2 + 40.
+//
+// Stages (each ends in registers):
+//   capture  hdr_capture: the first HDR_BYTES bytes by beat position
+//   S1       VLAN tags -> L2; the window shifted to L3; the IP header's 15 word pairs summed
+//            (a pair is the same raw pair sum at 14 + 4m for every L2: a tag moves the header
+//            by one pair, so the adders come before the L2 selection, not after it)
+//   S2       IP fields; the pairs masked by IHL and summed two by two; the L4 window shifted
+//            by 16-byte steps; payload length
+//   S3       eight sums to two; the L4 window shifted by 4-byte steps; G; what the frame holds
+//            from L3 and from G
+//   S4       the last sum and the checksum verdict (tap_csum_ok), one cycle after the tap
+// tap_valid is high 4 cycles after the beat that completes the window (or ends the frame);
+// tap_csum_ok is valid in the cycle after tap_valid.
+//
+// "Frame ends before N" checks compare with the bytes the window holds (`have`, the frame
+// length when tap_whole); every offset a classifier needs lies inside the window, so a frame
+// longer than the window passes all of them.
+
+`default_nettype none
+
+module ip_front
+    import parse_pkg::*;
+    import stream_pkg::*;
+#(
+    // Width of the data bus in bits: 64, 128, 256 or 512.
+    parameter int DATA_W = 256,
+    // Bytes captured per frame (a multiple of DATA_W/8, at least 128: the offsets the
+    // classifiers read).
+    parameter int HDR_BYTES = 128,
+    // Bytes of the L4 window handed on, from G (the first byte after the IP header).
+    parameter int L4_BYTES = 32
+) (
+    input  wire logic                   clk,
+    input  wire logic                   rst,
+
+    input  wire logic [DATA_W-1:0]      s_tdata,
+    input  wire logic [DATA_W/8-1:0]    s_tkeep,
+    input  wire logic                   s_hs,
+    input  wire logic                   s_tlast,
+    input  wire logic                   s_tuser,
+
+    output      logic                   tap_valid,
+    output      logic [7:0]             tap_have,        // window bytes in the frame
+    output      logic                   tap_whole,       // frame length = tap_have
+    output      logic                   tap_rx_err,      // MAC error on the last beat (whole only)
+    output      logic [22*8-1:0]        tap_l2_bytes,    // window bytes 0..21
+    output      logic [4:0]             tap_l2_len,      // 14, 18 or 22
+    output      logic                   tap_l2_short,    // ends inside the L2 header
+    output      logic [15:0]            tap_et,          // EtherType after the tags
+    output      logic                   tap_ipv4,        // et = 0x0800
+    output      logic                   tap_ipv6,        // et = 0x86DD
+    output      logic                   tap_short_proto, // ends before the protocol byte
+    output      logic [7:0]             tap_ip_proto,    // IPv4 protocol / IPv6 next header
+    output      logic                   tap_short_fixed, // ends before L2+20 (v4) / L2+40 (v6)
+    output      logic                   tap_ip_ver_bad,  // v4: version != 4 or IHL < 5; v6: != 6
+    output      logic                   tap_short_opts,  // v4: ends before L2 + IHL*4
+    output      logic                   tap_ip_frag,     // v4: MF or fragment offset != 0
+    output      logic signed [16:0]     tap_ip_pl,       // bytes from G to the IP end
+    output      logic [1:0]             tap_ip_ecn,      // outer ECN
+    output      logic [31:0]            tap_ip_src,      // IPv4 source
+    output      logic [31:0]            tap_ip_dst,      // IPv4 destination
+    output      logic [7:0]             tap_g,           // G = L2 + IP header length
+    output      logic signed [8:0]      tap_have_l4,     // window bytes from G (may be < 0)
+    output      logic [L4_BYTES*8-1:0]  tap_l4,          // bytes G .. G + L4_BYTES - 1
+    output      logic                   tap_csum_ok      // cycle after tap_valid: v4 sum ok
+);
+
+    localparam int KEEP_W  = DATA_W / 8;
+    localparam int L3_BYTES = HDR_BYTES - 14;    // window from L2 = 14 on
+    localparam int PAIRS    = 17;                // raw pairs at 14 + 4m: IHL 15 after 2 tags
+    localparam int L4_COARSE = L4_BYTES + 12;    // after the 16-byte step, before the 4-byte
+
+    if (HDR_BYTES < 128 || HDR_BYTES % KEEP_W != 0 || HDR_BYTES > 255) begin : g_check_hdr
+        $error("ip_front: HDR_BYTES must be a multiple of DATA_W/8 in 128..255");
+    end
+    if (L4_BYTES < 4 || L4_BYTES > 64) begin : g_check_l4
+        $error("ip_front: L4_BYTES must be 4..64");
+    end
+
+    function automatic logic [7:0] win_byte(input logic [HDR_BYTES*8-1:0] w, input int i);
+        win_byte = (i < HDR_BYTES) ? w[8*i +: 8] : 8'h00;
+    endfunction
+
+    // ---- capture ------------------------------------------------------------------------
+    logic                   c_valid, c_whole, c_rx_err;
+    logic [HDR_BYTES*8-1:0] c_win;
+    logic [7:0]             c_beat;
+    logic [KEEP_W-1:0]      c_keep;
+
+    hdr_capture #(
+        .DATA_W(DATA_W),
+        .HDR_BYTES(HDR_BYTES)
+    ) capture (
+        .clk(clk), .rst(rst),
+        .s_tdata(s_tdata), .s_tkeep(s_tkeep), .s_hs(s_hs), .s_tlast(s_tlast), .s_tuser(s_tuser),
+        .hdr_valid(c_valid), .hdr_q(c_win), .hdr_beat(c_beat), .hdr_keep(c_keep),
+        .hdr_whole(c_whole), .hdr_rx_err(c_rx_err)
+    );
+
+    // ---- S1: L2 walk, L3 window, raw pair sums ----------------------------------------------
+    logic                   s1_valid_q, s1_whole_q, s1_rx_err_q;
+    logic [7:0]             s1_have_q;
+    logic [1:0]             s1_tags_q;
+    logic [15:0]            s1_et_q;
+    logic                   s1_v4_q, s1_v6_q;
+    logic [3:0]             s1_step_q;
+    logic [22*8-1:0]        s1_l2_q;
+    logic [L3_BYTES*8-1:0]  s1_l3_q;
+    logic [14:0][16:0]      s1_pair_q;      // pair p of the IP header: words 2p, 2p + 1
+
+    logic [PAIRS-1:0][16:0] raw_pair;
+    always_comb begin
+        for (int m = 0; m < PAIRS; m++) begin
+            raw_pair[m] = 17'({win_byte(c_win, 14 + 4*m), win_byte(c_win, 15 + 4*m)})
+                        + 17'({win_byte(c_win, 16 + 4*m), win_byte(c_win, 17 + 4*m)});
+        end
+    end
+
+    // The EtherType and the IP version/IHL byte at each of the three places L2 may put them,
+    // read in parallel and selected by the tag count: nothing waits for the L2 walk but a mux.
+    logic [1:0]             s1_tags;
+    logic [2:0]             cand_v4, cand_v6;
+    logic [2:0][3:0]        cand_step;
+    always_comb begin
+        logic t1, t2;
+        logic [15:0] et;
+        logic [3:0]  ihl;
+        t1 = is_tpid({win_byte(c_win, 12), win_byte(c_win, 13)});
+        t2 = is_tpid({win_byte(c_win, 16), win_byte(c_win, 17)});
+        s1_tags = !t1 ? 2'd0 : !t2 ? 2'd1 : 2'd2;
+        for (int t = 0; t < 3; t++) begin
+            et  = {win_byte(c_win, 12 + 4*t), win_byte(c_win, 13 + 4*t)};
+            ihl = win_byte(c_win, 14 + 4*t)[3:0];
+            cand_v4[t] = et == 16'h0800;
+            cand_v6[t] = et == 16'h86DD;
+            // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
+            cand_step[t] = cand_v6[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        s1_valid_q <= c_valid;
+        if (c_valid) begin
+            s1_whole_q  <= c_whole;
+            s1_rx_err_q <= c_rx_err;
+            s1_have_q   <= 8'(int'(c_beat) * KEEP_W) + 8'(keep_bytes(64'(c_keep)));
+            s1_tags_q   <= s1_tags;
+            s1_v4_q     <= cand_v4[s1_tags];
+            s1_v6_q     <= cand_v6[s1_tags];
+            s1_step_q   <= cand_step[s1_tags];
+            s1_et_q     <= {win_byte(c_win, 12 + 4 * int'(s1_tags)),
+                            win_byte(c_win, 13 + 4 * int'(s1_tags))};
+            s1_l2_q     <= c_win[0 +: 22*8];
+            for (int i = 0; i < L3_BYTES; i++) begin
+                s1_l3_q[8*i +: 8] <= win_byte(c_win, 14 + 4 * int'(s1_tags) + i);
+            end
+            for (int p = 0; p < 15; p++) begin
+                s1_pair_q[p] <= raw_pair[p + int'(s1_tags)];
+            end
+        end
+        if (rst) s1_valid_q <= 1'b0;
+    end
+
+    // ---- S2: IP fields, masked pair sums in four groups, coarse L4 shift -------------------
+    function automatic logic [7:0] l3_byte(input int i);
+        l3_byte = (i < L3_BYTES) ? s1_l3_q[8*i +: 8] : 8'h00;
+    endfunction
+
+    logic                    s2_valid_q, s2_whole_q, s2_rx_err_q;
+    logic [7:0]              s2_have_q, s2_have_l3_q;
+    logic [4:0]              s2_l2_len_q;
+    logic                    s2_l2_short_q;
+    logic [22*8-1:0]         s2_l2_q;
+    logic [15:0]             s2_et_q;
+    logic                    s2_v4_q, s2_v6_q, s2_short_proto_q, s2_short_fixed_q, s2_ver_bad_q;
+    logic                    s2_frag_q;
+    logic [7:0]              s2_proto_q;
+    logic [6:0]              s2_hl_q;
+    logic signed [16:0]      s2_pl_q;
+    logic [1:0]              s2_ecn_q;
+    logic [31:0]             s2_src_q, s2_dst_q;
+    logic [7:0][17:0]        s2_sum_q;
+    logic [1:0]              s2_fine_q;           // the 4-byte steps left for S3
+    logic [L4_COARSE*8-1:0]  s2_l4_q;
+
+    always_ff @(posedge clk) begin
+        logic        v4, v6;
+        logic [3:0]  ihl;
+        logic [6:0]  hl;
+        logic [14:0] pair_on;
+        logic [16:0] pick [15];
+        logic [7:0]  l2;
+        s2_valid_q <= s1_valid_q;
+        if (s1_valid_q) begin
+            v4  = s1_v4_q;
+            v6  = s1_v6_q;
+            ihl = l3_byte(0)[3:0];
+            hl  = v6 ? 7'd40 : {1'b0, ihl, 2'b00};
+            l2  = 8'(14 + 4 * int'(s1_tags_q));
+            s2_whole_q    <= s1_whole_q;
+            s2_rx_err_q   <= s1_rx_err_q;
+            s2_have_q     <= s1_have_q;
+            s2_have_l3_q  <= s1_have_q - l2;
+            s2_l2_len_q   <= 5'(l2);
+            s2_l2_short_q <= s1_have_q < l2;
+            s2_l2_q       <= s1_l2_q;
+            s2_et_q       <= s1_et_q;
+            s2_v4_q       <= v4;
+            s2_v6_q       <= v6;
+            s2_short_proto_q <= s1_have_q < l2 + (v6 ? 8'd7 : 8'd10);
+            s2_short_fixed_q <= s1_have_q < l2 + (v6 ? 8'd40 : 8'd20);
+            s2_ver_bad_q  <= v6 ? l3_byte(0)[7:4] != 4'd6
+                                : (l3_byte(0)[7:4] != 4'd4 || ihl < 4'd5);
+            s2_frag_q     <= l3_byte(6)[5] || {l3_byte(6)[4:0], l3_byte(7)} != 13'd0;
+            s2_proto_q    <= v6 ? l3_byte(6) : l3_byte(9);
+            s2_hl_q       <= hl;
+            s2_pl_q       <= v6 ? 17'({l3_byte(4), l3_byte(5)})
+                                : 17'({l3_byte(2), l3_byte(3)}) - 17'(hl);
+            s2_ecn_q      <= v6 ? l3_byte(1)[5:4] : l3_byte(1)[1:0];
+            s2_src_q      <= {l3_byte(12), l3_byte(13), l3_byte(14), l3_byte(15)};
+            s2_dst_q      <= {l3_byte(16), l3_byte(17), l3_byte(18), l3_byte(19)};
+            // Pair p is in the IP header when p < IHL (the header is IHL pairs long).
+            for (int p = 0; p < 15; p++) begin
+                pair_on[p] = 4'(p) < ihl;
+                pick[p] = pair_on[p] ? s1_pair_q[p] : 17'd0;
+            end
+            for (int k = 0; k < 7; k++) begin
+                s2_sum_q[k] <= 18'(pick[2*k]) + 18'(pick[2*k + 1]);
+            end
+            s2_sum_q[7] <= 18'(pick[14]);
+            // L4 window from L3 byte 20 + 16 * (step / 4); S3 adds 4 * (step % 4).
+            s2_fine_q <= s1_step_q[1:0];
+            for (int i = 0; i < L4_COARSE; i++) begin
+                s2_l4_q[8*i +: 8] <= l3_byte(20 + 16 * int'(s1_step_q[3:2]) + i);
+            end
+        end
+        if (rst) s2_valid_q <= 1'b0;
+    end
+
+    // ---- S3: header sums, fine L4 shift, G --------------------------------------------------
+    logic [1:0][19:0] s3_sum_q;
+    logic             s3_v4_q;
+    always_ff @(posedge clk) begin
+        tap_valid <= s2_valid_q;
+        if (s2_valid_q) begin
+            tap_have        <= s2_have_q;
+            tap_whole       <= s2_whole_q;
+            tap_rx_err      <= s2_rx_err_q;
+            tap_l2_bytes    <= s2_l2_q;
+            tap_l2_len      <= s2_l2_len_q;
+            tap_l2_short    <= s2_l2_short_q;
+            tap_et          <= s2_et_q;
+            tap_ipv4        <= s2_v4_q;
+            tap_ipv6        <= s2_v6_q;
+            tap_short_proto <= s2_short_proto_q;
+            tap_ip_proto    <= s2_proto_q;
+            tap_short_fixed <= s2_short_fixed_q;
+            tap_ip_ver_bad  <= s2_ver_bad_q;
+            tap_short_opts  <= s2_v4_q && s2_have_l3_q < 8'(s2_hl_q);
+            tap_ip_frag     <= s2_v4_q && s2_frag_q;
+            tap_ip_pl       <= s2_pl_q;
+            tap_ip_ecn      <= s2_ecn_q;
+            tap_ip_src      <= s2_src_q;
+            tap_ip_dst      <= s2_dst_q;
+            tap_g           <= 8'(s2_l2_len_q) + 8'(s2_hl_q);
+            tap_have_l4     <= 9'(s2_have_l3_q) - 9'(s2_hl_q);
+            for (int i = 0; i < L4_BYTES; i++) begin
+                tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 4 * int'(s2_fine_q)) +: 8];
+            end
+            s3_sum_q[0] <= 20'(s2_sum_q[0]) + 20'(s2_sum_q[1]) + 20'(s2_sum_q[2])
+                         + 20'(s2_sum_q[3]);
+            s3_sum_q[1] <= 20'(s2_sum_q[4]) + 20'(s2_sum_q[5]) + 20'(s2_sum_q[6])
+                         + 20'(s2_sum_q[7]);
+            s3_v4_q  <= s2_v4_q;
+        end
+        if (rst) tap_valid <= 1'b0;
+    end
+
+    // ---- S4: the last sum, the checksum verdict ----------------------------------------------
+    always_ff @(posedge clk) begin
+        tap_csum_ok <= !s3_v4_q || oc_sum_is_ones(32'(s3_sum_q[0]) + 32'(s3_sum_q[1]));
+    end
+
+endmodule
+
+`default_nettype wire
