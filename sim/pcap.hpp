@@ -1,13 +1,16 @@
-// Classic libpcap reading and writing for the Verilator harness.
+// libpcap reading (classic pcap and pcapng) and writing for the Verilator harness.
 //
 // PcapReader streams a capture from disk through a large buffer: validate() walks every record
 // header once (so a bad file is rejected before any simulation), then next() hands out frames one
 // at a time while the simulation runs. Memory use does not grow with the capture's size.
+// pcapng: the packets of enhanced, simple and obsolete packet blocks, of every section and
+// interface (each interface must be Ethernet; an if_fcslen FCS is removed); other blocks skipped.
 // PcapWriter buffers records and writes them in large blocks.
 //
 // Errors are thrown as ws::FileError with a message that already names the file.
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdint>
@@ -66,8 +69,11 @@ public:
         } else if (magic == 0x4d3cb2a1u) {
             swap_ = true, nsec_ = true;
         } else if (magic == 0x0a0d0d0au) {
-            fail("is a pcapng file; only classic libpcap files are supported (convert with "
-                 "`editcap -F pcap IN OUT`)");
+            ng_ = true;
+            if (fseeko(f_, 0, SEEK_SET) != 0) fail(fmt("cannot seek: %s", strerror(errno)));
+            data_start_ = offset_ = 0;
+            pos_ = end_ = 0;
+            return;
         } else {
             fail(fmt("bad magic number 0x%08x: not a classic libpcap file", magic));
         }
@@ -156,7 +162,101 @@ private:
         index_ = 0;
     }
 
+    // pcapng: the next packet block's frame (skipping the other blocks).
+    bool next_ng(uint8_t* dst, uint32_t& len, uint64_t idx) {
+        for (;;) {
+            size_t avail = fill(12);
+            if (avail == 0) return false;
+            if (avail < 12)
+                fail(fmt("truncated pcapng: a block at byte offset %llu has %zu bytes, less than "
+                         "a block header", (unsigned long long)offset_, avail));
+            const uint8_t* b = buf_.data() + pos_;
+            if (le32(b) == 0x0a0d0d0au) {  // section header: its byte order
+                const uint32_t bom = le32(b + 8);
+                if (bom == 0x1a2b3c4du) swap_ = false;
+                else if (bom == 0x4d3c2b1au) swap_ = true;
+                else fail(fmt("broken pcapng: section header at byte offset %llu has the "
+                              "byte-order magic 0x%08x", (unsigned long long)offset_, bom));
+                ifaces_.clear();
+            }
+            const uint32_t type = u32(b), blen = u32(b + 4);
+            if (blen < 12 || blen % 4 || blen > (1u << 26))
+                fail(fmt("broken pcapng: the block at byte offset %llu claims %u bytes",
+                         (unsigned long long)offset_, blen));
+            if (blen > buf_.size()) buf_.resize(blen);  // a large non-packet block
+            avail = fill(blen);
+            if (avail < blen)
+                fail(fmt("truncated pcapng: the block at byte offset %llu claims %u bytes, %zu "
+                         "are left", (unsigned long long)offset_, blen, avail));
+            b = buf_.data() + pos_;
+            const uint8_t* body = b + 8;
+            const size_t body_len = blen - 12;
+            bool packet = false;
+            uint32_t iid = 0, incl = 0, orig = 0;
+            const uint8_t* data = nullptr;
+            if (type == 1) {  // interface description
+                if (body_len < 8) fail(fmt("broken pcapng: short interface block at byte offset %llu",
+                                           (unsigned long long)offset_));
+                Iface f;
+                f.linktype = u16(body);
+                f.snaplen = u32(body + 4);
+                for (size_t o = 8; o + 4 <= body_len;) {  // options: if_fcslen (13)
+                    const uint16_t code = u16(body + o), olen = u16(body + o + 2);
+                    if (code == 0) break;
+                    if (code == 13 && olen >= 1 && o + 4 < body_len) f.fcs = body[o + 4];
+                    o += 4 + ((olen + 3u) & ~3u);
+                }
+                ifaces_.push_back(f);
+            } else if (type == 6 || type == 2) {  // enhanced / obsolete packet
+                if (body_len < 20) fail(fmt("broken pcapng: short packet block at byte offset %llu",
+                                            (unsigned long long)offset_));
+                iid = type == 6 ? u32(body) : u16(body);
+                incl = u32(body + 12);
+                orig = u32(body + 16);
+                data = body + 20;
+                if (20 + (size_t)incl > body_len)
+                    fail(fmt("truncated record %llu at byte offset %llu: its block holds %zu of "
+                             "its %u bytes", (unsigned long long)idx, (unsigned long long)offset_,
+                             body_len - 20, incl));
+                packet = true;
+            } else if (type == 3) {  // simple packet
+                if (body_len < 4) fail(fmt("broken pcapng: short packet block at byte offset %llu",
+                                           (unsigned long long)offset_));
+                orig = u32(body);
+                incl = (uint32_t)std::min<size_t>(orig, body_len - 4);
+                if (!ifaces_.empty() && ifaces_[0].snaplen) incl = std::min(incl, ifaces_[0].snaplen);
+                data = body + 4;
+                packet = true;
+            }
+            const uint64_t at = offset_;
+            pos_ += blen;
+            offset_ += blen;
+            if (!packet) continue;
+            if (iid >= ifaces_.size())
+                fail(fmt("broken pcapng: record %llu at byte offset %llu names interface %u, the "
+                         "section describes %zu", (unsigned long long)idx, (unsigned long long)at,
+                         iid, ifaces_.size()));
+            const Iface& f = ifaces_[iid];
+            if (f.linktype != 1)
+                fail(fmt("record %llu comes from an interface of link type %u; only 1, Ethernet, "
+                         "is supported", (unsigned long long)idx, f.linktype));
+            if (f.fcs && incl == orig && incl > f.fcs) incl -= f.fcs, orig -= f.fcs;
+            if (incl == 0)
+                fail(fmt("record %llu at byte offset %llu is empty (0 bytes)",
+                         (unsigned long long)idx, (unsigned long long)at));
+            if (incl > kMaxFrame)
+                fail(fmt("record %llu at byte offset %llu is %u bytes; the most the block "
+                         "accepts is %u", (unsigned long long)idx, (unsigned long long)at, incl,
+                         kMaxFrame));
+            if (!dst && incl < orig) ++snapped_;
+            if (dst) memcpy(dst, data, incl);
+            len = incl;
+            return true;
+        }
+    }
+
     bool next_impl(uint8_t* dst, uint32_t& len, uint64_t idx) {
+        if (ng_) return next_ng(dst, len, idx);
         size_t avail = fill(16);
         if (avail == 0) return false;
         if (avail < 16)
@@ -200,6 +300,12 @@ private:
     uint64_t offset_ = 0, data_start_ = 24, file_size_ = 0, index_ = 0, snapped_ = 0;
     bool swap_ = false, nsec_ = false;
     uint32_t linktype_ = 0;
+    // pcapng
+    struct Iface {
+        uint32_t linktype = 0, snaplen = 0, fcs = 0;
+    };
+    bool ng_ = false;
+    std::vector<Iface> ifaces_;
 };
 
 // Buffered output file: raw bytes, with error checks at every flush and at close.

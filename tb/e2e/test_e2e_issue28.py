@@ -270,3 +270,27 @@ def test_pipeline_needs_in_and_out(tmp_path: Path) -> None:
                     tmp_path / "o.pcap"])
     assert proc.returncode == 2 and f"{cfg}: pipeline[1]: 'ipsec' is not one of gre, vxlan" \
         in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("editcap") is None, reason="editcap (tshark) not installed")
+def test_harness_reads_pcapng_itself(tmp_path: Path) -> None:
+    """ws_sim run directly on a pcapng (editcap's conversion of gre-sample.pcap) gives the
+    output of the classic pcap, the golden model's."""
+    binary = ensure_harness(WIDTH, verbose=False)
+    src = CAPTURES / "gre-sample.pcap"
+    frames = pcap.read_ethernet(src)
+    ng = tmp_path / "g.pcapng"
+    subprocess.run(["editcap", "-F", "pcapng", str(src), str(ng)], check=True)
+    outs = {}
+    for name, inp in (("pcap", src), ("pcapng", ng)):
+        out = tmp_path / f"{name}.out.pcap"
+        subprocess.run([str(binary), "--in", str(inp), "--out", str(out), "--json",
+                        str(tmp_path / f"{name}.json")], check=True)
+        outs[name] = pcap.read_ethernet(out)
+    assert outs["pcapng"] == outs["pcap"] == expected(frames, Config().gre_config()).outputs
+    # a broken pcapng: exit 2 and the file named
+    bad = tmp_path / "bad.pcapng"
+    bad.write_bytes(ng.read_bytes()[:-7])
+    p = subprocess.run([str(binary), "--in", str(bad), "--out", str(tmp_path / "x.pcap"),
+                        "--json", str(tmp_path / "x.json")], capture_output=True, text=True)
+    assert p.returncode == 2 and f"{bad}: truncated pcapng" in p.stderr
