@@ -207,13 +207,14 @@ def test_vtep_notes() -> None:
     # a capture from a host with TX checksum offload: every frame DROP_UDP_CHECKSUM
     de = _vtep_dir("decap", 11, {"DROP_UDP_CHECKSUM": 10, "DECAP": 1}, 10)
     en = _vtep_dir("encap", 11, {"ENCAP": 11}, 110)
-    rep = {"decap": de, "encap": en}
+    rep = {"decap": de, "encap": en, "line_rate_gbps": 10.0}
     text = "\n".join(vtep.notes(rep))
     assert "10 of 11 frames were dropped for a wrong outer UDP checksum" in text
     assert "ethtool -K DEV tx off" in text
     assert "rates from only decap 11, encap 11 frames" in text
     # the encapsulated output is 50 bytes longer per frame: said, not hidden
-    assert "encap: the input is paced at 10 Gb/s" in text and "more than such a port" in text
+    assert "note: encap: the output leaves at" in text and "more than a 10 Gb/s port" in text
+    assert "each frame grows by 50 bytes" in text
     assert en["tx_gbps"] <= 10.0 and en["line_rate_fraction"] <= 1.0
     de_ok = _vtep_dir("decap", 11, {"DECAP": 10, "DROP_UDP_CHECKSUM": 1}, 10)
     assert not vtep.udp_checksum_hint(de_ok)
