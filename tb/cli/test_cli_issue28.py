@@ -170,6 +170,9 @@ def test_loss_is_uncounted_and_drops_are_apart() -> None:
     assert rep["dropped"] == 3 and rep["loss"] == 0
     s = report.summary(rep)
     assert "counted drops 3, loss (uncounted) 0" in s
+    t2 = report.table2(rep).splitlines()
+    assert [ln.split()[-2:] for ln in t2 if ln.startswith("  counted drops")] == [["3", "0"]]
+    assert [ln.split()[-2:] for ln in t2 if ln.startswith("  loss packets")] == [["0", "0"]]
     assert "123 idle cycles skipped" in s and "20 frames per wall second" in s
     # a frame neither written nor counted is loss, and fails the balance check
     rep = report.build(_harness(10, 6, {"DROP_IP_CHECKSUM": 3}, 100, 1000), Config(),
