@@ -628,9 +628,9 @@ module axis_edit #(
         logic [DATA_W-1:0] data;
     } ov_t;
 
-    ov_t ov_q;
+    ov_t ov_d;
 
-    always_ff @(posedge clk) begin
+    always_comb begin
         // verilator lint_off UNUSEDSIGNAL
         // (r and rem were used by the shift stages)
         sh_t           s;
@@ -638,64 +638,74 @@ module axis_edit #(
         logic [KW-1:0] kout;
         s    = sh_s;
         kout = sh_k[KW-1:0] & sh_lm;
-        ov_q.valid   <= s.valid;
-        ov_q.emit    <= s.valid && s.out_ok && sh_k[0];
+        ov_d.valid   = s.valid;
+        ov_d.emit    = s.valid && s.out_ok && sh_k[0];
         // The output ends in this beat by length, or the next one has no byte.
-        ov_q.last    <= s.len_last || !sh_k[KW];
-        ov_q.in_last <= s.valid && s.in_last;
-        ov_q.keep    <= kout;
+        ov_d.last    = s.len_last || !sh_k[KW];
+        ov_d.in_last = s.valid && s.in_last;
+        ov_d.keep    = kout;
         for (int j = 0; j < KW; j++) begin
-            ov_q.data[8*j +: 8] <= !kout[j] ? 8'd0
-                                 : hd_en_q[j] ? hd_data_q[8*j +: 8] : sh_d[8*j +: 8];
-        end
-        if (rst) begin
-            ov_q.valid   <= 1'b0;
-            ov_q.emit    <= 1'b0;
-            ov_q.in_last <= 1'b0;
+            ov_d.data[8*j +: 8] = !kout[j] ? 8'd0
+                                : hd_en_q[j] ? hd_data_q[8*j +: 8] : sh_d[8*j +: 8];
         end
     end
 
-    // EXTRA stages more where the verdict comes later than the overlay.
-    ov_t wb;    // the slot at the out FIFO's write
-    for (genvar e = 0; e <= EXTRA; e++) begin : g_extra
-        ov_t x_q;
+    // The overlay register, then EXTRA more where the verdict comes later than the overlay.
+    ov_t wb;       // the slot at the out FIFO's write
+    // verilator lint_off UNUSEDSIGNAL
+    // (only its flags are looked at a cycle ahead)
+    ov_t wb_in;    // the slot there in the next cycle
+    // verilator lint_on UNUSEDSIGNAL
+    for (genvar e = 0; e <= EXTRA + 1; e++) begin : g_ov
+        ov_t x;
         if (e == 0) begin : g_x
-            assign x_q = ov_q;
+            assign x = ov_d;
         end else begin : g_x
             always_ff @(posedge clk) begin
-                x_q <= g_extra[e-1].x_q;
+                x <= g_ov[e-1].x;
                 if (rst) begin
-                    x_q.valid   <= 1'b0;
-                    x_q.emit    <= 1'b0;
-                    x_q.in_last <= 1'b0;
+                    x.valid   <= 1'b0;
+                    x.emit    <= 1'b0;
+                    x.in_last <= 1'b0;
                 end
             end
         end
     end
-    assign wb = g_extra[EXTRA].x_q;
+    assign wb    = g_ov[EXTRA+1].x;
+    assign wb_in = g_ov[EXTRA].x;
 
     // The last output beat is held until the slot of the frame's last input beat, so it is
     // written with the frame's verdict.
     logic              hold_valid_q;
     logic [DATA_W-1:0] hold_data_q;
     logic [KW-1:0]     hold_keep_q;
-    logic              to_hold, release_hold, o_wr, o_wr_last, verdict;
+    logic              to_hold, hold_valid_d, verdict;
+    // Whether the slot at the write writes, and what, decided a cycle ahead from wb_in (so
+    // the write enables of the out FIFO's LUT RAM come straight from registers).
+    logic              o_wr, release_hold, o_wr_last;
 
     assign to_hold      = wb.emit && wb.last && !wb.in_last;
-    assign release_hold = wb.in_last && hold_valid_q;
-    assign o_wr         = (wb.emit && !to_hold) || release_hold;
-    assign o_wr_last    = release_hold || (wb.emit && wb.last);
+    assign hold_valid_d = to_hold || (hold_valid_q && !release_hold);
+
+    always_ff @(posedge clk) begin
+        logic to_hold_n, rel_n;
+        to_hold_n    = wb_in.emit && wb_in.last && !wb_in.in_last;
+        rel_n        = wb_in.in_last && hold_valid_d;
+        o_wr         <= (wb_in.emit && !to_hold_n) || rel_n;
+        release_hold <= rel_n;
+        o_wr_last    <= rel_n || (wb_in.emit && wb_in.last);
+        if (rst) begin
+            o_wr         <= 1'b0;
+            release_hold <= 1'b0;
+        end
+    end
 
     always_ff @(posedge clk) begin
         if (to_hold) begin
             hold_data_q <= wb.data;
             hold_keep_q <= wb.keep;
         end
-        if (to_hold) begin
-            hold_valid_q <= 1'b1;
-        end else if (release_hold) begin
-            hold_valid_q <= 1'b0;
-        end
+        hold_valid_q <= hold_valid_d;
         if (rst) begin
             hold_valid_q <= 1'b0;
         end
