@@ -148,8 +148,14 @@ public:
         return true;
     }
 
-    // Between frames, waiting for the next one's pacing time, more than 2 cycles away.
-    bool in_gap(uint64_t c) const { return !offered_ && beat_ == 0 && have_frame_ && start_at_ > c + 2; }
+    // Between frames, waiting for the next one's pacing time, more than kSkipMin cycles away:
+    // proving a fixed point takes two or three idle cycles and a pass over the whole state, so
+    // a shorter gap is cheaper to simulate than to test (a pipeline that drains only just
+    // before the next frame would pay the test in every gap and never skip).
+    static constexpr uint64_t kSkipMin = 8;
+    bool in_gap(uint64_t c) const {
+        return !offered_ && beat_ == 0 && have_frame_ && start_at_ > c + kSkipMin;
+    }
     // An idle-skip of `gap` cycles: s_axis_tready stays as it was in the last cycle.
     void account_skip(uint64_t gap) {
         if (!last_ready_) ready_low_cycles_ += gap;

@@ -66,7 +66,7 @@ void run_traffic(Clk& k, const CommonOptions& o, double wall_start, double& last
     for (;;) {
         // ---- fast-forward over a pacing gap once the model sits at a fixed point ----
         // Every direction drained; those with frames left wait for their pacing time (more than
-        // two cycles away); the jump goes to the earliest of those times.
+        // kSkipMin cycles away); the jump goes to the earliest of those times.
         if (skip_on && (d.src.have_frame() || ...) &&
             ((d.drained() && (!d.src.have_frame() || d.src.in_gap(k.cycle()))) && ...)) {
             if (k.at_fixed_point(prev_clean)) {
