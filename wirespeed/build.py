@@ -27,15 +27,16 @@ BLOCKS = ("gre", "vtep")
 DEFAULT_TUNNEL_SLOTS = 32768
 
 
-# The pipelined builds of the tops, one definition for the report's *_pipe rows, the tests of
-# the pipelined builds and the harness (`wirespeed fuzz --pipelined`): every cut of the
+# The pipelined builds of the VXLAN tops, one definition for the report's *_pipe rows, the
+# tests of the pipelined builds and the harness (`wirespeed fuzz --pipelined`): every cut of the
 # classifier's decision chain (CLASSIFY_PIPE = 5'b11111, five cycles more latency), the splice
 # engines' plans and descriptors registered and the live input beat taken off their decisions
 # (SPLICE_PIPE = 3: axis_splice OUT_PIPE, DESC_PIPE and END_PIPE; two cycles more on a frame
 # whose output waits for its descriptor, one more where it waits for an input beat), and the
 # VXLAN tables' read words registered (LOOKUP_LATENCY = 4, one cycle more on each lookup).
+# gre_decap has one build, pipelined by construction: no entry, and `pipelined` changes nothing
+# for it.
 PIPELINED_PARAMS: dict[str, dict[str, int]] = {
-    "gre_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 3},
     "vxlan_decap": {"CLASSIFY_PIPE": 31, "SPLICE_PIPE": 3, "LOOKUP_LATENCY": 4},
     "vxlan_encap": {"SPLICE_PIPE": 3, "LOOKUP_LATENCY": 4},
     "vtep_top": {"DECAP_CLASSIFY_PIPE": 31, "SPLICE_PIPE": 3, "LOOKUP_LATENCY": 4},
@@ -54,9 +55,13 @@ def build_stage(log_text: str) -> str:
     return "verilating"
 
 
+PROGRESS_EVERY = 15.0  # seconds between the stage lines of a running build
+
+
 def _wait_showing_progress(proc: "subprocess.Popen[bytes]", log: Path, t0: float,
-                           verbose: bool, every: float = 15.0) -> int:
+                           verbose: bool, every: float | None = None) -> int:
     """Wait for a build, printing its stage and elapsed time every ``every`` seconds."""
+    every = PROGRESS_EVERY if every is None else every
     last = time.monotonic()
     while True:
         try:
@@ -78,14 +83,12 @@ class BuildError(RuntimeError):
 
 
 def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS,
-                 classify_pipe: int = 0, pipelined: bool = False) -> Path:
-    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size, or for gre
-    the classifier's pipeline cuts, gre_decap CLASSIFY_PIPE; or the pipelined build,
-    PIPELINED_PARAMS) lives."""
-    pipe = "_pipe" if pipelined else ""
+                 pipelined: bool = False) -> Path:
+    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size, or the
+    pipelined build, PIPELINED_PARAMS) lives. gre_decap has one build."""
+    pipe = "_pipe" if pipelined and HARNESS_TOP.get(block) in PIPELINED_PARAMS else ""
     if block == "gre":
-        sub = f"w{width}" + (f"_p{classify_pipe}" if classify_pipe else "") + pipe
-        return paths.BUILD / "sim" / sub / "ws_sim"
+        return paths.BUILD / "sim" / f"w{width}" / "ws_sim"
     if block != "vtep":
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     sub = (f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
@@ -124,26 +127,20 @@ def source_hash() -> str:
 
 
 def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
-                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS, classify_pipe: int = 0,
+                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS,
                    pipelined: bool = False) -> Path:
-    """Return the harness binary for ``width`` (``block`` "gre": ws_sim, with gre_decap's
-    CLASSIFY_PIPE = ``classify_pipe``; "vtep": ws_vtep with a ``tunnel_slots``-slot tunnel
-    table; ``pipelined``: the top built with PIPELINED_PARAMS), building it first when it is
-    out of date."""
+    """Return the harness binary for ``width`` (``block`` "gre": ws_sim; "vtep": ws_vtep with a
+    ``tunnel_slots``-slot tunnel table; ``pipelined``: the top built with PIPELINED_PARAMS),
+    building it first when it is out of date."""
     if width not in WIDTHS:
         raise BuildError(f"data width {width} is not one of {WIDTHS}")
-    if not 0 <= classify_pipe <= 31 or (classify_pipe and block != "gre"):
-        raise BuildError(f"classify_pipe {classify_pipe}: a 5-bit mask (0..31) of gre_decap "
-                         "only")
-    if classify_pipe and pipelined:
-        raise BuildError("classify_pipe and pipelined exclude each other (the pipelined build "
-                         f"has gre_decap CLASSIFY_PIPE {PIPELINED_PARAMS['gre_decap']['CLASSIFY_PIPE']})")
+    pipelined = pipelined and HARNESS_TOP.get(block) in PIPELINED_PARAMS
     if block not in BLOCKS:
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     script = paths.SIM / "build.sh"
     if not script.is_file():
         raise BuildError(f"{script} is missing: the Verilator harness sources are not in this tree")
-    binary = harness_path(width, block, tunnel_slots, classify_pipe, pipelined)
+    binary = harness_path(width, block, tunnel_slots, pipelined)
     outdir = binary.parent
     outdir.mkdir(parents=True, exist_ok=True)
     stamp = outdir / ".sources.sha256"
@@ -159,9 +156,7 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
             return binary
         log = outdir.parent / f"build-{tag}.log"
-        what = (f"gre_decap, {width}-bit data" + (f", CLASSIFY_PIPE {classify_pipe}"
-                                                  if classify_pipe else "")
-                if block == "gre" else
+        what = (f"gre_decap, {width}-bit data" if block == "gre" else
                 f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
         if pipelined:
             what += ", pipelined"
@@ -176,8 +171,6 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         cmd = ["bash", str(script), str(width)] + (["vtep"] if block == "vtep" else [])
         # Top-level parameters other than DATA_W, as Verilator -G flags (build.sh's VFLAGS).
         top_params = {}
-        if classify_pipe:
-            top_params["CLASSIFY_PIPE"] = classify_pipe
         if pipelined:
             top_params.update(PIPELINED_PARAMS[HARNESS_TOP[block]])
         if block == "vtep" and tunnel_slots != DEFAULT_TUNNEL_SLOTS:

@@ -306,3 +306,32 @@ def test_two_processes_one_progress_line() -> None:
     assert mp.line().startswith("ws_vtep x 2: decap 40/40 (100%), encap 30/30 (100%); ")
     assert done["decap"][0] == 0 and "something real" in done["decap"][2]
     assert "0/0" not in done["encap"][2]
+
+
+def test_build_says_what_it_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A first build names the block and width at once, then its stage while it runs."""
+    from wirespeed import build
+
+    sim = tmp_path / "sim"
+    sim.mkdir()
+    (sim / "build.sh").write_text(
+        "set -e\necho '+ verilator --cc'\nsleep 0.6\n"
+        "echo 'sim/build.sh: compiling'\necho 'ccache g++ -O2 -c -o a.o a.cpp'\nsleep 0.6\n"
+        "D=${WS_SIM_MDIR:-build/sim/w$1}\nmkdir -p \"$D\"\nprintf x > \"$D/ws_sim\"\n")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    monkeypatch.setattr(paths, "SIM", sim)
+    monkeypatch.setattr(paths, "RTL", tmp_path / "rtl")
+    monkeypatch.setattr(paths, "BUILD", tmp_path / "build")
+    monkeypatch.setattr(paths, "verilator_env", lambda: dict(__import__("os").environ))
+    monkeypatch.setattr(build, "PROGRESS_EVERY", 0.25)
+    binary = build.ensure_harness(64)
+    assert binary.read_text() == "x"
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("building the Verilator harness for gre_decap, 64-bit data")
+    stages = [ln for ln in err if ln.startswith("  ... ")]
+    assert any(ln.endswith(": verilating") for ln in stages)
+    assert any(ln.endswith(": compiling C++ (1 files started)") for ln in stages)
+    assert err[-1].startswith(f"built {binary} in ")
+    build.ensure_harness(64)  # up to date: nothing built, nothing said
+    assert capsys.readouterr().err == ""
