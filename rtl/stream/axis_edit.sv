@@ -172,6 +172,8 @@ module axis_edit #(
     localparam int VS        = TS + 2;
     localparam int EXTRA     = (VS > NSH + 1) ? VS - NSH - 1 : 0;
     localparam int VDELAY    = (NSH + 1 > VS) ? NSH + 1 - VS : 0;
+    // The status fields are complete 4 stages after S1 (byte count, n, short, L).
+    localparam int STS       = (VS > 4) ? VS : 4;
 
     // ------------------------------------------------------------------------------------
     // Types
@@ -231,28 +233,36 @@ module axis_edit #(
         logic                     in_last;
         logic                     user;     // s_axis_tuser of A
         logic [AW-1:0]            a_idx;    // A's beat index
-        logic [SW:0]              a_cnt;    // bytes in A
-        logic [LEN_W-1:0]         n;        // input length (on in_last, from stage 1)
-        logic                     short_f;  // n < min_len (from stage 2)
-        logic signed [LEN_W+1:0]  nd;       // n - D (from stage 2)
-        logic                     emitted;  // L >= 1, not dropped (from stage 3)
-        logic [LEN_W-1:0]         out_l;    // L (from stage 3)
+        logic [SW:0]              a_cnt;    // bytes in A (from stage 1)
+        logic [LEN_W-1:0]         n;        // input length (on in_last, from stage 2)
+        logic                     short_f;  // n < min_len (from stage 3)
+        logic signed [LEN_W+1:0]  nd;       // n - D (from stage 3)
+        logic                     emitted;  // L >= 1, not dropped (from stage 4)
+        logic [LEN_W-1:0]         out_l;    // L (from stage 4)
+        logic                     sum_bad;  // (from stage VS + 1)
         frame_t                   fr;
     } st_t;
 
     // ------------------------------------------------------------------------------------
-    // Input delay FIFO: LUT RAM, read through the A register and S1 (registered read)
+    // Input delay FIFO: LUT RAM with two read ports, A (the head) and B (the entry after it),
+    // read into S1. The issue decision moves only the read pointers; the head's tlast, which
+    // the decision needs, is kept in a register (from a copy of the tlast bits in flip-flops).
     // ------------------------------------------------------------------------------------
-    logic [IN_W-1:0] in_mem [FIFO_BEATS];
-    logic [FAW-1:0]  in_wr_q, in_rd_q;
-    logic [FAW:0]    in_cnt_q;
-    logic            in_ne_q;       // the FIFO holds a beat
-    logic            in_ready_q;    // s_axis_tready
-    logic            in_push, in_pop;
-    logic [IN_W-1:0] in_head;
+    logic [IN_W-1:0]       in_mem [FIFO_BEATS];
+    logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
+    logic [FAW-1:0]        in_wr_q, in_rd_q, in_rd1_q;
+    logic [FAW:0]          in_cnt_q;
+    logic                  in_ne_q;        // the FIFO holds A ...
+    logic                  in_ne2_q;       // ... and B
+    logic                  a_last_q;       // A is a frame's last beat
+    logic                  in_ready_q;     // s_axis_tready
+    logic                  in_push, in_pop;
+    logic [IN_W-1:0]       a_beat;
+    logic [DATA_W+KW-1:0]  b_beat;         // (B's tlast and tuser are not needed)
 
     assign in_push = s_axis_tvalid && in_ready_q;
-    assign in_head = in_mem[in_rd_q];
+    assign a_beat  = in_mem[in_rd_q];
+    assign b_beat  = in_mem[in_rd1_q][DATA_W+KW-1:0];
 
     always_ff @(posedge clk) begin
         if (in_push) begin
@@ -261,19 +271,36 @@ module axis_edit #(
     end
 
     always_ff @(posedge clk) begin
+        logic c1, c2, c3;   // the registered count is 1, 2, 3 or more
+        c1 = in_cnt_q == (FAW+1)'(1);
+        c2 = in_cnt_q == (FAW+1)'(2);
+        c3 = in_cnt_q >  (FAW+1)'(2);
+        if (in_push) in_last_q[in_wr_q] <= s_axis_tlast;
         in_cnt_q   <= in_cnt_q + (FAW+1)'(in_push) - (FAW+1)'(in_pop);
         // Flags from the registered count, not from the count's next value: no adder after
         // the handshakes. Ready leaves room for this cycle's beat and the next one's.
-        in_ne_q    <= in_push || in_cnt_q > (FAW+1)'(1) || (in_cnt_q == (FAW+1)'(1) && !in_pop);
+        in_ne_q    <= in_push || c2 || c3 || (c1 && !in_pop);
+        in_ne2_q   <= c3 || (c2 && (in_push || !in_pop)) || (c1 && in_push && !in_pop);
         in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 1);
+        // The next head's tlast: the entry after A, or the beat written now.
+        if (in_pop) begin
+            a_last_q <= in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast;
+        end else if (!in_ne_q) begin
+            a_last_q <= s_axis_tlast;
+        end
         if (in_push) in_wr_q <= in_wr_q + 1'b1;
-        if (in_pop)  in_rd_q <= in_rd_q + 1'b1;
+        if (in_pop) begin
+            in_rd_q  <= in_rd_q + 1'b1;
+            in_rd1_q <= in_rd1_q + 1'b1;
+        end
         if (rst) begin
             in_cnt_q   <= '0;
             in_ne_q    <= 1'b0;
+            in_ne2_q   <= 1'b0;
             in_ready_q <= 1'b0;
             in_wr_q    <= '0;
             in_rd_q    <= '0;
+            in_rd1_q   <= FAW'(1);
         end
     end
 
@@ -358,13 +385,8 @@ module axis_edit #(
     assign s_desc_ready = d_ready_q;
 
     // ------------------------------------------------------------------------------------
-    // Issue: the A register, the frame's plan in registers, one slot per cycle
+    // Issue: the frame's plan in registers, one slot per cycle
     // ------------------------------------------------------------------------------------
-    logic              a_valid_q;
-    logic [DATA_W-1:0] a_data_q;
-    logic [KW-1:0]     a_keep_q;
-    logic              a_last_q, a_user_q;
-
     logic              p_valid_q;    // the plan registers hold the frame at A's
     // verilator lint_off UNUSEDSIGNAL
     // (its counter fields are loaded into the p_*_q counters instead)
@@ -392,28 +414,14 @@ module axis_edit #(
     plan_t pl_head;
     assign pl_head = pl_mem[pl_rd_q];
 
-    assign can_virt  = p_valid_q && p_virt_q && a_valid_q && cr_ok_q;
-    assign can_real  = p_valid_q && !p_virt_q && a_valid_q && (a_last_q || in_ne_q) && cr_ok_q;
+    // A virtual slot waits for beat 0 too (the last one's B).
+    assign can_virt  = p_valid_q && p_virt_q && in_ne_q && cr_ok_q;
+    assign can_real  = p_valid_q && !p_virt_q && in_ne_q && (a_last_q || in_ne2_q) && cr_ok_q;
     assign issue     = can_virt || can_real;
     assign fr_end    = can_real && a_last_q;
-    assign in_pop    = in_ne_q && (!a_valid_q || can_real);
+    assign in_pop    = can_real;
     assign load_plan = pl_ne_q && (!p_valid_q || fr_end);
     assign pl_pop    = load_plan;
-
-    // A register: the next input beat to be a slot's A.
-    always_ff @(posedge clk) begin
-        if (in_pop) begin
-            {a_user_q, a_last_q, a_keep_q, a_data_q} <= in_head;
-        end
-        if (in_pop) begin
-            a_valid_q <= 1'b1;
-        end else if (can_real) begin
-            a_valid_q <= 1'b0;
-        end
-        if (rst) begin
-            a_valid_q <= 1'b0;
-        end
-    end
 
     // Plan registers and the slot counters.
     always_ff @(posedge clk) begin
@@ -493,21 +501,27 @@ module axis_edit #(
     st_t               s1_st;
 
     always_ff @(posedge clk) begin
+        logic [DATA_W-1:0] a_data, b_data;
+        logic [KW-1:0]     a_keep, b_keep;
+        a_data = a_beat[DATA_W-1:0];
+        a_keep = a_beat[DATA_W +: KW];
+        b_data = b_beat[DATA_W-1:0];
+        b_keep = b_beat[DATA_W +: KW];
         if (p_virt_q) begin
             // Virtual A: zeros that exist; B is beat 0 for the last virtual slot.
             s1_a_data <= '0;
             s1_a_keep <= '1;
-            s1_b_data <= p_vone_q ? a_data_q : '0;
-            s1_b_keep <= p_vone_q ? a_keep_q : '1;
+            s1_b_data <= p_vone_q ? a_data : '0;
+            s1_b_keep <= p_vone_q ? a_keep : '1;
         end else begin
-            s1_a_data <= a_data_q;
-            s1_a_keep <= a_keep_q;
-            s1_b_data <= in_head[DATA_W-1:0];
-            s1_b_keep <= a_last_q ? '0 : in_head[DATA_W +: KW];
+            s1_a_data <= a_data;
+            s1_a_keep <= a_keep;
+            s1_b_data <= b_data;
+            s1_b_keep <= a_last_q ? '0 : b_keep;
         end
         for (int b = 0; b < KW; b++) begin
-            s1_words[8 * (b ^ 1) +: 8] <= (a_keep_q[b] && p_lo_ok_q[b] && p_hi_ok_q[b])
-                                        ? a_data_q[8*b +: 8] : 8'd0;
+            s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && p_lo_ok_q[b] && p_hi_ok_q[b])
+                                        ? a_data[8*b +: 8] : 8'd0;
         end
 
         s1_sh.valid    <= issue;
@@ -523,9 +537,8 @@ module axis_edit #(
         s1_st.is_real    <= can_real;
         s1_st.first      <= p_first_q;
         s1_st.in_last    <= fr_end;
-        s1_st.user       <= a_user_q;
+        s1_st.user       <= a_beat[IN_W-1];
         s1_st.a_idx      <= p_aidx_q;
-        s1_st.a_cnt      <= (SW+1)'(stream_pkg::keep_bytes(64'(a_keep_q)));
         s1_st.fr.drop    <= p_q.drop;
         s1_st.fr.sum_en  <= p_q.sum_en;
         s1_st.fr.min_len <= p_q.min_len;
@@ -829,9 +842,11 @@ module axis_edit #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Status: n, short, L on the way, then the verdict (stage VS after S1)
+    // Status: byte count, n, short, L on the way; the verdict at stage VS, the status at STS
     // ------------------------------------------------------------------------------------
-    for (genvar c = 1; c <= VS; c++) begin : g_st
+    logic sum_bad, vs_verdict;
+
+    for (genvar c = 1; c <= STS; c++) begin : g_st
         st_t st_in;
         // verilator lint_off UNUSEDSIGNAL
         // (each stage uses the fields it needs)
@@ -845,40 +860,52 @@ module axis_edit #(
         always_ff @(posedge clk) begin
             st_q <= st_in;
             if (c == 1) begin
-                st_q.n <= LEN_W'({st_in.a_idx, SW'(0)}) + LEN_W'(st_in.a_cnt);
+                st_q.a_cnt <= (SW+1)'(stream_pkg::keep_bytes(64'(s1_a_keep)));
             end
             if (c == 2) begin
+                st_q.n <= LEN_W'({st_in.a_idx, SW'(0)}) + LEN_W'(st_in.a_cnt);
+            end
+            if (c == 3) begin
                 st_q.short_f <= st_in.n < st_in.fr.min_len;
                 st_q.nd      <= (LEN_W+2)'(st_in.n) - (LEN_W+2)'(st_in.fr.shift);
             end
-            if (c == 3) begin
+            if (c == 4) begin
                 // L = min(out_len, n - D); nothing leaves when L < 1 or the frame is dropped
                 st_q.emitted <= !st_in.fr.drop && st_in.fr.out_len != '0 && st_in.nd > 0;
                 st_q.out_l   <= (st_in.nd < (LEN_W+2)'(st_in.fr.out_len))
                               ? LEN_W'(st_in.nd) : st_in.fr.out_len;
+            end
+            if (c == VS + 1) begin
+                st_q.sum_bad <= sum_bad;
             end
             if (rst) st_q.valid <= 1'b0;
         end
     end
 
     // verilator lint_off UNUSEDSIGNAL
-    // (the sum fields were used before)
+    // (the verdict needs the frame's flags only)
     st_t vs;
     // verilator lint_on UNUSEDSIGNAL
-    logic sum_bad, vs_verdict;
-    assign vs         = g_st[VS].st_q;
-    assign sum_bad    = vs.fr.sum_en && fold_q != 17'h0FFFF && fold_q != 17'h1FFFE;
-    assign vs_verdict = vs.user || vs.short_f || sum_bad;
+    // verilator lint_off UNUSEDSIGNAL
+    // (the sum fields were used before)
+    st_t sts;
+    // verilator lint_on UNUSEDSIGNAL
+    logic sts_sum_bad;
+    assign vs          = g_st[VS].st_q;
+    assign sts         = g_st[STS].st_q;
+    assign sum_bad     = vs.fr.sum_en && fold_q != 17'h0FFFF && fold_q != 17'h1FFFE;
+    assign vs_verdict  = vs.user || vs.short_f || sum_bad;
+    assign sts_sum_bad = (STS == VS) ? sum_bad : sts.sum_bad;
 
     always_ff @(posedge clk) begin
-        m_stat_valid   <= vs.valid && vs.in_last;
-        m_stat_meta    <= vs.fr.meta;
-        m_stat_emitted <= vs.emitted;
-        m_stat_rx_err  <= vs.user;
-        m_stat_short   <= vs.short_f;
-        m_stat_sum_bad <= sum_bad;
-        m_stat_in_len  <= vs.n;
-        m_stat_out_len <= vs.emitted ? vs.out_l : '0;
+        m_stat_valid   <= sts.valid && sts.in_last;
+        m_stat_meta    <= sts.fr.meta;
+        m_stat_emitted <= sts.emitted;
+        m_stat_rx_err  <= sts.user;
+        m_stat_short   <= sts.short_f;
+        m_stat_sum_bad <= sts_sum_bad;
+        m_stat_in_len  <= sts.n;
+        m_stat_out_len <= sts.emitted ? sts.out_l : '0;
         if (rst) begin
             m_stat_valid <= 1'b0;
         end
