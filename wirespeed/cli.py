@@ -712,7 +712,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                              out_dir=args.out_dir or paths.BUILD / "fuzz",
                              chunk=args.chunk, max_idle_cycles=args.max_idle_cycles,
                              only_chunk=args.only_chunk, quiet=args.quiet,
-                             classify_pipe=args.classify_pipe, pipelined=args.pipelined)
+                             pipelined=args.pipelined)
         summary = fuzz.run_campaign(camp)
     except fuzz.FuzzError as exc:
         raise CliError(str(exc), exc.code) from exc
@@ -910,13 +910,10 @@ def parser() -> argparse.ArgumentParser:
     fz.add_argument("--only-chunk", type=_int_at_least(0), metavar="K",
                     help="run chunk K of the campaign alone (what a failure's replay "
                          "command does)")
-    fz.add_argument("--classify-pipe", type=int, choices=range(32), default=0, metavar="MASK",
-                    help="fuzz gre_decap built with CLASSIFY_PIPE=MASK (0..31; the pipelined "
-                         "classifier, docs/gre_decap.md); default 0")
     fz.add_argument("--pipelined", action="store_true",
-                    help="fuzz the pipelined builds (the report's gre_decap_pipe and vtep_top "
-                         "with every classifier cut and the splice engines' plans registered; "
-                         "wirespeed.build.PIPELINED_PARAMS)")
+                    help="fuzz vtep_top's pipelined build (every classifier cut and the splice "
+                         "engines' plans registered: wirespeed.build.PIPELINED_PARAMS); "
+                         "gre_decap has one build")
     fz.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     fz.set_defaults(func=cmd_fuzz)
 

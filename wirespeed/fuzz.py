@@ -1069,8 +1069,7 @@ class Campaign:
     max_idle_cycles: int = DEFAULT_MAX_IDLE_CYCLES
     only_chunk: int | None = None
     quiet: bool = False
-    classify_pipe: int = 0          # gre_decap's CLASSIFY_PIPE in the GRE harness
-    pipelined: bool = False         # both harnesses built with build.PIPELINED_PARAMS
+    pipelined: bool = False         # vtep_top built with build.PIPELINED_PARAMS
 
     def fuzz_command(self, only_chunk: int | None = None) -> str:
         """The ``wirespeed fuzz`` command of this campaign (of one chunk of it)."""
@@ -1078,8 +1077,6 @@ class Campaign:
         cmd = (f"wirespeed fuzz --seed {self.seed} --count {self.count} --block {block} "
                f"--widths {' '.join(map(str, self.widths))} --chunk {self.chunk} "
                f"--max-idle-cycles {self.max_idle_cycles} --out-dir {self.out_dir}")
-        if self.classify_pipe:
-            cmd += f" --classify-pipe {self.classify_pipe}"
         if self.pipelined:
             cmd += " --pipelined"
         if only_chunk is not None:
@@ -1110,8 +1107,6 @@ def _snapshot_harnesses(camp: Campaign, kinds: Iterable[tuple[str, int]],
     for kind, width in sorted(set(kinds)):
         try:
             extra: dict[str, object] = {"pipelined": True} if camp.pipelined else {}
-            if kind == "gre" and camp.classify_pipe:
-                extra["classify_pipe"] = camp.classify_pipe
             src = ensure(width, verbose=not camp.quiet, block=kind, **extra)
         except BuildError as exc:
             raise FuzzError(str(exc), 3) from exc

@@ -253,7 +253,8 @@ module gre_classify
     logic [7:0]         g2_tos_q;                  // inner byte K+1, rewritten
     logic [17:0]        g2_hc_sum_q;               // ~HC + ~m + m'
     logic [15:0]        g2_proto_q;
-    logic [4:0]         g2_l2_q;
+    logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
+    logic               g2_l3_q;                   // DECAP_L3: the head is laid over
     logic [22*8-1:0]    g2_l2_bytes_q;
     logic signed [LEN_W:0] g2_shift_q;
     logic [LEN_W-1:0]   g2_out_len_q, g2_min_len_q, g2_sum_start_q, g2_sum_end_q;
@@ -282,7 +283,8 @@ module gre_classify
             g2_hc_sum_q    <= {2'b00, hc_n} + {2'b00, m_n}
                             + {2'b00, g1_inner_q[0], g1_inner_q[1][7:2], necn};
             g2_proto_q     <= g1_proto_q;
-            g2_l2_q        <= g1_l2_q;
+            for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
+            g2_l3_q        <= g2_action == ACT_DECAP && g2_final == OUT_DECAP_L3;
             g2_l2_bytes_q  <= g1_l2_bytes_q;
             // Decap: L3 keeps the L2 header, TEB drops it; forward: everything.
             g2_shift_q     <= (g2_action != ACT_DECAP) ? '0
@@ -301,25 +303,20 @@ module gre_classify
     always_ff @(posedge clk) begin
         logic [16:0] f1;
         logic [15:0] hc_new;
-        logic        l3;
-        int          l2;
         desc_valid <= g2_valid_q;
         if (g2_valid_q) begin
             f1     = 17'(g2_hc_sum_q[15:0]) + 17'(g2_hc_sum_q[17:16]);
             hc_new = ~(f1[15:0] + 16'(f1[16]));
-            l3     = g2_action_q == ACT_DECAP && g2_outcome_q == OUT_DECAP_L3;
-            l2     = int'(g2_l2_q);
             desc_head    <= '0;
             desc_head_en <= '0;
-            for (int j = 0; j < 22; j++) begin
-                if (l3 && j < l2 - 2) begin
-                    desc_head[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
-                    desc_head_en[j]     <= 1'b1;
-                end
-            end
-            // The EtherType becomes the GRE protocol; the inner ECN byte and checksum follow.
+            // The outer Ethernet header up to its EtherType (t tags), which becomes the GRE
+            // protocol; the inner ECN byte and checksum follow.
             for (int t = 0; t < 3; t++) begin
-                if (l3 && l2 == 14 + 4 * t) begin
+                if (g2_l3_q && g2_tags_q[t]) begin
+                    for (int j = 0; j < 12 + 4*t; j++) begin
+                        desc_head[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
+                        desc_head_en[j]     <= 1'b1;
+                    end
                     desc_head[8*(12 + 4*t) +: 16] <= {g2_proto_q[7:0], g2_proto_q[15:8]};
                     desc_head_en[12 + 4*t +: 2]   <= 2'b11;
                     if (g2_ecn_set_q) begin

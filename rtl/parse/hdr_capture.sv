@@ -35,6 +35,10 @@ module hdr_capture #(
     input  wire logic                    s_tlast,
     input  wire logic                    s_tuser,
 
+    // Index of the beat handshaken now within the window (for fields a consumer captures
+    // itself by beat position); meaningless once the window is complete.
+    output      logic [7:0]              cur_beat,
+
     output      logic                    hdr_valid,   // one cycle per frame
     output      logic [HDR_BYTES*8-1:0]  hdr_q,       // byte i = bits [8i +: 8]
     output      logic [7:0]              hdr_beat,    // index of the window's last beat
@@ -60,6 +64,7 @@ module hdr_capture #(
     logic              beat_full_q;
     wire               last_win_beat = beat_q == BEAT_W'(HDR_BEATS - 1);
     wire               take = s_hs && !beat_full_q;
+    assign cur_beat = 8'(beat_q);
 
     always_ff @(posedge clk) begin
         for (int b = 0; b < HDR_BEATS; b++) begin

@@ -13,7 +13,8 @@
 //        L2+6 next header, G = L2 + 40.
 //
 // Stages (each ends in registers):
-//   capture  hdr_capture: the first HDR_BYTES bytes by beat position
+//   capture  hdr_capture: the first HDR_BYTES bytes by beat position; the two TPID checks
+//            as the beats holding bytes 12-13 and 16-17 pass
 //   S1       VLAN tags -> L2; the window shifted to L3; the IP header's 15 word pairs summed
 //            (a pair is the same raw pair sum at 14 + 4m for every L2: a tag moves the header
 //            by one pair, so the adders come before the L2 selection, not after it)
@@ -100,13 +101,15 @@ module ip_front
     logic [7:0]             c_beat;
     logic [KEEP_W-1:0]      c_keep;
 
+    logic [7:0]             c_cur_beat;
+
     hdr_capture #(
         .DATA_W(DATA_W),
         .HDR_BYTES(HDR_BYTES)
     ) capture (
         .clk(clk), .rst(rst),
         .s_tdata(s_tdata), .s_tkeep(s_tkeep), .s_hs(s_hs), .s_tlast(s_tlast), .s_tuser(s_tuser),
-        .hdr_valid(c_valid), .hdr_q(c_win), .hdr_beat(c_beat), .hdr_keep(c_keep),
+        .cur_beat(c_cur_beat), .hdr_valid(c_valid), .hdr_q(c_win), .hdr_beat(c_beat), .hdr_keep(c_keep),
         .hdr_whole(c_whole), .hdr_rx_err(c_rx_err)
     );
 
@@ -129,18 +132,32 @@ module ip_front
         end
     end
 
+    // The VLAN tags, captured by beat position as their beats pass (like the window): the L2
+    // walk is two registers by the time the window is complete, and S1's shift has a
+    // registered select.
+    function automatic logic [7:0] beat_byte(input int i);
+        beat_byte = s_tdata[8 * (i % KEEP_W) +: 8];
+    endfunction
+
+    logic c_tpid1_q, c_tpid2_q;
+    always_ff @(posedge clk) begin
+        if (s_hs && c_cur_beat == 8'(12 / KEEP_W)) begin
+            c_tpid1_q <= is_tpid({beat_byte(12), beat_byte(13)});
+        end
+        if (s_hs && c_cur_beat == 8'(16 / KEEP_W)) begin
+            c_tpid2_q <= is_tpid({beat_byte(16), beat_byte(17)});
+        end
+    end
+
     // The EtherType and the IP version/IHL byte at each of the three places L2 may put them,
     // read in parallel and selected by the tag count: nothing waits for the L2 walk but a mux.
     logic [1:0]             s1_tags;
     logic [2:0]             cand_v4, cand_v6;
     logic [2:0][3:0]        cand_step;
     always_comb begin
-        logic t1, t2;
         logic [15:0] et;
         logic [3:0]  ihl;
-        t1 = is_tpid({win_byte(c_win, 12), win_byte(c_win, 13)});
-        t2 = is_tpid({win_byte(c_win, 16), win_byte(c_win, 17)});
-        s1_tags = !t1 ? 2'd0 : !t2 ? 2'd1 : 2'd2;
+        s1_tags = !c_tpid1_q ? 2'd0 : !c_tpid2_q ? 2'd1 : 2'd2;
         for (int t = 0; t < 3; t++) begin
             et  = {win_byte(c_win, 12 + 4*t), win_byte(c_win, 13 + 4*t)};
             ihl = win_byte(c_win, 14 + 4*t)[3:0];

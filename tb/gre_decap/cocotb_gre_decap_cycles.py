@@ -5,16 +5,15 @@ A direct driver/monitor samples every rising edge (no cocotbext timestamps):
       reset, over every length 60..200 and a sweep up to 9600, mixed GRE / non-GRE;
 (ii)  every output frame takes exactly ceil(len/KEEP_W) beats, full tkeep except a contiguous
       last beat, and carries the model's bytes;
-(iii) idle pipeline, one frame at a time: first output handshake - first input handshake <=
-      (index of the input beat holding byte need-1) + 1; the seed GRE frame at 256 bits: exactly 2.
-With the classifier pipelined (gre_decap CLASSIFY_PIPE, the runner passes its latency in
-WS_PIPE_LAT), every latency bound grows by exactly that many cycles and (i), (ii) still hold.
-With the splice engine's registers (gre_decap SPLICE_PIPE, passed as WS_SPLICE_PIPE: 1 the plan,
-2 the plan and the descriptor), every bound grows by that many cycles more: the output of a
-frame waits for its descriptor, which the classifier gives no earlier than beat 0 needs.
-SPLICE_PIPE = 3 (the live input beat off the engine's decision: a beat counts from the cycle
-after it arrives) adds nothing more here: the descriptor and the late verdict a frame's output
-waits for come later than that.
+(iii) idle pipeline, one frame at a time: the latency (first input handshake to first output
+      handshake) of every frame that leaves whole is exactly
+          trig + DECIDE + axis_edit LATENCY + floor(D / KEEP_W)
+      where trig is the input beat that completes the 128-byte header window (or the frame's
+      last beat), DECIDE the cycles from it to the descriptor at the engine (hdr_capture, three
+      ip_front stages, three gre_classify stages), LATENCY the engine's own first-beat latency
+      (tb/axis_edit) and D the bytes the output skips (K - L2 or K): the engine issues one slot
+      per input beat, and output beat 0 comes from the slot of beat floor(D / KEEP_W); a
+      one-beat output, being the frame's last beat, from the slot of its last input beat.
 """
 
 from __future__ import annotations
@@ -27,16 +26,30 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from gre_tb import mismatch_dir
+from tb.axis_edit.axis_edit_tb import LATENCY as EDIT_LATENCY
 from wirespeed.model import frames as F
 from wirespeed.model.gre import GreConfig, Outcome, gre_decap
 
-# Cycles the classifier's pipeline cuts add to the decision (0 for the default build), and
-# to the frame-end verdict (pipelined builds sum the checksum region in three more stages);
-# the splice engine's plan and descriptor registers add one cycle each to every output beat.
-CLASSIFY_LAT = int(os.environ.get("WS_PIPE_LAT", "0"))
-SPLICE_LAT = min(int(os.environ.get("WS_SPLICE_PIPE", "0")), 2)
-PIPE_LAT = CLASSIFY_LAT + SPLICE_LAT
-VERDICT_LAG = (CLASSIFY_LAT + 3 if CLASSIFY_LAT else 0) + SPLICE_LAT
+# Cycles from the beat that completes the header window to the descriptor at the edit engine:
+# the capture register, ip_front's S1-S3 and gre_classify's G1-G3 (gre_decap.sv).
+DECIDE = 7
+WINDOW = 128
+
+
+def engine_latency(kw: int) -> int:
+    """axis_edit's first-beat latency at this width (asserted by tb/axis_edit)."""
+    return EDIT_LATENCY[8 * kw]
+
+
+def exact_latency(r, kw: int) -> int:
+    """The contract's latency of a frame that leaves whole (see the module doc)."""
+    trig = (min(r.in_len, WINDOW) - 1) // kw
+    # The engine issues one slot per input beat; output beat 0 comes from the slot of input
+    # beat floor(D / KW), a frame's last output beat from the slot of its last input beat.
+    slot = (r.skip_to - r.kept) // kw
+    if -(-len(r.output) // kw) == 1:
+        slot = max(slot, (r.in_len - 1) // kw)
+    return trig + DECIDE + engine_latency(kw) + slot
 
 
 class Bench:
@@ -44,7 +57,6 @@ class Bench:
         self.dut = dut
         self.kw = len(dut.s_axis_tkeep)
         self.log = dut._log
-        self.literal_over = []  # frames slower than the literal need-only bound (see latency_bound)
         Clock(dut.clk, 4, unit="ns").start()
 
     async def reset(self):
@@ -210,16 +222,12 @@ class Bench:
                         p.append(f"{o['beats']} beats for a {len(r.output)}-byte output, contract {want_beats}")
                     if bytes(o["data"]) != r.output:
                         p.append(f"output bytes differ: got {bytes(o['data']).hex()} expected {r.output.hex()}")
-                if latency and in_first[i] is not None:
+                if latency and in_first[i] is not None and not r.aborted:
                     lat = o["first"] - in_first[i]
-                    literal = (r.need - 1) // kw + 1 + PIPE_LAT
-                    bound = latency_bound(r, kw)
-                    lat_hist[(lat, literal, bound)] = lat_hist.get((lat, literal, bound), 0) + 1
-                    if lat > literal:
-                        self.literal_over.append(f"#{i} {c.kind} len={len(c.frame)} need={r.need}: latency {lat} > "
-                                                 f"{literal} (data-aware bound {bound})")
-                    if lat > bound:
-                        p.append(f"latency {lat} cycles > bound {bound} (need={r.need}, literal {literal})")
+                    want = exact_latency(r, kw)
+                    lat_hist[(lat, want)] = lat_hist.get((lat, want), 0) + 1
+                    if lat != want:
+                        p.append(f"latency {lat} cycles != contract {want}")
             elif o is not None and not r.emit:
                 p.append("unexpected output frame")
             elif r.emit and i < len(stats):
@@ -228,7 +236,7 @@ class Bench:
                 errs.append(f"{label} #{i} kind={c.kind} len={len(c.frame)} bad={int(c.bad)} "
                             f"model={r.outcome.name} need={r.need}: " + " | ".join(p) + f"\n    frame={c.frame.hex()}")
         if latency:
-            self.log.info("%s latency histogram {(latency, literal bound, data-aware bound): count}: %s", label,
+            self.log.info("%s latency histogram {(latency, contract): count}: %s", label,
                           dict(sorted(lat_hist.items())))
         if errs:
             path = mismatch_dir() / f"{label}_w{8 * kw}.txt"
@@ -237,29 +245,6 @@ class Bench:
                 self.log.error(e.splitlines()[0])
             self.log.error("%d problems in %s; details in %s", len(errs), label, path)
         return errs
-
-
-def latency_bound(r, kw: int) -> int:
-    """Cycles from the first input handshake to the first output handshake the contract allows
-    for an idle pipeline: one cycle after the input beat that completes (a) the `need` bytes of
-    the decision, (b) every input byte of the first output beat (ceil(len/KEEP_W) full beats
-    leave no room for a partial first beat), and (c) for a one-beat output, the input's last
-    beat ("the last output beat of every frame waits for the input's last beat").
-    When the first output beat's bytes all lie in the decision beat (the seed frame, every
-    unchanged frame) this is the literal "beat(need-1) + 1" of docs/gre_decap.md.
-    A pipelined classifier adds PIPE_LAT cycles to (a) and VERDICT_LAG to (c); the splice
-    engine's plan register SPLICE_LAT to all three (it is in PIPE_LAT and VERDICT_LAG)."""
-    beat = lambda byte: byte // kw + 1  # noqa: E731 - cycle after the beat holding `byte`
-    bound = beat(r.need - 1) + PIPE_LAT
-    if r.output is not None:
-        out_len = len(r.output)
-        bound = max(bound, beat(r.src_byte(min(out_len, kw) - 1)) + SPLICE_LAT)
-        if out_len <= kw:
-            bound = max(bound, beat(r.in_len - 1) + VERDICT_LAG)
-    elif r.emit:
-        # aborted: the output it would have had is cut short by the frame's end
-        bound = max(bound, beat(min(r.src_byte(kw - 1), r.in_len - 1)) + VERDICT_LAG)
-    return bound
 
 
 def sized_frame(kind: str, L: int, rng: random.Random) -> bytes:
@@ -331,7 +316,7 @@ async def test_full_throughput(dut):
 
 @cocotb.test()
 async def test_latency(dut):
-    """(iii) idle pipeline, one frame at a time: latency <= beat(need-1) + 1; seed at 256: 2."""
+    """(iii) idle pipeline, one frame at a time: every frame's exact latency; the seed frame's."""
     b = Bench(dut)
     await b.reset()
     cases = [F.Case(F.seed_gre_frame(i), False, "seed_gre") for i in range(3)]
@@ -341,18 +326,14 @@ async def test_latency(dut):
     cases += [F.random_gre_case(rng, max_len=3000, big=0.0, bad_prob=0.0) for _ in range(150)]
     model, in_first, in_last, outs, stats, ready_low = await b.run(cases, GreConfig(), True, 2_000_000)
     errs = b.check(cases, model, in_first, outs, stats, "latency", latency=True)
-    # the seed GRE frame at 256 bits: exactly 2 cycles
+    # the seed GRE frame (88 bytes: the window is complete with its last beat)
     rtl_emit = [i for i, s in enumerate(stats) if s[1]]
     pair = dict(zip(rtl_emit, outs))
     seed_lat = [pair[i]["first"] - in_first[i] for i in range(3) if i in pair]
-    dut._log.info("seed GRE frame latency at %d bits: %s cycles", 8 * b.kw, seed_lat)
-    if 8 * b.kw == 256 and seed_lat != [2 + PIPE_LAT] * 3:
-        errs.append(f"seed GRE frame latency {seed_lat}, contract: {2 + PIPE_LAT} cycles")
+    want = exact_latency(model[0], b.kw)
+    dut._log.info("seed GRE frame latency at %d bits: %s cycles (contract %d)", 8 * b.kw, seed_lat, want)
+    if seed_lat != [want] * 3:
+        errs.append(f"seed GRE frame latency {seed_lat}, contract: {want} cycles")
     if ready_low:
         errs.append(f"s_axis_tready low in {len(ready_low)} cycles (first {ready_low[:5]})")
-    if b.literal_over:
-        # Not a failure: physically impossible to meet with full first output beats (see latency_bound)
-        dut._log.warning("%d frames exceed the literal need-only latency bound (within the data-aware bound "
-                         "unless reported above), e.g. %s", len(b.literal_over), b.literal_over[:4])
-        (mismatch_dir() / f"latency_literal_w{8 * b.kw}.txt").write_text("\n".join(b.literal_over) + "\n")
     assert not errs, f"{len(errs)} problems, first: {errs[0].splitlines()[0]}"
