@@ -48,6 +48,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts" / "report"))
 import deps  # noqa: E402
+import blocks  # noqa: E402
 
 # Part of every cache key: bump it when a change to this script changes tool results (the
 # commands, options, wrapper); edits that only change reporting need not.
@@ -68,11 +69,12 @@ OUT = ROOT / "docs" / "bench" / "synth.json"
 DEVICE = {"family": "ECP5", "part": "LFE5UM-85F", "nextpnr_args": ["--85k", "--package",
           "CABGA381", "--speed", "8"], "package": "CABGA381", "speed": 8}
 XILINX_FAMILY = "xcup"
-# Goals from the issue: every datapath module at these widths on ECP5-85 speed 8.
-GOALS_MHZ = {256: 250.0, 512: 200.0}
-# axis_skid (the register slice, 5 min) and axis_splice (the shared edit engine every top
-# contains, whose own path is the tops' critical path; 15 min) rather than a whole top (1 h).
-SPREAD_DEFAULT = "axis_skid:256,axis_splice:256"
+# Goals of issue 27 (blocks.CLOCK_GOALS_MHZ): every datapath module and top, routed, on
+# ECP5-85 speed 8.
+GOALS_MHZ = dict(blocks.CLOCK_GOALS_MHZ)
+# axis_skid (the register slice, 5 min) and axis_edit (gre_decap's edit engine, the widest
+# datapath of the GRE top) rather than a whole top (1 h).
+SPREAD_DEFAULT = "axis_skid:256,axis_edit:256"
 SPREAD_SEEDS_DEFAULT = "2,3,4,5"
 _print_lock = threading.Lock()
 
@@ -702,9 +704,9 @@ class Job:
 # Order of work: what the goals need first (256 and 512 bits), the top before its parts, the
 # Avalon-ST shell (gre_decap plus two register slices) last; UltraScale+ counts after every
 # ECP5 result.
-_PRIORITY = [(m, w) for w in (256, 512) for m in ("gre_decap", "axis_splice", "gre_classify",
-                                                   "axis_skid")] + [
-    (m, w) for w in (128, 64) for m in ("axis_skid", "axis_splice", "gre_classify", "gre_decap")
+_PRIORITY = [(m, w) for w in (256, 512) for m in ("gre_decap", "axis_edit", "ip_front",
+                                                   "gre_classify", "axis_skid")] + [
+    (m, w) for w in (128, 64) for m in ("axis_skid", "axis_edit", "ip_front", "gre_decap")
 ] + [("gre_decap_avst", w) for w in (256, 512, 128, 64)]
 
 

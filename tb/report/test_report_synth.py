@@ -129,19 +129,53 @@ def test_dependencies_follow_instances_and_packages(tmp_path):
     assert [p.name for p in blocks.dependencies("leaf", tmp_path)] == ["leaf.sv"]
 
 
-def test_splice_parameters_match_gre_decap_instance():
-    """axis_splice is synthesised and benched standalone with gre_decap's parameters."""
+def _instance_params(src: str, module: str, inst: str) -> dict[str, str]:
+    m = re.search(rf"{module}\s*#\s*\((.*?)\)\s*{inst}\s*\(", src, flags=re.S)
+    assert m, f"no {module} instance '{inst}'"
+    return dict(re.findall(r"\.(\w+)\s*\(\s*([^()]*?)\s*\)", m.group(1)))
+
+
+def test_edit_engine_parameters_match_gre_decap_instance():
+    """axis_edit is synthesised standalone with the parameters gre_decap gives it."""
     src = blocks.strip_comments((ROOT / "rtl/tunnel/gre_decap.sv").read_text())
-    m = re.search(r"axis_splice\s*#\s*\((.*?)\)\s*splice\s*\(", src, flags=re.S)
-    assert m, "gre_decap no longer instantiates axis_splice as 'splice'"
-    inst = dict(re.findall(r"\.(\w+)\s*\(\s*([^()]*?)\s*\)", m.group(1)))
+    local = {k: int(v) for k, v in re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+)\s*;", src)}
+    inst = _instance_params(src, "axis_edit", "edit")
     for w in blocks.WIDTHS:
-        p = blocks.module_params("axis_splice", w)
-        assert set(inst) <= set(p), f"new axis_splice parameter(s) {set(inst) - set(p)}"
+        p = blocks.module_params("axis_edit", w)
+        assert set(inst) == set(p), (set(inst) ^ set(p))
         for k, v in inst.items():
-            if re.fullmatch(r"\d+", v):
-                assert p[k] == int(v), f"{k}: gre_decap gives {v}, blocks.py {p[k]}"
-    assert [blocks.splice_buf_beats(w) for w in blocks.WIDTHS] == [32, 16, 8, 8]
+            if k != "DATA_W":
+                assert p[k] == (int(v) if v.isdigit() else local[v]), k
+        assert p["DATA_W"] == w
+
+
+def _declared(module: str) -> set[str]:
+    """The parameter names the RTL module declares."""
+    mods, _ = blocks.rtl_index()
+    text = blocks.strip_comments(mods[module].read_text())
+    body = text[re.search(rf"^\s*module\s+{module}\b", text, flags=re.M).start():]
+    body = body[:body.index(");")]
+    return set(re.findall(r"\bparameter\b[^=;]*?\b(\w+)\s*=", body))
+
+
+def test_every_build_sets_only_parameters_its_module_declares():
+    for m in blocks.available():
+        declared = _declared(blocks.rtl_module(m))
+        for w in blocks.widths_of(m):
+            assert set(blocks.module_params(m, w)) <= declared, (m, w)
+    # The GRE classifier has no bus width: it is one build, with its defaults.
+    assert "DATA_W" not in _declared("gre_classify")
+    assert blocks.widths_of("gre_classify") == (256,) and blocks.module_params("gre_classify", 256) == {}
+
+
+def test_goals_are_issue_27s():
+    assert run.GOALS_MHZ == {256: 165.0, 512: 160.0} == blocks.CLOCK_GOALS_MHZ
+    assert blocks.AREA_GOALS_LUT4 == {"gre_decap": 10_000, "vxlan_decap": 10_000,
+                                      "vtep_top": 25_000}
+    assert (blocks.LATENCY_GOAL_CYCLES, blocks.LATENCY_GOAL_NS) == (12, 75.0)
+    assert blocks.ANCHOR_FIGURES == {256: (169.0, 800), 512: (162.0, 1500)}
+    assert ("gre_decap", 256) in run._PRIORITY and all(
+        m in blocks.MODULES for m, _ in run._PRIORITY)
 
 
 def _recorded_job(tmp_path, monkeypatch, doc_edit=None, entry_edit=None, router="router1"):
