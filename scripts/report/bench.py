@@ -16,7 +16,11 @@ frame and the idle-pipeline latency are measured, cycle by cycle in C++:
   status stream and output agree;
 * the other blocks run in ``scripts/report/blockbench.cpp``, a small C++ driver built with
   Verilator once per (block, width) under build/report/bb/ (axis_splice gets its edit
-  descriptor with the beat that completes the bytes gre_classify needs to decide).
+  descriptor with the beat that completes the bytes a classifier needs to decide).
+
+gre_decap has one build. Every row records the hash of the RTL its block was built from
+(``rtl_hash``, as scripts/synth/run.py does), so the report shows a latency only when it was
+measured on the current RTL.
 
 Writes docs/bench/sweep.json (every measurement), docs/bench/linerate.json (Mpps and line-rate
 fractions at the stated clock, the clock each width needs for 100G) and
@@ -60,15 +64,15 @@ QUICK = [60, 64, 65, 88, 96, 128, 129, 256, 257, 804, 1500, 9600]
 # Simulation-speed scenarios: longer runs (about SPEED_CYCLES simulated cycles each).
 SPEED_LENGTHS = [60, 88, 1500, 9600]
 SPEED_CYCLES = 200_000
-# Bytes gre_classify must have read before it decides (docs/gre_decap.md): the seed's GRE frame
-# is decided when the GRE header is complete (K = 14 + 20 + 4), a plain IPv4 frame when the
-# protocol byte (offset 23) has arrived.
+# Bytes a classifier must have read before it decides: the seed's GRE frame is decided when
+# the GRE header is complete (K = 14 + 20 + 4), a plain IPv4 frame when the protocol byte
+# (offset 23) has arrived. axis_splice standalone gets its descriptor with that beat.
 NEED = {"gre": 38, "plain": 24}
 DECAP_STRIP = 24
 # The RTL modules blockbench.cpp can drive (its DUT_* define). A pipelined build
-# (gre_decap_pipe, ...) is its RTL module with other parameters and runs in the same driver.
-BLOCKBENCH = {"axis_skid": "DUT_SKID", "gre_classify": "DUT_CLASSIFY",
-              "axis_splice": "DUT_SPLICE", "gre_decap": "DUT_DECAP",
+# (axis_splice_pipe) is its RTL module with other parameters and runs in the same driver.
+# gre_classify reads ip_front's tap, not a stream: it is measured inside gre_decap.
+BLOCKBENCH = {"axis_skid": "DUT_SKID", "axis_splice": "DUT_SPLICE", "gre_decap": "DUT_DECAP",
               "gre_decap_avst": "DUT_AVST"}
 
 
@@ -79,8 +83,14 @@ def benchable(block: str) -> bool:
 
 def bench_widths(block: str, asked: list[int]) -> list[int]:
     """The widths ``block`` runs at: those asked, of the widths it is synthesized at (a
-    pipelined build only at 256 and 512 bits, as in docs/bench/synth.json)."""
+    pipelined build only at 256 and 512 bits, the Avalon-ST shell at 256, as in
+    docs/bench/synth.json)."""
     return [w for w in asked if w in blocks.widths_of(block)]
+
+
+def rtl_hash(block: str) -> str:
+    """The hash of the RTL files ``block`` is built from (as synth.json's ``rtl_hash``)."""
+    return blocks.files_hash(blocks.dependencies(blocks.rtl_module(block)))
 
 
 def say(msg: str, quiet: bool = False) -> None:
@@ -289,7 +299,7 @@ def run_blockbench(block: str, width: int, binary: Path, scen: list[dict[str, An
             "wall_seconds": r["wall_seconds"],
             "sim_packets_per_second": round(s["frames"] / r["wall_seconds"])
             if r["wall_seconds"] > 0 else None,
-            "harness": "blockbench", "errors": errs})
+            "harness": "blockbench", "rtl_hash": rtl_hash(block), "errors": errs})
     return out
 
 
@@ -345,7 +355,7 @@ def run_ws_sim(width: int, binary: Path, s: dict[str, Any], clock_mhz: float
         "sim_cycles": h.get("cycles") if h else None,
         "wall_seconds": wall, "process_seconds": round(wall_proc, 4),
         "sim_packets_per_second": h.get("sim_packets_per_second") if h else None,
-        "harness": "ws_sim", "errors": errs}
+        "harness": "ws_sim", "rtl_hash": rtl_hash("gre_decap"), "errors": errs}
 
 
 # ------------------------------------------------------------------------------- derived
@@ -408,9 +418,9 @@ def derive_linerate(rows: list[dict[str, Any]], clock_mhz: float) -> dict[str, A
 
 def derive_latency(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"what": "idle-pipeline latency, cycles from the first input beat's "
-                                   "handshake to the first output beat's handshake (for "
-                                   "gre_classify: to its decision pulse); per block, width "
-                                   "and frame kind; 'seed' is the seed's GRE frame (88 bus "
+                                   "handshake to the first output beat's handshake; per "
+                                   "block, width and frame kind (rtl_hash: the RTL it was "
+                                   "measured on); 'seed' is the seed's GRE frame (88 bus "
                                    "bytes = 92 with FCS) and 'seed_latency_frame' the seed's "
                                    "Table 1 GRE frame (96 bus bytes = 100 with FCS)",
                            "blocks": {}}
@@ -426,6 +436,8 @@ def derive_latency(rows: list[dict[str, Any]]) -> dict[str, Any]:
             b["seed"] = v
         if r["kind"] == "gre" and r["len"] == 96:
             b["seed_latency_frame"] = v
+        if r.get("rtl_hash"):
+            b["rtl_hash"] = r["rtl_hash"]
     return out
 
 
@@ -669,12 +681,11 @@ def main(argv: list[str] | None = None) -> int:
                 "between consecutive frames; beats_in = ceil(len / bytes per beat). Rows of "
                 "purpose 'speed' are longer runs for the simulation speed.",
         "kinds": {"gre": "Ethernet + IPv4(47) + GRE(0x0800) + inner IPv4/UDP, decapsulated "
-                         "(24 bytes removed) by blocks that edit; passed by axis_skid and "
-                         "observed by gre_classify",
+                         "(24 bytes removed) by blocks that edit; passed by axis_skid",
                   "plain": "Ethernet + IPv4 + TCP, passed unchanged"},
         "splice_descriptor": "axis_splice standalone: descriptor with the beat that completes "
-                             f"byte {NEED['gre']} (gre) / {NEED['plain']} (plain), as "
-                             "gre_classify sends it; keep 14, strip 24, cut to len - 24 (gre)",
+                             f"byte {NEED['gre']} (gre) / {NEED['plain']} (plain); keep 14, "
+                             "strip 24, cut to len - 24 (gre)",
         "timing_seconds": timing,
         "errors": errors,
         "sim_speed": speed_summary(rows),

@@ -4,7 +4,6 @@
 //
 //   DUT_SKID      axis_skid        s_axis -> m_axis
 //   DUT_SPLICE    axis_splice      s_axis (+ an edit descriptor from this driver) -> m_axis
-//   DUT_CLASSIFY  gre_classify     watches s_axis; its "output" is the descriptor pulse
 //   DUT_DECAP     gre_decap        s_axis -> m_axis, AXI4-Lite idle (default registers)
 //   DUT_AVST      gre_decap_avst   Avalon-ST in -> Avalon-ST out, AXI4-Lite idle
 //
@@ -14,8 +13,8 @@
 //   name count need keep strip outlen explen hexbytes
 // name     label echoed in the output
 // count    frames sent back to back (all identical: the frame `hexbytes`)
-// need     bytes of the frame the parser must read before it decides (DUT_SPLICE: the
-//          descriptor goes with the beat that completes them, as gre_classify would send it)
+// need     bytes of the frame a parser must read before it decides (DUT_SPLICE: the
+//          descriptor goes with the beat that completes them, as a classifier would send it)
 // keep, strip, outlen   the edit for DUT_SPLICE: output = frame[0, keep) ++
 //          frame[keep + strip, ...), cut to outlen bytes (0 = no cut)
 // explen   expected output frame length (bytes), checked on every output frame
@@ -45,9 +44,6 @@ using Top = VTOP;
 
 #if defined(DUT_AVST)
 using TData = std::remove_reference_t<decltype(std::declval<Top&>().s_avst_data)>;
-#elif defined(DUT_CLASSIFY)
-using TData = std::remove_reference_t<decltype(std::declval<Top&>().s_tdata)>;
-using TKeep = std::remove_reference_t<decltype(std::declval<Top&>().s_tkeep)>;
 #else
 using TData = std::remove_reference_t<decltype(std::declval<Top&>().s_axis_tdata)>;
 using TKeep = std::remove_reference_t<decltype(std::declval<Top&>().s_axis_tkeep)>;
@@ -137,16 +133,6 @@ private:
         t_->s_avst_empty = 0;
         t_->s_avst_error = 0;
         t_->m_avst_ready = 1;
-#elif defined(DUT_CLASSIFY)
-        t_->s_hs = 0;
-        t_->s_tlast = 0;
-        t_->s_tuser = 0;
-        t_->s_tkeep = 0;
-        t_->ctrl_allow_enable = 0;
-        t_->ctrl_drop_pass = 0;
-        t_->ctrl_drop_punt = 0;
-        t_->ctrl_forward_malformed = 0;
-        t_->lookup_hit = 0;
 #else
         t_->s_axis_tvalid = 0;
         t_->s_axis_tlast = 0;
@@ -187,13 +173,8 @@ private:
         (void)s;
 #else
         const uint32_t off = b * KEEP_W, n = valid ? std::min<uint32_t>(KEEP_W, len - off) : 0;
-#if defined(DUT_CLASSIFY)
-        t_->s_hs = valid;
-        uint8_t* d = bytes_of(t_->s_tdata);
-#else
         t_->s_axis_tvalid = valid;
         uint8_t* d = bytes_of(t_->s_axis_tdata);
-#endif
         if (!valid) {
 #if defined(DUT_SPLICE)
             t_->desc_valid = 0;
@@ -204,18 +185,12 @@ private:
         memcpy(d, data + off, n);
         const bool last = b + 1 == beats;
         const uint64_t keep = last ? (n == 64 ? ~0ull : ((1ull << n) - 1)) : KEEP_ALL;
-#if defined(DUT_CLASSIFY)
-        t_->s_tkeep = (TKeep)keep;
-        t_->s_tlast = last;
-        t_->s_tuser = 0;
-#else
         t_->s_axis_tkeep = (TKeep)keep;
         t_->s_axis_tlast = last;
         t_->s_axis_tuser = 0;
-#endif
 #if defined(DUT_SPLICE)
         // The descriptor goes with the beat that completes `need` bytes (or the last beat), as
-        // gre_classify sends it; output = frame[0, keep) ++ frame[keep + strip, ...).
+        // a classifier sends it; output = frame[0, keep) ++ frame[keep + strip, ...).
         // (s_axis_tready is a register: its value now is the one this cycle's handshake uses.)
         uint32_t dbeat = s->need ? (s->need + KEEP_W - 1) / KEEP_W - 1 : 0;
         if (dbeat >= beats) dbeat = beats - 1;
@@ -242,21 +217,15 @@ private:
     bool in_ready() {
 #if defined(DUT_AVST)
         return t_->s_avst_ready;
-#elif defined(DUT_CLASSIFY)
-        return true;
 #else
         return t_->s_axis_tready;
 #endif
     }
 
     // Output side, sampled after settle(): returns 1 = a beat moved (first beat flag and last
-    // flag and byte count in out params), 2 = a classify descriptor pulse.
+    // flag and byte count in out params).
     int out_sample(bool& last, uint32_t& nbytes) {
-#if defined(DUT_CLASSIFY)
-        last = true;
-        nbytes = 0;
-        return t_->desc_valid ? 2 : 0;
-#elif defined(DUT_AVST)
+#if defined(DUT_AVST)
         if (!(t_->m_avst_valid && t_->m_avst_ready)) return 0;
         last = t_->m_avst_eop;
         nbytes = last ? KEEP_W - (uint32_t)t_->m_avst_empty : KEEP_W;
