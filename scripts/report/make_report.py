@@ -512,8 +512,8 @@ def plot_latency(lat: dict[str, Any], synth: Synth, out: Path,
         a3.set_title("vtep_top: encap (solid) stores the frame first;\ndecap (dashed) is "
                      "cut-through", fontsize=10)
         a3.legend(fontsize=8, loc="upper left")
-    fig.suptitle("Latency per block: first input beat to first output beat "
-                 "(gre_classify: to its decision)", fontsize=12)
+    fig.suptitle("Latency per block: first input beat to first output beat (idle pipeline)",
+                 fontsize=12)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
