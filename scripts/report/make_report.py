@@ -211,6 +211,22 @@ def lat_entry(lat: dict[str, Any] | None, block: str, w: int, synth: "Synth"
     return e if bench_current(e, block, synth) else None
 
 
+def current_sweep(sweep: dict[str, Any] | None, lr: dict[str, Any] | None, synth: "Synth"
+                  ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """sweep.json with only the rows measured on the current RTL of a block built today (each
+    row carries the RTL hash bench.py recorded), its speed summary narrowed to them, and
+    linerate.json only if its block has such rows."""
+    if not sweep:
+        return sweep, lr
+    rows = [r for r in sweep.get("rows", []) if r["block"] in blocks.MODULES
+            and bench_current(r, r["block"], synth)]
+    pairs = {f"{r['block']}/w{r['width']}" for r in rows}
+    speed = {k: v for k, v in (sweep.get("sim_speed") or {}).items() if k in pairs}
+    if lr and not any(r["block"] == lr.get("block", "gre_decap") for r in rows):
+        lr = None
+    return {**sweep, "rows": rows, "sim_speed": speed}, lr
+
+
 def current_latency(lat: dict[str, Any] | None, synth: "Synth"
                     ) -> tuple[dict[str, Any] | None, list[tuple[str, int]]]:
     """latency.json with only the entries measured on the current RTL of a block built today,
@@ -835,8 +851,8 @@ def section_params(synth: Synth, vlat: Mapping[Any, str]) -> list[str]:
 def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = None
                        ) -> list[str]:
     out = ["## Throughput and line rate", ""]
-    if not lr or not sweep:
-        return out + ["*Not measured yet: run `make bench` "
+    if not lr or not sweep or not sweep.get("rows"):
+        return out + [f"*Not measured yet, or {NOT_CURRENT}: run `make bench` "
                       "(`.venv/bin/python scripts/report/bench.py`).*", ""] \
             + (section_vxlan_throughput(vlr, synth) if vlr else [])
     clock = lr["clock_mhz"]
@@ -1622,8 +1638,8 @@ def section_howto(synth: Synth, sweep) -> list[str]:
 
 def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any]]:
     synth = Synth(load(bench_dir / "synth.json"))
-    sweep = load(bench_dir / "sweep.json")
-    lr = load(bench_dir / "linerate.json")
+    sweep, lr = current_sweep(load(bench_dir / "sweep.json"), load(bench_dir / "linerate.json"),
+                              synth)
     lat, lat_old = current_latency(load(bench_dir / "latency.json"), synth)
     simspeed = load(bench_dir / "sim_speed.json")
     vlr = load(bench_dir / "vtep_linerate.json")
@@ -1701,9 +1717,11 @@ def make_plots(data: dict[str, Any], img_dir: Path) -> list[Path]:
         plot_fmax(synth, img_dir / "perf_fmax.png")
         plot_resources(synth, img_dir / "perf_resources.png")
         made += [img_dir / "perf_fmax.png", img_dir / "perf_resources.png"]
-    if lat:
+    if lat and lat.get("blocks"):
         plot_latency(lat, synth, img_dir / "perf_latency.png", data.get("vlr"))
         made.append(img_dir / "perf_latency.png")
+    for old in set(img_dir.glob("perf_*.png")) - set(made):   # of data no longer current
+        old.unlink()
     return made
 
 

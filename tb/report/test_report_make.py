@@ -152,7 +152,11 @@ def test_records_of_other_rtl_are_not_measured_never_old_figures(bench_dir, tmp_
     rows = [dict(r, rtl_hash="0123456789abcdef") if r["block"] == "gre_decap" else r
             for r in _rows()]
     (bench_dir / "latency.json").write_text(json.dumps(bench.derive_latency(rows)))
+    (bench_dir / "sweep.json").write_text(json.dumps({"rows": rows}))
     text = _main(bench_dir, tmp_path)
+    # Throughput and the seed tables: no row of gre_decap's old RTL either.
+    assert "wirespeed `gre_decap`" not in text and "83.33" not in text
+    assert "not measured on the current RTL: run `make bench`" in text
     assert "43,210" not in text and "123.5" not in text and "77777" not in text \
         and "77,777" not in text
     assert "gre_decap_pipe" not in text
@@ -164,6 +168,21 @@ def test_records_of_other_rtl_are_not_measured_never_old_figures(bench_dir, tmp_
     assert "(re-run `make bench`): `gre_decap` at 256." in text
     # The bench's latency of the unchanged block stands.
     assert "| `axis_skid` | 256 | 1 | 1 | 1 |" in text
+
+
+def test_plots_of_data_no_longer_current_are_removed(bench_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    img = tmp_path / "img"
+    img.mkdir()
+    (img / "perf_linerate.png").write_bytes(b"old")
+    (img / "other.png").write_bytes(b"not ours")
+    rows = [dict(r, rtl_hash="0123456789abcdef") for r in _rows()]
+    (bench_dir / "sweep.json").write_text(json.dumps({"rows": rows}))
+    (bench_dir / "latency.json").write_text(json.dumps(bench.derive_latency(rows)))
+    made = make_report.make_plots(make_report.build_doc(bench_dir)[1], img)
+    assert {p.name for p in made} == {"perf_fmax.png", "perf_resources.png"}
+    assert sorted(p.name for p in img.iterdir()) == ["other.png", "perf_fmax.png",
+                                                      "perf_resources.png"]
 
 
 def test_readme_paragraph_is_generated_between_its_markers(bench_dir, tmp_path):
