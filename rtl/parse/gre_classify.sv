@@ -65,7 +65,8 @@ module gre_classify
     input  wire logic                      ctrl_drop_pass,
     input  wire logic                      ctrl_drop_punt,
     input  wire logic                      ctrl_forward_malformed,
-    // allow_list: the pair looked up is tap_ip_src/dst of cycle T; its answer comes in T+1
+    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T+1 (the pair is
+    // looked up from the front end's early tap, two cycles before)
     input  wire logic                      lookup_hit,
 
     output      logic                      desc_valid,
@@ -114,7 +115,10 @@ module gre_classify
     logic [22*8-1:0]    g1_l2_bytes_q;
     logic [7:0]         g1_g_q, g1_k_q;
     logic [LEN_W-1:0]   g1_ip_end_q;
-    logic [LEN_W-1:0]   g1_pl_k_q;          // bytes from K to ip_end
+    // What a decapsulation keeps and skips, for both payload kinds (G2 only selects)
+    logic [7:0]         g1_shift_l3_q;      // K - L2: the Ethernet header stays
+    logic [LEN_W-1:0]   g1_out_l3_q;        // L2 + ip_end - K
+    logic [LEN_W-1:0]   g1_out_teb_q;       // ip_end - K
     logic [3:0][7:0]    g1_inner_q;         // inner bytes 0, 1 (TOS / ECN), 10, 11 (checksum)
 
     // Every length check against "G + gre_len + c" is made for each of the four GRE header
@@ -177,7 +181,9 @@ module gre_classify
             g1_g_q           <= tap_g;
             g1_k_q           <= tap_g + 8'(gre_len);
             g1_ip_end_q      <= LEN_W'(tap_g) + LEN_W'(tap_ip_pl);
-            g1_pl_k_q        <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len);
+            g1_shift_l3_q    <= tap_g + 8'(gre_len) - 8'(tap_l2_len);
+            g1_out_l3_q      <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len) + LEN_W'(tap_l2_len);
+            g1_out_teb_q     <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len);
             for (int i = 0; i < 4; i++) begin
                 g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + int'(gre_len)) +: 8];
             end
@@ -288,9 +294,9 @@ module gre_classify
             g2_l2_bytes_q  <= g1_l2_bytes_q;
             // Decap: L3 keeps the L2 header, TEB drops it; forward: everything.
             g2_shift_q     <= (g2_action != ACT_DECAP) ? '0
-                            : teb ? (LEN_W+1)'(g1_k_q) : (LEN_W+1)'(g1_k_q - 8'(g1_l2_q));
+                            : teb ? (LEN_W+1)'(g1_k_q) : (LEN_W+1)'(g1_shift_l3_q);
             g2_out_len_q   <= (g2_action != ACT_DECAP) ? '1
-                            : teb ? g1_pl_k_q : g1_pl_k_q + LEN_W'(g1_l2_q);
+                            : teb ? g1_out_teb_q : g1_out_l3_q;
             g2_min_len_q   <= (g2_action == ACT_DECAP) ? g1_ip_end_q : '0;
             g2_sum_en_q    <= g2_action == ACT_DECAP && g1_csum_q;
             g2_sum_start_q <= LEN_W'(g1_g_q);

@@ -73,6 +73,9 @@ module ip_front
     output      logic [1:0]             tap_ip_ecn,      // outer ECN
     output      logic [31:0]            tap_ip_src,      // IPv4 source
     output      logic [31:0]            tap_ip_dst,      // IPv4 destination
+    // The same pair one cycle before tap_valid (for a table lookup that takes two cycles)
+    output      logic [31:0]            early_ip_src,
+    output      logic [31:0]            early_ip_dst,
     output      logic [7:0]             tap_g,           // G = L2 + IP header length
     output      logic signed [8:0]      tap_have_l4,     // window bytes from G (may be < 0)
     output      logic [L4_BYTES*8-1:0]  tap_l4,          // bytes G .. G + L4_BYTES - 1
@@ -266,6 +269,9 @@ module ip_front
         end
         if (rst) s2_valid_q <= 1'b0;
     end
+
+    assign early_ip_src = s2_src_q;
+    assign early_ip_dst = s2_dst_q;
 
     // ---- S3: header sums, fine L4 shift, G --------------------------------------------------
     logic [1:0][19:0] s3_sum_q;

@@ -150,7 +150,7 @@ module gre_decap
     logic [15:0]             tap_et;
     logic signed [16:0]      tap_ip_pl;
     logic [1:0]              tap_ip_ecn;
-    logic [31:0]             tap_ip_src, tap_ip_dst;
+    logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
 
@@ -168,11 +168,12 @@ module gre_decap
         .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
         .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
-        .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
+        .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
     );
 
-    logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6 and lengths relative to G
-    assign unused_tap = ^{tap_et, tap_have};
+    logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6, lengths relative to G and
+                        // the outer pair from the early tap (the allow-list takes two cycles)
+    assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst};
 
     logic                    ctrl_allow_enable, ctrl_drop_pass, ctrl_drop_punt;
     logic                    ctrl_forward_malformed, lookup_hit;
@@ -374,7 +375,7 @@ module gre_decap
         .s_axil_arvalid(csr_arvalid[1]), .s_axil_arready(csr_arready[1]),
         .s_axil_rdata(csr_rdata[1*32 +: 32]), .s_axil_rresp(csr_rresp[1*2 +: 2]),
         .s_axil_rvalid(csr_rvalid[1]), .s_axil_rready(csr_rready[1]),
-        .lookup_src(tap_ip_src), .lookup_dst(tap_ip_dst), .lookup_hit(lookup_hit)
+        .lookup_src(early_ip_src), .lookup_dst(early_ip_dst), .lookup_hit(lookup_hit)
     );
 
     assign m_stat_valid   = stat_valid;

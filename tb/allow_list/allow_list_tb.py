@@ -45,9 +45,10 @@ async def setup(dut) -> Axil:
 
 
 async def hit(dut, src, dst) -> int:
-    """lookup_hit for (src, dst): presented in one cycle, answered in the next (registered)."""
+    """lookup_hit for (src, dst): presented in one cycle, answered two cycles later."""
     dut.lookup_src.value = src
     dut.lookup_dst.value = dst
+    await RisingEdge(dut.clk)
     await RisingEdge(dut.clk)
     await ReadOnly()
     v = int(dut.lookup_hit.value)
@@ -138,7 +139,7 @@ async def program_and_lookup(dut):
 @cocotb.test(timeout_time=2000, timeout_unit="us")
 async def lookup_follows_write(dut):
     """A VALID write takes effect in the lookup presented in the cycle its B is taken, answered
-    one cycle later."""
+    two cycles later."""
     axil = await setup(dut)
     i = ENTRIES // 2
     await axil.wr(allow_addr(i, 0), 0x0A000001)
@@ -147,6 +148,7 @@ async def lookup_follows_write(dut):
     dut.lookup_dst.value = 0x0A000002
     for v in (1, 0, 1, 0):
         await axil.wr(allow_addr(i, 2), v)
+        await RisingEdge(dut.clk)
         await RisingEdge(dut.clk)
         await ReadOnly()
         assert int(dut.lookup_hit.value) == v
