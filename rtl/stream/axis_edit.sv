@@ -158,8 +158,8 @@ module axis_edit #(
     localparam int FAW       = $clog2(FIFO_BEATS);
     localparam int DDEPTH    = 16;                     // descriptors held (plan and head FIFO)
     localparam int DAW       = 4;
-    localparam int ODEPTH    = 32;                     // out FIFO: covers the slots in flight
-    localparam int OAW       = 5;
+    localparam int ODEPTH    = 16;                     // out FIFO: covers the slots in flight
+    localparam int OAW       = 4;
     localparam int WORDS     = KW / 2;                 // 16-bit words per beat (sum)
     localparam int TREE      = $clog2(WORDS);          // adder tree levels ...
     localparam int TS        = (TREE + 1) / 2;         // ... two per stage
@@ -255,6 +255,9 @@ module axis_edit #(
     logic                  in_ne_q;        // the FIFO holds A ...
     logic                  in_ne2_q;       // ... and B
     logic                  a_last_q;       // A is a frame's last beat
+    logic                  a_last_n_q;     // !a_last_q, for S1's 8 * KW multiplexers (a
+                                           // copy keeps the decision's net small; the
+                                           // complement keeps synthesis from merging it)
     logic                  in_ready_q;     // s_axis_tready
     logic                  in_push, in_pop;
     logic [IN_W-1:0]       a_beat;
@@ -284,9 +287,11 @@ module axis_edit #(
         in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 1);
         // The next head's tlast: the entry after A, or the beat written now.
         if (in_pop) begin
-            a_last_q <= in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast;
+            a_last_q   <= in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast;
+            a_last_n_q <= !(in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast);
         end else if (!in_ne_q) begin
-            a_last_q <= s_axis_tlast;
+            a_last_q   <= s_axis_tlast;
+            a_last_n_q <= !s_axis_tlast;
         end
         if (in_push) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop) begin
@@ -393,6 +398,7 @@ module axis_edit #(
     plan_t             p_q;
     // verilator lint_on UNUSEDSIGNAL
     logic              p_virt_q, p_vone_q;
+    logic              p_virt_n_q, p_vone_n_q;   // complement copies for S1's multiplexers
     logic [AW-1:0]     p_vcnt_q;
     logic              p_pre_q, p_pone_q;
     logic [AW-1:0]     p_pcnt_q;
@@ -426,9 +432,11 @@ module axis_edit #(
     // Plan registers and the slot counters.
     always_ff @(posedge clk) begin
         if (can_virt) begin
-            p_vcnt_q <= p_vcnt_q - 1'b1;
-            p_virt_q <= !p_vone_q;
-            p_vone_q <= p_vcnt_q == AW'(2);
+            p_vcnt_q   <= p_vcnt_q - 1'b1;
+            p_virt_q   <= !p_vone_q;
+            p_vone_q   <= p_vcnt_q == AW'(2);
+            p_virt_n_q <= p_vone_q;
+            p_vone_n_q <= p_vcnt_q != AW'(2);
         end
         if (can_real) begin
             logic lo_gt, lo_eq, hi_lt, hi_eq;
@@ -463,6 +471,8 @@ module axis_edit #(
             p_q       <= pl_head;
             p_virt_q  <= pl_head.virt;
             p_vone_q  <= pl_head.vone;
+            p_virt_n_q <= !pl_head.virt;
+            p_vone_n_q <= !pl_head.vone;
             p_vcnt_q  <= pl_head.vcnt;
             p_pre_q   <= pl_head.pre;
             p_pone_q  <= pl_head.pone;
@@ -507,17 +517,17 @@ module axis_edit #(
         a_keep = a_beat[DATA_W +: KW];
         b_data = b_beat[DATA_W-1:0];
         b_keep = b_beat[DATA_W +: KW];
-        if (p_virt_q) begin
+        if (!p_virt_n_q) begin
             // Virtual A: zeros that exist; B is beat 0 for the last virtual slot.
             s1_a_data <= '0;
             s1_a_keep <= '1;
-            s1_b_data <= p_vone_q ? a_data : '0;
-            s1_b_keep <= p_vone_q ? a_keep : '1;
+            s1_b_data <= !p_vone_n_q ? a_data : '0;
+            s1_b_keep <= !p_vone_n_q ? a_keep : '1;
         end else begin
             s1_a_data <= a_data;
             s1_a_keep <= a_keep;
             s1_b_data <= b_data;
-            s1_b_keep <= a_last_q ? '0 : b_keep;
+            s1_b_keep <= !a_last_n_q ? '0 : b_keep;
         end
         for (int b = 0; b < KW; b++) begin
             s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && p_lo_ok_q[b] && p_hi_ok_q[b])
