@@ -1,8 +1,8 @@
 """cocotb tests of rtl/control/allow_list.sv (IPv4 {src, dst} allow-list over AXI4-Lite, with
-the registered lookup port).
+the pipelined lookup port: lookup_hit answers LOOKUP_LATENCY cycles after the pair).
 
 The DUT's parameters come from the environment (set by test_allow_list.py): WS_ENTRIES,
-WS_ADDR_W.
+WS_ADDR_W, WS_LOOKUP_LATENCY.
 """
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ from tb.block_csr.axil import OKAY, SLVERR, Axil, protocol_checker
 PERIOD_NS = 4
 ENTRIES = int(os.environ.get("WS_ENTRIES", "64"))
 ADDR_W = int(os.environ.get("WS_ADDR_W", "12"))
+LAT = int(os.environ.get("WS_LOOKUP_LATENCY", "2"))
+# A SRC/DST write: B is raised KEY_B cycles after the cycle both AW and W are present; the
+# old pair still hits through its entry for lookups presented up to cycle B - OLD_UNTIL.
+KEY_B = 7
+OLD_UNTIL = 3
 
 
 def allow_addr(i: int, field: int) -> int:
@@ -45,11 +50,11 @@ async def setup(dut) -> Axil:
 
 
 async def hit(dut, src, dst) -> int:
-    """lookup_hit for (src, dst): presented in one cycle, answered two cycles later."""
+    """lookup_hit for (src, dst): presented in one cycle, answered LAT cycles later."""
     dut.lookup_src.value = src
     dut.lookup_dst.value = dst
-    await RisingEdge(dut.clk)
-    await RisingEdge(dut.clk)
+    for _ in range(LAT):
+        await RisingEdge(dut.clk)
     await ReadOnly()
     v = int(dut.lookup_hit.value)
     await RisingEdge(dut.clk)
@@ -74,8 +79,14 @@ class Model:
             assert arr[i] is not None or m == 0xFFFFFFFF, "partial write to an undefined entry"
             arr[i] = ((arr[i] or 0) & ~m) | (data & m)
 
-    def hit(self, s, t) -> int:
-        return int(any(self.valid[i] and self.src[i] == s and self.dst[i] == t for i in range(ENTRIES)))
+    def hit(self, s, t, skip=None) -> int:
+        return int(any(self.valid[i] and self.src[i] == s and self.dst[i] == t
+                       for i in range(ENTRIES) if i != skip))
+
+    def copy(self) -> "Model":
+        m = Model()
+        m.src, m.dst, m.valid = list(self.src), list(self.dst), list(self.valid)
+        return m
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,7 +150,7 @@ async def program_and_lookup(dut):
 @cocotb.test(timeout_time=2000, timeout_unit="us")
 async def lookup_follows_write(dut):
     """A VALID write takes effect in the lookup presented in the cycle its B is taken, answered
-    two cycles later."""
+    LAT cycles later."""
     axil = await setup(dut)
     i = ENTRIES // 2
     await axil.wr(allow_addr(i, 0), 0x0A000001)
@@ -148,8 +159,8 @@ async def lookup_follows_write(dut):
     dut.lookup_dst.value = 0x0A000002
     for v in (1, 0, 1, 0):
         await axil.wr(allow_addr(i, 2), v)
-        await RisingEdge(dut.clk)
-        await RisingEdge(dut.clk)
+        for _ in range(LAT):
+            await RisingEdge(dut.clk)
         await ReadOnly()
         assert int(dut.lookup_hit.value) == v
         await RisingEdge(dut.clk)
@@ -236,3 +247,92 @@ async def random_against_model(dut):
         else:
             s, t = rng.choice(pool), rng.choice(pool)
             assert await hit(dut, s, t) == model.hit(s, t), f"lookup {s:#x} {t:#x}"
+
+
+@cocotb.test(timeout_time=4000, timeout_unit="us")
+async def lookups_every_cycle(dut):
+    """A lookup in every cycle (pairs from a small pool, so the written pairs and the words
+    they share are looked up all the time: port A and port B collide) while entries are
+    rewritten, against the documented rule: a VALID write is seen by the lookups presented
+    from its B cycle on; during a SRC/DST write of entry i the old pair hits through entry i
+    up to the lookup presented KEY_B - OLD_UNTIL cycles after the write starts and the new pair
+    from the B cycle; no other entry is disturbed."""
+    axil = await setup(dut)
+    rng = random.Random(1234)
+    pool = [0x0A000001, 0x0A000002, 0x0A000102, 0xC0A80001, 0x0A000003]
+    model = Model()
+    n = min(ENTRIES, 6)
+    for i in range(ENTRIES):
+        for field in (0, 1):
+            v = rng.choice(pool)
+            await axil.wr(allow_addr(i, field), v)
+            model.write(i, field, v, 0xF)
+    for i in range(n):
+        await axil.wr(allow_addr(i, 2), 1)
+        model.write(i, 2, 1, 0xF)
+
+    cycle = 0
+    presented = {}   # cycle -> (src, dst)
+    hits = {}        # cycle presented -> lookup_hit
+    bcycles = []     # cycles in which a B is raised
+    running = True
+
+    async def drive():
+        nonlocal cycle
+        prev_b = 0
+        while running:
+            await RisingEdge(dut.clk)
+            cycle += 1
+            pair = (rng.choice(pool), rng.choice(pool))
+            dut.lookup_src.value, dut.lookup_dst.value = pair
+            presented[cycle] = pair
+            await ReadOnly()
+            hits[cycle - LAT] = int(dut.lookup_hit.value)
+            b = int(dut.s_axil_bvalid.value)
+            if b and not prev_b:
+                bcycles.append(cycle)
+            prev_b = b
+
+    task = cocotb.start_soon(drive())
+    await RisingEdge(dut.clk)
+    writes = []  # (B cycle, field, entry, model before, model after)
+    start = cycle + 2
+    for _ in range(120):
+        i = rng.randrange(n)
+        field = rng.choice([0, 1, 2])
+        data = rng.choice(pool) if field < 2 else rng.randrange(2)
+        strb = rng.choice([0xF, 0xF, 0x3, 0xC]) if field < 2 else 0xF
+        before = model.copy()
+        nb = len(bcycles)
+        assert await axil.write(allow_addr(i, field), data, strb=strb) == OKAY
+        model.write(i, field, data, strb)
+        assert len(bcycles) == nb + 1
+        writes.append((bcycles[-1], field, i, before, model.copy()))
+        for _ in range(rng.choice([0, 0, 1, 3])):
+            await RisingEdge(dut.clk)
+    for _ in range(LAT + 2):
+        await RisingEdge(dut.clk)
+    running = False
+    await task
+    end = cycle - LAT - 1
+
+    checked = 0
+    w = 0
+    state = writes[0][3]
+    for t in range(start, end):
+        while w < len(writes) and t >= writes[w][0]:
+            state = writes[w][4]
+            w += 1
+        s, d = presented[t]
+        want = state.hit(s, d)
+        if w < len(writes):
+            b, field, i, before, after = writes[w]
+            if field < 2 and b - KEY_B <= t < b:
+                # entry i: the old pair up to b - OLD_UNTIL, then nothing until b
+                other = before.hit(s, d, skip=i)
+                mine = int(t <= b - OLD_UNTIL and before.valid[i] and before.src[i] == s
+                           and before.dst[i] == d)
+                want = other | mine
+        assert hits[t] == want, f"lookup presented in cycle {t} {s:#x} {d:#x}: {hits[t]} (writes {writes[max(w-1,0)][:3]} {writes[w][:3] if w < len(writes) else None})"
+        checked += 1
+    dut._log.info("lookups_every_cycle: %d lookups checked around %d writes", checked, len(writes))
