@@ -20,7 +20,9 @@
 //     independent); each channel accepts its next request after its response was taken.
 //   * Write: AW and W are accepted in either order or together; the register is written in
 //     the cycle both are present, and B is raised in the next cycle.
-//   * Read: AR is accepted when no R is pending; R follows in the next cycle.
+//   * Read: AR is accepted when no R is pending; the register is read in the cycle after the
+//     AR handshake and R follows in the cycle after that (two cycles after AR), at any
+//     traffic (the counters' read port is their own).
 //   * WSTRB selects byte lanes of the config registers; a write with WSTRB = 0 changes
 //     nothing (and still answers OKAY on a writable address).
 //   * Unmapped addresses (reads and writes) and writes to read-only registers answer SLVERR
@@ -33,15 +35,26 @@
 //
 // Counters
 //   * stat_valid/stat_outcome/stat_len and tx_valid/tx_len are registered once before the
-//     counters, so a counter shows an event two cycles after it is presented. Outcome codes
-//     >= NUM_OUTCOMES are not counted.
-//   * COUNTER_CLEAR never loses an event: the counter's next value is (clear ? 0 : count) +
-//     increment, so an event that reaches the counter in the same cycle as the clear is
-//     counted after the clear. (With the input register, events presented up to the cycle
-//     in which the clearing write is accepted may thus be counted after the clear.)
-//   * HI latch: each counter has its own 32-bit latch. Reading a _LO register returns bits
-//     31:0 and, in the same cycle, copies bits 63:32 of that same counter into its latch;
-//     reading _HI returns the latch. Latches are zeroed by reset and by COUNTER_CLEAR.
+//     counters, and a counter is updated in the next cycle: an event presented in cycle c is
+//     in the value of every read whose AR handshake is in cycle c + 1 or later (and of no
+//     earlier one). Outcome codes >= NUM_OUTCOMES are not counted. One stat event and one tx event may come in every cycle; none is lost.
+//   * The outcome counters are one distributed (LUT) RAM of 2**SLOT_W words of {packets,
+//     bytes} (64 bits each), updated by one read-modify-write per cycle: the registered event
+//     reads its word (asynchronous read), adds 1 and its length with one pair of adders and
+//     writes it back in the same cycle, so back-to-back events on one counter need no
+//     forwarding. A second copy of the RAM (the same writes) serves the AXI4-Lite reads.
+//     The TX counter pair is in flip-flops with its own adders.
+//   * COUNTER_CLEAR never loses an event: it sets a "reads as zero" flag per outcome counter
+//     (flip-flops), the TX counters and every flag of the HI latches in the cycle the write
+//     is accepted; an event reaching a counter in that cycle or later counts from zero and
+//     clears that counter's flag. So, as with a counter's next value = (clear ? 0 : count) +
+//     increment, an event presented up to one cycle before the clearing write is accepted
+//     may be counted after the clear.
+//   * HI latch: each counter has its own 32-bit latch (outcomes: LUT RAM, TX: flip-flops).
+//     Reading a _LO register returns bits 31:0 and, in the same cycle, copies bits 63:32 of
+//     that same counter into its latch; reading _HI returns the latch. Latches are zeroed by
+//     reset and by COUNTER_CLEAR.
+//   * The RAMs are not reset: reset sets every flag (counters and latches read 0).
 
 `default_nettype none
 
@@ -116,10 +129,9 @@ module block_csr #(
     // ------------------------------------------------------------------------------------
     // Constants
     // ------------------------------------------------------------------------------------
-    // Counter slots: slot k at 0x100 + 16*k. Slots 0..NUM_OUTCOMES-1 are the outcomes,
-    // slot 16 (0x200) is TX. The read arrays are padded to 32 slots (5-bit index).
-    localparam int NUM_SLOTS = 32;
-    localparam int TX_SLOT   = 16;
+    // Outcome counter n at 0x100 + 16*n; its RAM word n (SLOT_W-bit index, DEPTH words)
+    localparam int SLOT_W = (NUM_OUTCOMES > 1) ? $clog2(NUM_OUTCOMES) : 1;
+    localparam int DEPTH  = 2 ** SLOT_W;
 
     localparam int WA_W = ADDR_W - 2; // word address width
 
@@ -136,7 +148,8 @@ module block_csr #(
 
     // ------------------------------------------------------------------------------------
     // AXI4-Lite front end: a write is performed in the cycle its wr_req is raised and
-    // answered at once (B in the next cycle); a read is answered in its rd_req cycle
+    // answered at once (B in the next cycle); a read is performed and answered in the cycle
+    // after its rd_req (R in the cycle after that)
     // ------------------------------------------------------------------------------------
     logic            wr_req;
     logic [WA_W-1:0] wr_addr; // word address
@@ -145,19 +158,46 @@ module block_csr #(
     logic            wr_ok;
     logic            rd_req;
     logic [WA_W-1:0] rd_addr; // word address
+    logic            rd_ack;
     logic [31:0]     rd_data;
     logic            rd_ok;
 
-    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*)
     axil_reg_if #(
         .ADDR_W (ADDR_W)
     ) u_axil (
-        .*,
-        .wr_ready (1'b1),
-        .wr_ack   (wr_req),
-        .wr_err   (!wr_ok),
-        .rd_ack   (rd_req),
-        .rd_err   (!rd_ok)
+        .clk            (clk),
+        .rst            (rst),
+        .s_axil_awaddr  (s_axil_awaddr),
+        .s_axil_awprot  (s_axil_awprot),
+        .s_axil_awvalid (s_axil_awvalid),
+        .s_axil_awready (s_axil_awready),
+        .s_axil_wdata   (s_axil_wdata),
+        .s_axil_wstrb   (s_axil_wstrb),
+        .s_axil_wvalid  (s_axil_wvalid),
+        .s_axil_wready  (s_axil_wready),
+        .s_axil_bresp   (s_axil_bresp),
+        .s_axil_bvalid  (s_axil_bvalid),
+        .s_axil_bready  (s_axil_bready),
+        .s_axil_araddr  (s_axil_araddr),
+        .s_axil_arprot  (s_axil_arprot),
+        .s_axil_arvalid (s_axil_arvalid),
+        .s_axil_arready (s_axil_arready),
+        .s_axil_rdata   (s_axil_rdata),
+        .s_axil_rresp   (s_axil_rresp),
+        .s_axil_rvalid  (s_axil_rvalid),
+        .s_axil_rready  (s_axil_rready),
+        .wr_ready       (1'b1),
+        .wr_req         (wr_req),
+        .wr_addr        (wr_addr),
+        .wr_data        (wr_data),
+        .wr_strb        (wr_strb),
+        .wr_ack         (wr_req),
+        .wr_err         (!wr_ok),
+        .rd_req         (rd_req),
+        .rd_addr        (rd_addr),
+        .rd_ack         (rd_ack),
+        .rd_data        (rd_data),
+        .rd_err         (!rd_ok)
     );
 
     // Write decode
@@ -207,127 +247,206 @@ module block_csr #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Read decode
+    // Read decode: the address is registered in the rd_req cycle (R0) and decoded, the
+    // registers read and the HI latch loaded in the next (R1, rd_ack)
     // ------------------------------------------------------------------------------------
-    logic [ADDR_W-5:0] rd_gran; // 16-byte granule: byte address [ADDR_W-1:4]
-    logic [4:0]        rd_slot; // counter slot of a counter address
-    logic              rd_cnt;  // an implemented counter: 0x100 + 16*n (n < NUM_OUTCOMES), 0x200
-    assign rd_gran = rd_addr[WA_W-1:2];
-    assign rd_slot = rd_gran[4] ? {1'b0, rd_gran[3:0]} : 5'(TX_SLOT);
-    assign rd_cnt  = (rd_gran[ADDR_W-5:4] == (ADDR_W-8)'(1) && 32'(rd_gran[3:0]) < 32'(NUM_OUTCOMES))
-                  || rd_gran == (ADDR_W-4)'(12'h020);
-
-    // Latch strobes: a _LO read of slot rd_slot
-    logic latch_pkts;
-    logic latch_bytes;
-    assign latch_pkts  = rd_req && rd_cnt && rd_addr[1:0] == 2'd0;
-    assign latch_bytes = rd_req && rd_cnt && rd_addr[1:0] == 2'd2;
-
-    // ------------------------------------------------------------------------------------
-    // Counters
-    // ------------------------------------------------------------------------------------
-    // Registered events
-    logic        stat_valid_q;
-    logic [3:0]  stat_outcome_q;
-    logic [15:0] stat_len_q;
-    logic        tx_valid_q;
-    logic [15:0] tx_len_q;
+    logic            rd_p_q;    // R1
+    logic [WA_W-1:0] rd_addr_q; // data: not reset
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            stat_valid_q <= 1'b0;
-            tx_valid_q   <= 1'b0;
+            rd_p_q <= 1'b0;
         end else begin
-            stat_valid_q <= stat_valid;
-            tx_valid_q   <= tx_valid;
+            rd_p_q <= rd_req;
         end
     end
 
     always_ff @(posedge clk) begin
-        stat_outcome_q <= stat_outcome;
-        stat_len_q     <= stat_len;
-        tx_len_q       <= tx_len;
+        if (rd_req) rd_addr_q <= rd_addr;
     end
 
-    // Read views of the counters and HI latches, padded to NUM_SLOTS
-    logic [NUM_SLOTS-1:0][63:0] pkts_rd;
-    logic [NUM_SLOTS-1:0][63:0] bytes_rd;
-    logic [NUM_SLOTS-1:0][31:0] pkts_hi_rd;
-    logic [NUM_SLOTS-1:0][31:0] bytes_hi_rd;
+    assign rd_ack = rd_p_q;
 
-    for (genvar k = 0; k < NUM_SLOTS; k++) begin : g_cnt
-        if (k < NUM_OUTCOMES || k == TX_SLOT) begin : g_impl
-            logic        inc;
-            logic [15:0] len;
-            logic [63:0] pkts_q;
-            logic [63:0] bytes_q;
-            logic [31:0] pkts_hi_q;
-            logic [31:0] bytes_hi_q;
+    logic [ADDR_W-5:0] rd_gran; // 16-byte granule: byte address [ADDR_W-1:4]
+    logic              rd_cnt;  // an outcome counter: 0x100 + 16*n (n < NUM_OUTCOMES)
+    logic              rd_tx;   // the TX counters: 0x200
+    logic [3:0]        rd_slot; // outcome n of a counter address
+    assign rd_gran = rd_addr_q[WA_W-1:2];
+    assign rd_slot = rd_gran[3:0];
+    assign rd_cnt  = rd_gran[ADDR_W-5:4] == (ADDR_W-8)'(1) && 32'(rd_slot) < 32'(NUM_OUTCOMES);
+    assign rd_tx   = rd_gran == (ADDR_W-4)'(12'h020);
 
-            if (k == TX_SLOT) begin : g_tx
-                assign inc = tx_valid_q;
-                assign len = tx_len_q;
-            end else begin : g_outcome
-                assign inc = stat_valid_q && stat_outcome_q == 4'(k);
-                assign len = stat_len_q;
+    // Latch strobes: a _LO read (R1)
+    logic latch_pkts;
+    logic latch_bytes;
+    assign latch_pkts  = rd_p_q && rd_addr_q[1:0] == 2'd0;
+    assign latch_bytes = rd_p_q && rd_addr_q[1:0] == 2'd2;
+
+    // ------------------------------------------------------------------------------------
+    // Events (registered once)
+    // ------------------------------------------------------------------------------------
+    logic              ev_valid_q;
+    logic [SLOT_W-1:0] ev_slot_q;  // data
+    logic [15:0]       ev_len_q;   // data
+    logic              tx_valid_q;
+    logic [15:0]       tx_len_q;   // data
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            ev_valid_q <= 1'b0;
+            tx_valid_q <= 1'b0;
+        end else begin
+            ev_valid_q <= stat_valid && 32'(stat_outcome) < 32'(NUM_OUTCOMES);
+            tx_valid_q <= tx_valid;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        ev_slot_q <= stat_outcome[SLOT_W-1:0];
+        ev_len_q  <= stat_len;
+        tx_len_q  <= tx_len;
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Outcome counters: {packets, bytes} per outcome in LUT RAM, one update per cycle
+    // ------------------------------------------------------------------------------------
+    logic [DEPTH-1:0] cnt_zero_q;   // counter reads as zero (reset, COUNTER_CLEAR)
+    logic [63:0]      upd_pkts;     // the word the event writes back
+    logic [63:0]      upd_bytes;
+    logic [127:0]     ev_word;      // the event's counter as read (RMW copy)
+    logic [127:0]     rd_word;      // the read's counter as read (AXI copy)
+
+    // The RAM: the same write into both copies, one asynchronous read port each
+    logic [127:0] cnt_mem_a [DEPTH]; // read by the event
+    logic [127:0] cnt_mem_b [DEPTH]; // read by AXI4-Lite
+
+    always_ff @(posedge clk) begin
+        if (ev_valid_q) begin
+            cnt_mem_a[ev_slot_q] <= {upd_pkts, upd_bytes};
+            cnt_mem_b[ev_slot_q] <= {upd_pkts, upd_bytes};
+        end
+    end
+
+    assign ev_word = cnt_mem_a[ev_slot_q];
+    assign rd_word = cnt_mem_b[rd_slot[SLOT_W-1:0]];
+
+    // Read-modify-write: (zero or clear ? 0 : count) + increment
+    logic ev_base_zero;
+    assign ev_base_zero = counter_clear || cnt_zero_q[ev_slot_q];
+    assign upd_pkts     = (ev_base_zero ? 64'd0 : ev_word[127:64]) + 64'd1;
+    assign upd_bytes    = (ev_base_zero ? 64'd0 : ev_word[63:0]) + {48'd0, ev_len_q};
+
+    always_ff @(posedge clk) begin
+        for (int k = 0; k < DEPTH; k++) begin
+            if (rst) begin
+                cnt_zero_q[k] <= 1'b1;
+            end else if (ev_valid_q && ev_slot_q == SLOT_W'(k)) begin
+                cnt_zero_q[k] <= 1'b0;
+            end else if (counter_clear) begin
+                cnt_zero_q[k] <= 1'b1;
             end
+        end
+    end
 
-            always_ff @(posedge clk) begin
-                if (rst) begin
-                    pkts_q  <= '0;
-                    bytes_q <= '0;
-                end else if (counter_clear || inc) begin
-                    pkts_q  <= (counter_clear ? 64'd0 : pkts_q) + {63'd0, inc};
-                    bytes_q <= (counter_clear ? 64'd0 : bytes_q) + (inc ? {48'd0, len} : 64'd0);
-                end
+    // The counter a read addresses, as it is in R1
+    logic [63:0] rd_pkts;
+    logic [63:0] rd_bytes;
+    assign rd_pkts  = cnt_zero_q[rd_slot[SLOT_W-1:0]] ? 64'd0 : rd_word[127:64];
+    assign rd_bytes = cnt_zero_q[rd_slot[SLOT_W-1:0]] ? 64'd0 : rd_word[63:0];
+
+    // HI latches of the outcome counters: LUT RAM, a "reads as zero" flag each
+    logic [31:0]      hi_pkts_mem [DEPTH];
+    logic [31:0]      hi_bytes_mem [DEPTH];
+    logic [DEPTH-1:0] hi_pkts_zero_q;
+    logic [DEPTH-1:0] hi_bytes_zero_q;
+    logic             ld_hi_pkts;
+    logic             ld_hi_bytes;
+    assign ld_hi_pkts  = latch_pkts && rd_cnt;
+    assign ld_hi_bytes = latch_bytes && rd_cnt;
+
+    always_ff @(posedge clk) begin
+        if (ld_hi_pkts)  hi_pkts_mem[rd_slot[SLOT_W-1:0]]  <= rd_pkts[63:32];
+        if (ld_hi_bytes) hi_bytes_mem[rd_slot[SLOT_W-1:0]] <= rd_bytes[63:32];
+    end
+
+    always_ff @(posedge clk) begin
+        for (int k = 0; k < DEPTH; k++) begin
+            if (rst || counter_clear) begin
+                hi_pkts_zero_q[k]  <= 1'b1;
+                hi_bytes_zero_q[k] <= 1'b1;
+            end else begin
+                if (ld_hi_pkts && rd_slot[SLOT_W-1:0] == SLOT_W'(k))  hi_pkts_zero_q[k]  <= 1'b0;
+                if (ld_hi_bytes && rd_slot[SLOT_W-1:0] == SLOT_W'(k)) hi_bytes_zero_q[k] <= 1'b0;
             end
+        end
+    end
 
-            always_ff @(posedge clk) begin
-                if (rst || counter_clear) begin
-                    pkts_hi_q  <= '0;
-                    bytes_hi_q <= '0;
-                end else begin
-                    if (latch_pkts && rd_slot == 5'(k))  pkts_hi_q  <= pkts_q[63:32];
-                    if (latch_bytes && rd_slot == 5'(k)) bytes_hi_q <= bytes_q[63:32];
-                end
-            end
+    logic [31:0] rd_hi_pkts;
+    logic [31:0] rd_hi_bytes;
+    assign rd_hi_pkts  = hi_pkts_zero_q[rd_slot[SLOT_W-1:0]] ? 32'd0
+                                                              : hi_pkts_mem[rd_slot[SLOT_W-1:0]];
+    assign rd_hi_bytes = hi_bytes_zero_q[rd_slot[SLOT_W-1:0]] ? 32'd0
+                                                                : hi_bytes_mem[rd_slot[SLOT_W-1:0]];
 
-            assign pkts_rd[k]     = pkts_q;
-            assign bytes_rd[k]    = bytes_q;
-            assign pkts_hi_rd[k]  = pkts_hi_q;
-            assign bytes_hi_rd[k] = bytes_hi_q;
-        end else begin : g_none
-            assign pkts_rd[k]     = '0;
-            assign bytes_rd[k]    = '0;
-            assign pkts_hi_rd[k]  = '0;
-            assign bytes_hi_rd[k] = '0;
+    // ------------------------------------------------------------------------------------
+    // TX counters: flip-flops
+    // ------------------------------------------------------------------------------------
+    logic [63:0] tx_pkts_q;
+    logic [63:0] tx_bytes_q;
+    logic [31:0] tx_pkts_hi_q;
+    logic [31:0] tx_bytes_hi_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            tx_pkts_q  <= '0;
+            tx_bytes_q <= '0;
+        end else if (counter_clear || tx_valid_q) begin
+            tx_pkts_q  <= (counter_clear ? 64'd0 : tx_pkts_q) + {63'd0, tx_valid_q};
+            tx_bytes_q <= (counter_clear ? 64'd0 : tx_bytes_q)
+                        + (tx_valid_q ? {48'd0, tx_len_q} : 64'd0);
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst || counter_clear) begin
+            tx_pkts_hi_q  <= '0;
+            tx_bytes_hi_q <= '0;
+        end else begin
+            if (latch_pkts && rd_tx)  tx_pkts_hi_q  <= tx_pkts_q[63:32];
+            if (latch_bytes && rd_tx) tx_bytes_hi_q <= tx_bytes_q[63:32];
         end
     end
 
     // ------------------------------------------------------------------------------------
-    // Read data mux
+    // Read data mux (R1)
     // ------------------------------------------------------------------------------------
     always_comb begin
         rd_data = 32'd0;
         rd_ok   = 1'b1;
-        if (rd_addr == WA_ID) begin
+        if (rd_addr_q == WA_ID) begin
             rd_data = ID_VALUE;
-        end else if (rd_addr == WA_PARAMS) begin
+        end else if (rd_addr_q == WA_PARAMS) begin
             rd_data = PARAMS_VALUE;
-        end else if (rd_addr == WA_CLEAR) begin
+        end else if (rd_addr_q == WA_CLEAR) begin
             rd_data = 32'd0;
         end else if (rd_cnt) begin
-            unique case (rd_addr[1:0])
-                2'd0: rd_data = pkts_rd[rd_slot][31:0];
-                2'd1: rd_data = pkts_hi_rd[rd_slot];
-                2'd2: rd_data = bytes_rd[rd_slot][31:0];
-                2'd3: rd_data = bytes_hi_rd[rd_slot];
-                default: rd_data = 32'd0;
+            unique case (rd_addr_q[1:0])
+                2'd0:    rd_data = rd_pkts[31:0];
+                2'd1:    rd_data = rd_hi_pkts;
+                2'd2:    rd_data = rd_bytes[31:0];
+                default: rd_data = rd_hi_bytes;
+            endcase
+        end else if (rd_tx) begin
+            unique case (rd_addr_q[1:0])
+                2'd0:    rd_data = tx_pkts_q[31:0];
+                2'd1:    rd_data = tx_pkts_hi_q;
+                2'd2:    rd_data = tx_bytes_q[31:0];
+                default: rd_data = tx_bytes_hi_q;
             endcase
         end else begin
             rd_ok = 1'b0;
             for (int i = 0; i < NUM_REGS; i++) begin
-                if (rd_addr == reg_wa(i)) begin
+                if (rd_addr_q == reg_wa(i)) begin
                     rd_data = reg_rd[i];
                     rd_ok   = 1'b1;
                 end

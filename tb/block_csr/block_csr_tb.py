@@ -14,6 +14,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 
+from tb.block_csr import backdoor
 from tb.block_csr.axil import OKAY, SLVERR, Axil, cnt_addr, protocol_checker
 
 PERIOD_NS = 4
@@ -84,9 +85,9 @@ async def inject(dut, events) -> None:
     await RisingEdge(dut.clk)
 
 
-def counter_reg(dut, slot: int, name: str):
-    """Handle of a counter flip-flop (test-only preload)."""
-    return getattr(getattr(dut.g_cnt[slot], "g_impl"), name)
+def set_counter(dut, slot: int, name: str, value: int) -> None:
+    """Test-only preload of a counter ('pkts_q' or 'bytes_q') through the simulator."""
+    backdoor.set_counter(dut, slot, name.removesuffix("_q"), value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,20 +276,20 @@ async def counters_64bit(dut):
 
     # packets: preload just below 2^32, then count across it
     p = NUM_OUTCOMES - 1
-    counter_reg(dut, p, "pkts_q").value = 0xFFFF_FFFE
+    set_counter(dut, p, "pkts_q", 0xFFFF_FFFE)
     await inject(dut, [((p, 10), None)] * 3)
     assert await axil.rd64(p, 0) == 0x1_0000_0001
     assert await axil.rd64(p, 1) == 30 + (want if p == o else 0)
     # and across 2^64 - 1 into the top of the TX bytes counter
-    counter_reg(dut, TX_SLOT, "bytes_q").value = 0xFFFF_FFFF_FFFF_0000
+    set_counter(dut, TX_SLOT, "bytes_q", 0xFFFF_FFFF_FFFF_0000)
     await inject(dut, [(None, 0xFFFF)])
     assert await axil.rd64(TX_SLOT, 1) == 0xFFFF_FFFF_FFFF_FFFF
 
     # the HI register returns the value latched by the last LO read of the same counter
-    counter_reg(dut, p, "bytes_q").value = 0x1111_2222_3333_4444
+    set_counter(dut, p, "bytes_q", 0x1111_2222_3333_4444)
     await RisingEdge(dut.clk)
     assert await axil.rd(cnt_addr(p, 2)) == 0x3333_4444
-    counter_reg(dut, p, "bytes_q").value = 0x5555_6666_7777_8888
+    set_counter(dut, p, "bytes_q", 0x5555_6666_7777_8888)
     await RisingEdge(dut.clk)
     # another counter's LO read, and this counter's PKTS_LO read, do not disturb this latch
     await axil.rd(cnt_addr(TX_SLOT, 2))
@@ -298,7 +299,7 @@ async def counters_64bit(dut):
     assert await axil.rd(cnt_addr(p, 3)) == 0x5555_6666
     # packets latch of slot p still holds 0x1 from the read above, also after its counter
     # moved and another counter's PKTS_LO was read
-    counter_reg(dut, p, "pkts_q").value = 0x7_0000_0000
+    set_counter(dut, p, "pkts_q", 0x7_0000_0000)
     await RisingEdge(dut.clk)
     await axil.rd(cnt_addr(TX_SLOT, 0))
     assert await axil.rd(cnt_addr(p, 1)) == 0x1
@@ -359,3 +360,78 @@ async def counter_clear(dut):
     kept = [c + 1 for c in range(total) if c >= write_cycle - 1]
     assert await axil.rd64(o1, 0) == len(kept)
     assert await axil.rd64(o1, 1) == sum(kept)
+
+
+@cocotb.test(timeout_time=4000, timeout_unit="us")
+async def reads_under_load(dut):
+    """A stat event and a tx event in every cycle (outcomes in runs: the same counter back to
+    back, alternating, random) while counters are read over AXI4-Lite without pause: every
+    64-bit value read (LO, then HI latched by it) is exactly the count of the events presented
+    up to the cycle before its LO read's AR handshake; every read answers within 2 cycles of
+    AR."""
+    axil = await setup(dut)
+    rng = random.Random(17)
+    cycle = 0
+    cum = {}            # cycle -> (pkts, bytes) per slot, after the events presented in it
+    ar_cycles = []      # AR handshake cycles
+    r_cycles = []       # R handshake cycles
+    running = True
+    pk = [0] * 17
+    by = [0] * 17
+    pattern = []
+
+    def next_outcome():
+        if not pattern:
+            kind = rng.choice(["run", "alt", "rand"])
+            a, b = rng.randrange(NUM_OUTCOMES), rng.randrange(NUM_OUTCOMES)
+            n = rng.randrange(1, 12)
+            pattern.extend([a] * n if kind == "run" else [a, b] * n if kind == "alt"
+                           else [rng.randrange(16) for _ in range(n)])
+        return pattern.pop(0)
+
+    async def traffic():
+        nonlocal cycle
+        while running:
+            o = next_outcome()
+            ln = rng.choice([0, 64, 1514, 0xFFFF, rng.randrange(1 << 16)])
+            tl = rng.randrange(1 << 16)
+            dut.stat_valid.value = 1
+            dut.stat_outcome.value = o
+            dut.stat_len.value = ln
+            dut.tx_valid.value = 1
+            dut.tx_len.value = tl
+            if o < NUM_OUTCOMES:
+                pk[o] += 1
+                by[o] += ln
+            pk[TX_SLOT] += 1
+            by[TX_SLOT] += tl
+            cum[cycle] = (list(pk), list(by))
+            await RisingEdge(dut.clk)
+            if int(dut.s_axil_arvalid.value) and int(dut.s_axil_arready.value):
+                ar_cycles.append(cycle)
+            if int(dut.s_axil_rvalid.value) and int(dut.s_axil_rready.value):
+                r_cycles.append(cycle)
+            cycle += 1
+        dut.stat_valid.value = 0
+        dut.tx_valid.value = 0
+
+    task = cocotb.start_soon(traffic())
+    await RisingEdge(dut.clk)
+    checked = 0
+    for _ in range(150):
+        s = rng.choice(SLOTS)
+        which = rng.randrange(2)
+        n0 = len(ar_cycles)
+        lo = await axil.rd(cnt_addr(s, 2 * which))
+        ar = ar_cycles[n0]
+        hi = await axil.rd(cnt_addr(s, 2 * which + 1))
+        got = (hi << 32) | lo
+        pks, bys = cum[ar - 1]
+        want = (pks if which == 0 else bys)[s]
+        assert got == want, f"slot {s} {'bytes' if which else 'packets'}: {got:#x}, want {want:#x} (AR cycle {ar})"
+        checked += 1
+    running = False
+    await task
+    for a, r in zip(ar_cycles, r_cycles):
+        assert r - a == 2, f"AR in cycle {a}, R in cycle {r}"
+    dut._log.info("reads_under_load: %d counters read under full traffic", checked)

@@ -28,6 +28,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamFrame
 
 from gre_tb import REG_ALLOW_BASE, REG_CNT_BASE, REG_CONTROL, REG_COUNTER_CLEAR, REG_TX_BASE, Harness
+from tb.block_csr.backdoor import TX_SLOT, set_counter
 from sec_util import ControlAttack, KeepZeroChecker, gre_pkt, ip4, monitor_counts, plain_pkt, set_outer_v4
 from wirespeed.model import frames as F
 from wirespeed.model.frames import Case
@@ -293,13 +294,11 @@ async def counters_64bit(dut):
     await h.write32(REG_CONTROL, 0)
     await h.clear_counters()
     n = Outcome.DECAP_L3
-    slot = dut.csr.g_cnt[int(n)].g_impl
-    tx = dut.csr.g_cnt[16].g_impl
     base_p, base_b = (1 << 32) - 3, (1 << 32) - 100
-    slot.pkts_q.value = base_p
-    slot.bytes_q.value = base_b
-    tx.pkts_q.value = (1 << 32) - 1
-    tx.bytes_q.value = (5 << 32) - 7
+    set_counter(dut.csr, int(n), "pkts", base_p)
+    set_counter(dut.csr, int(n), "bytes", base_b)
+    set_counter(dut.csr, TX_SLOT, "pkts", (1 << 32) - 1)
+    set_counter(dut.csr, TX_SLOT, "bytes", (5 << 32) - 7)
     await ClockCycles(dut.clk, 2)
     assert await h.read64(REG_CNT_BASE + 16 * n) == base_p
     rng = random.Random(64)

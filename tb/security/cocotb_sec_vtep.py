@@ -25,6 +25,7 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles
 
+from tb.block_csr.backdoor import TX_SLOT, set_counter
 from sec_util import ControlAttack, KeepZeroChecker, monitor_counts
 from vtep_tb import DECAP, DECAP_ID, ENCAP, REG_CNT, REG_COUNTER_CLEAR, REG_TX, TUN_TBL, VNI_TBL, \
     Case, Harness
@@ -351,12 +352,10 @@ async def counters_64bit(dut):
     await h.configure(dcfg, ecfg)
     await h.write32(DECAP + REG_COUNTER_CLEAR, 1)
     await h.write32(ENCAP + REG_COUNTER_CLEAR, 1)
-    dslot = dut.decap.csr.g_cnt[int(DecapOutcome.DECAP)].g_impl
-    etx = dut.encap.csr.g_cnt[16].g_impl
-    dslot.pkts_q.value = (1 << 32) - 2
-    dslot.bytes_q.value = (1 << 32) - 10
-    etx.pkts_q.value = (3 << 32) - 1
-    etx.bytes_q.value = (1 << 32) - 1
+    set_counter(dut.decap.csr, int(DecapOutcome.DECAP), "pkts", (1 << 32) - 2)
+    set_counter(dut.decap.csr, int(DecapOutcome.DECAP), "bytes", (1 << 32) - 10)
+    set_counter(dut.encap.csr, TX_SLOT, "pkts", (3 << 32) - 1)
+    set_counter(dut.encap.csr, TX_SLOT, "bytes", (1 << 32) - 1)
     await ClockCycles(dut.clk, 2)
     net = [Case(vx(rng, 5, 80), False, "x") for _ in range(4)]
     vid, dst = next(iter(tunnels))
