@@ -15,9 +15,9 @@
 // The old engine (axis_splice) decides every output beat combinationally from the buffer and
 // the descriptor; here the decision is split from the data:
 //
-//   s_axis -> delay FIFO (LUT RAM) -> A register --+
-//   s_desc -> plan FIFO (LUT RAM) -> plan regs ----+-> issue -> S1 -> shift x NSH -> overlay
-//             head FIFO (LUT RAM) ------------------------------------^       |
+//   s_axis -> delay FIFO (LUT RAM, read ports A, B) --+
+//   s_desc -> plan FIFO (LUT RAM) -> plan regs -------+-> issue -> S0 -> S1 -> shift x NSH ->
+//             head FIFO (LUT RAM) -------------------------------------> overlay -+
 //                                    S1 (masked words) -> adder tree -> verdict -+-> out FIFO
 //                                                                                    -> m_axis
 //
@@ -49,11 +49,12 @@
 // s_desc_ready are registers (their FIFOs' fill levels); no path from m_axis_tready to them.
 //
 // Latency (s_axis beat 0 and its descriptor present in cycle 0, nothing stalled, D < KW):
-// output beat 0 is taken in cycle LATENCY = 6 + NSH + EXTRA: 8 at DATA_W 64, 9 at 128 and
-// 256, 10 at 512 (FIFO write 1, A register 1, S1 1, shift NSH, overlay 1 + EXTRA, out FIFO 1,
-// output register 1). Output beat 0 reads input beats q and q + 1: floor(D / KW) cycles more
-// for D >= KW; a descriptor later than its frame's first beat delays it by as much. The last
-// output beat is taken LATENCY cycles after the frame's last input beat (verdict included).
+// output beat 0 is taken in cycle LATENCY = 7 + NSH + EXTRA: 9 at DATA_W 64, 10 at 128 and
+// 256, 11 at 512 (FIFO write 1, beat 1 written 1, S0 1, S1 1, shift NSH, overlay 1 + EXTRA,
+// out FIFO 1, output register 1). Output beat 0 reads input beats q and q + 1: floor(D / KW)
+// cycles more for D >= KW; a descriptor later than its frame's first beat delays it by as
+// much. The last output beat is taken LATENCY cycles after the frame's last input beat
+// (verdict included; one cycle less for a frame of one input beat, which needs no B).
 //
 // Throughput: with m_axis_tready = 1 and descriptors ahead of the frames, a frame takes one
 // issue cycle per input beat plus ceil(-D / KW) when D < 0, and frames follow with no gap:
@@ -255,9 +256,6 @@ module axis_edit #(
     logic                  in_ne_q;        // the FIFO holds A ...
     logic                  in_ne2_q;       // ... and B
     logic                  a_last_q;       // A is a frame's last beat
-    logic                  a_last_n_q;     // !a_last_q, for S1's 8 * KW multiplexers (a
-                                           // copy keeps the decision's net small; the
-                                           // complement keeps synthesis from merging it)
     logic                  in_ready_q;     // s_axis_tready
     logic                  in_push, in_pop;
     logic [IN_W-1:0]       a_beat;
@@ -288,10 +286,8 @@ module axis_edit #(
         // The next head's tlast: the entry after A, or the beat written now.
         if (in_pop) begin
             a_last_q   <= in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast;
-            a_last_n_q <= !(in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast);
         end else if (!in_ne_q) begin
             a_last_q   <= s_axis_tlast;
-            a_last_n_q <= !s_axis_tlast;
         end
         if (in_push) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop) begin
@@ -398,7 +394,6 @@ module axis_edit #(
     plan_t             p_q;
     // verilator lint_on UNUSEDSIGNAL
     logic              p_virt_q, p_vone_q;
-    logic              p_virt_n_q, p_vone_n_q;   // complement copies for S1's multiplexers
     logic [AW-1:0]     p_vcnt_q;
     logic              p_pre_q, p_pone_q;
     logic [AW-1:0]     p_pcnt_q;
@@ -435,8 +430,6 @@ module axis_edit #(
             p_vcnt_q   <= p_vcnt_q - 1'b1;
             p_virt_q   <= !p_vone_q;
             p_vone_q   <= p_vcnt_q == AW'(2);
-            p_virt_n_q <= p_vone_q;
-            p_vone_n_q <= p_vcnt_q != AW'(2);
         end
         if (can_real) begin
             logic lo_gt, lo_eq, hi_lt, hi_eq;
@@ -471,8 +464,6 @@ module axis_edit #(
             p_q       <= pl_head;
             p_virt_q  <= pl_head.virt;
             p_vone_q  <= pl_head.vone;
-            p_virt_n_q <= !pl_head.virt;
-            p_vone_n_q <= !pl_head.vone;
             p_vcnt_q  <= pl_head.vcnt;
             p_pre_q   <= pl_head.pre;
             p_pone_q  <= pl_head.pone;
@@ -502,7 +493,54 @@ module axis_edit #(
     end
 
     // ------------------------------------------------------------------------------------
-    // S1: the slot, registered (no enable: valid says whether it is one)
+    // S0: the slot as issued: the two FIFO reads registered straight away (a LUT RAM read is
+    // followed by nothing but its register), and what the slot needs of the plan
+    // ------------------------------------------------------------------------------------
+    logic [IN_W-1:0]      s0_a;
+    logic [DATA_W+KW-1:0] s0_b;
+    logic                 s0_virt, s0_vone, s0_bnone;
+    logic [KW-1:0]        s0_lo_ok, s0_hi_ok;
+    sh_t                  s0_sh;
+    st_t                  s0_st;
+
+    always_ff @(posedge clk) begin
+        s0_a     <= a_beat;
+        s0_b     <= b_beat;
+        s0_virt  <= p_virt_q;
+        s0_vone  <= p_vone_q;
+        s0_bnone <= a_last_q;       // A is the frame's last beat: B is not the frame's
+        s0_lo_ok <= p_lo_ok_q;
+        s0_hi_ok <= p_hi_ok_q;
+
+        s0_sh.valid    <= issue;
+        s0_sh.r        <= p_q.r;
+        s0_sh.out_ok   <= !p_q.drop && !p_pre_q && p_rpos_q;
+        s0_sh.len_last <= p_rle_q;
+        s0_sh.rem      <= p_rle_q ? p_rem_q[SW:0] : (SW+1)'(KW);
+        s0_sh.hk       <= p_hk_q;
+        s0_sh.in_last  <= fr_end;
+
+        s0_st            <= '0;
+        s0_st.valid      <= issue;
+        s0_st.is_real    <= can_real;
+        s0_st.first      <= p_first_q;
+        s0_st.in_last    <= fr_end;
+        s0_st.a_idx      <= p_aidx_q;
+        s0_st.fr.drop    <= p_q.drop;
+        s0_st.fr.sum_en  <= p_q.sum_en;
+        s0_st.fr.min_len <= p_q.min_len;
+        s0_st.fr.meta    <= p_q.meta;
+        s0_st.fr.shift   <= p_q.shift;
+        s0_st.fr.out_len <= p_q.out_len;
+
+        if (rst) begin
+            s0_sh.valid <= 1'b0;
+            s0_st.valid <= 1'b0;
+        end
+    end
+
+    // ------------------------------------------------------------------------------------
+    // S1: the slot's two beats (virtual ones as zeros), and A's bytes in the sum region
     // ------------------------------------------------------------------------------------
     logic [DATA_W-1:0] s1_a_data, s1_b_data;
     logic [KW-1:0]     s1_a_keep, s1_b_keep;
@@ -513,49 +551,29 @@ module axis_edit #(
     always_ff @(posedge clk) begin
         logic [DATA_W-1:0] a_data, b_data;
         logic [KW-1:0]     a_keep, b_keep;
-        a_data = a_beat[DATA_W-1:0];
-        a_keep = a_beat[DATA_W +: KW];
-        b_data = b_beat[DATA_W-1:0];
-        b_keep = b_beat[DATA_W +: KW];
-        if (!p_virt_n_q) begin
+        a_data = s0_a[DATA_W-1:0];
+        a_keep = s0_a[DATA_W +: KW];
+        b_data = s0_b[DATA_W-1:0];
+        b_keep = s0_b[DATA_W +: KW];
+        if (s0_virt) begin
             // Virtual A: zeros that exist; B is beat 0 for the last virtual slot.
             s1_a_data <= '0;
             s1_a_keep <= '1;
-            s1_b_data <= !p_vone_n_q ? a_data : '0;
-            s1_b_keep <= !p_vone_n_q ? a_keep : '1;
+            s1_b_data <= s0_vone ? a_data : '0;
+            s1_b_keep <= s0_vone ? a_keep : '1;
         end else begin
             s1_a_data <= a_data;
             s1_a_keep <= a_keep;
             s1_b_data <= b_data;
-            s1_b_keep <= !a_last_n_q ? '0 : b_keep;
+            s1_b_keep <= s0_bnone ? '0 : b_keep;
         end
         for (int b = 0; b < KW; b++) begin
-            s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && p_lo_ok_q[b] && p_hi_ok_q[b])
+            s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && s0_lo_ok[b] && s0_hi_ok[b])
                                         ? a_data[8*b +: 8] : 8'd0;
         end
-
-        s1_sh.valid    <= issue;
-        s1_sh.r        <= p_q.r;
-        s1_sh.out_ok   <= !p_q.drop && !p_pre_q && p_rpos_q;
-        s1_sh.len_last <= p_rle_q;
-        s1_sh.rem      <= p_rle_q ? p_rem_q[SW:0] : (SW+1)'(KW);
-        s1_sh.hk       <= p_hk_q;
-        s1_sh.in_last  <= fr_end;
-
-        s1_st            <= '0;
-        s1_st.valid      <= issue;
-        s1_st.is_real    <= can_real;
-        s1_st.first      <= p_first_q;
-        s1_st.in_last    <= fr_end;
-        s1_st.user       <= a_beat[IN_W-1];
-        s1_st.a_idx      <= p_aidx_q;
-        s1_st.fr.drop    <= p_q.drop;
-        s1_st.fr.sum_en  <= p_q.sum_en;
-        s1_st.fr.min_len <= p_q.min_len;
-        s1_st.fr.meta    <= p_q.meta;
-        s1_st.fr.shift   <= p_q.shift;
-        s1_st.fr.out_len <= p_q.out_len;
-
+        s1_sh      <= s0_sh;
+        s1_st      <= s0_st;
+        s1_st.user <= s0_a[IN_W-1];
         if (rst) begin
             s1_sh.valid <= 1'b0;
             s1_st.valid <= 1'b0;
