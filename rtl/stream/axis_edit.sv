@@ -246,8 +246,10 @@ module axis_edit #(
 
     // ------------------------------------------------------------------------------------
     // Input delay FIFO: LUT RAM with two read ports, A (the head) and B (the entry after it),
-    // read into S1. The issue decision moves only the read pointers; the head's tlast, which
+    // read into S0. The issue decision moves only the read pointers; the head's tlast, which
     // the decision needs, is kept in a register (from a copy of the tlast bits in flip-flops).
+    // A beat is registered before it is written, so the LUT RAM's write enables come from a
+    // register through the bank decode only (they reach every cell of the FIFO).
     // ------------------------------------------------------------------------------------
     logic [IN_W-1:0]       in_mem [FIFO_BEATS];
     logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
@@ -258,6 +260,8 @@ module axis_edit #(
     logic                  a_last_q;       // A is a frame's last beat
     logic                  in_ready_q;     // s_axis_tready
     logic                  in_push, in_pop;
+    logic                  in_we_q;        // a beat taken in the last cycle: written now
+    logic [IN_W-1:0]       in_din_q;       // that beat
     logic [IN_W-1:0]       a_beat;
     logic [DATA_W+KW-1:0]  b_beat;         // (B's tlast and tuser are not needed)
 
@@ -266,8 +270,13 @@ module axis_edit #(
     assign b_beat  = in_mem[in_rd1_q][DATA_W+KW-1:0];
 
     always_ff @(posedge clk) begin
-        if (in_push) begin
-            in_mem[in_wr_q] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+        in_din_q <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+        in_we_q  <= in_push;
+        if (in_we_q) begin
+            in_mem[in_wr_q] <= in_din_q;
+        end
+        if (rst) begin
+            in_we_q <= 1'b0;
         end
     end
 
@@ -276,20 +285,21 @@ module axis_edit #(
         c1 = in_cnt_q == (FAW+1)'(1);
         c2 = in_cnt_q == (FAW+1)'(2);
         c3 = in_cnt_q >  (FAW+1)'(2);
-        if (in_push) in_last_q[in_wr_q] <= s_axis_tlast;
-        in_cnt_q   <= in_cnt_q + (FAW+1)'(in_push) - (FAW+1)'(in_pop);
+        if (in_we_q) in_last_q[in_wr_q] <= in_din_q[IN_W-2];
+        in_cnt_q   <= in_cnt_q + (FAW+1)'(in_we_q) - (FAW+1)'(in_pop);
         // Flags from the registered count, not from the count's next value: no adder after
-        // the handshakes. Ready leaves room for this cycle's beat and the next one's.
-        in_ne_q    <= in_push || c2 || c3 || (c1 && !in_pop);
-        in_ne2_q   <= c3 || (c2 && (in_push || !in_pop)) || (c1 && in_push && !in_pop);
-        in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 1);
+        // the handshakes. Ready leaves room for the beat being written, this cycle's beat and
+        // the next one's.
+        in_ne_q    <= in_we_q || c2 || c3 || (c1 && !in_pop);
+        in_ne2_q   <= c3 || (c2 && (in_we_q || !in_pop)) || (c1 && in_we_q && !in_pop);
+        in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
         // The next head's tlast: the entry after A, or the beat written now.
         if (in_pop) begin
-            a_last_q   <= in_ne2_q ? in_last_q[in_rd1_q] : s_axis_tlast;
+            a_last_q   <= in_ne2_q ? in_last_q[in_rd1_q] : in_din_q[IN_W-2];
         end else if (!in_ne_q) begin
-            a_last_q   <= s_axis_tlast;
+            a_last_q   <= in_din_q[IN_W-2];
         end
-        if (in_push) in_wr_q <= in_wr_q + 1'b1;
+        if (in_we_q) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop) begin
             in_rd_q  <= in_rd_q + 1'b1;
             in_rd1_q <= in_rd1_q + 1'b1;
@@ -318,6 +328,11 @@ module axis_edit #(
     logic            pl_ne_q, d_ready_q;
     logic            d_push, pl_pop, hd_pop;
     plan_t           d_plan;
+    // The descriptor is registered (with its plan derived) before it is written, as the
+    // input beats are: write enables from a register.
+    logic            d_we_q;
+    plan_t           d_plan_q;
+    logic [HD_W-1:0] d_head_q;
 
     assign d_push = s_desc_valid && d_ready_q;
 
@@ -358,18 +373,25 @@ module axis_edit #(
     end
 
     always_ff @(posedge clk) begin
-        if (d_push) begin
-            pl_mem[d_wr_q] <= d_plan;
-            hd_mem[d_wr_q] <= {s_desc_head_en, s_desc_head};
+        d_plan_q <= d_plan;
+        d_head_q <= {s_desc_head_en, s_desc_head};
+        d_we_q   <= d_push;
+        if (d_we_q) begin
+            pl_mem[d_wr_q] <= d_plan_q;
+            hd_mem[d_wr_q] <= d_head_q;
+        end
+        if (rst) begin
+            d_we_q <= 1'b0;
         end
     end
 
     always_ff @(posedge clk) begin
+        // d_cnt counts descriptors taken, pl_cnt those written (readable by the issue).
         d_cnt_q   <= d_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(hd_pop);
-        pl_cnt_q  <= pl_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(pl_pop);
-        pl_ne_q   <= d_push || pl_cnt_q > (DAW+1)'(1) || (pl_cnt_q == (DAW+1)'(1) && !pl_pop);
+        pl_cnt_q  <= pl_cnt_q + (DAW+1)'(d_we_q) - (DAW+1)'(pl_pop);
+        pl_ne_q   <= d_we_q || pl_cnt_q > (DAW+1)'(1) || (pl_cnt_q == (DAW+1)'(1) && !pl_pop);
         d_ready_q <= d_cnt_q < (DAW+1)'(DDEPTH - 1);
-        if (d_push) d_wr_q  <= d_wr_q + 1'b1;
+        if (d_we_q) d_wr_q  <= d_wr_q + 1'b1;
         if (pl_pop) pl_rd_q <= pl_rd_q + 1'b1;
         if (hd_pop) hd_rd_q <= hd_rd_q + 1'b1;
         if (rst) begin

@@ -39,9 +39,9 @@ from wirespeed.model.edit import EditDesc, edit, out_length
 SEED = int(os.environ.get("WS_EDIT_SEED", "0"))
 FRAMES = int(os.environ.get("WS_EDIT_FRAMES", "160"))
 
-# First-beat latency in cycles (axis_edit.sv header: 7 + NSH + EXTRA). The last output beat
+# First-beat latency in cycles (axis_edit.sv header: 8 + NSH + EXTRA). The last output beat
 # leaves as many cycles after the frame's last input beat (two input beats at least).
-LATENCY = {64: 9, 128: 10, 256: 10, 512: 11}
+LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 LAST_LATENCY = LATENCY
 PERIOD_NS = 4   # clock_and_reset's default
 
