@@ -365,7 +365,8 @@ module allow_list #(
         logic [W-1:0]       lk_addr;
         logic [W-1:0]       tb_addr;
         logic [ENTRIES-1:0] tb_wdata;
-        logic               coll_q;   // port B wrote the word port A read: use rd_b_q
+        logic               lk_coll;  // port B writes the word port A would read
+        logic               coll_q;   // ... in the previous cycle: use rd_b_q
 
         initial begin
             for (int v = 0; v < 2 ** W; v++) tab[v] = (v == 0) ? '1 : '0;
@@ -375,9 +376,10 @@ module allow_list #(
         assign tb_addr  = tb_new ? key_new_q[LSB +: W] : key_old_q[LSB +: W];
         assign tb_wdata = tb_set ? (rd_b_q | seq_bit_q) : (rd_b_q & ~seq_bit_q);
 
-        // Port A: lookup read
+        // Port A: lookup read, not made when port B writes the same word (the lookup uses
+        // rd_b_q then): collisions are "don't care" for the RAM, no read-first logic needed
         always_ff @(posedge clk) begin
-            rd_a_q <= tab[lk_addr];
+            if (!lk_coll) rd_a_q <= tab[lk_addr];
         end
 
         // Port B: control write or read (no change on write)
@@ -391,8 +393,10 @@ module allow_list #(
 
         // A collision: port B holds the word as it was before the write (it does not read
         // in a write cycle nor in the cycle after one)
+        assign lk_coll = tb_we && tb_addr == lk_addr;
+
         always_ff @(posedge clk) begin
-            coll_q <= tb_we && tb_addr == lk_addr;
+            coll_q <= lk_coll;
         end
 
         assign vec[c] = coll_q ? rd_b_q : rd_a_q;

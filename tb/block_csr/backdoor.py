@@ -3,10 +3,13 @@ value through the simulator, e.g. just below 2^32 to see it carry.
 
 The outcome counters are words of two LUT-RAM copies (cnt_mem_a, read by the events;
 cnt_mem_b, read by AXI4-Lite), {packets, bytes}, with a "reads as zero" flag per outcome
-(cnt_zero_q); the TX counters are flip-flops (tx_pkts_q, tx_bytes_q).
+(cnt_zero_q); the TX counters are flip-flops (tx_pkts_q, tx_bytes_q). The values are written
+at once (Immediate), so several calls in one time step see each other's writes.
 """
 
 from __future__ import annotations
+
+from cocotb.handle import Immediate
 
 TX_SLOT = 16
 MASK64 = (1 << 64) - 1
@@ -17,7 +20,7 @@ def set_counter(csr, slot: int, which: str, value: int) -> None:
     instance `csr` becomes `value`; the other counter of the pair keeps its value."""
     assert which in ("pkts", "bytes"), which
     if slot == TX_SLOT:
-        getattr(csr, f"tx_{which}_q").value = value & MASK64
+        getattr(csr, f"tx_{which}_q").value = Immediate(value & MASK64)
         return
     zero = int(csr.cnt_zero_q.value) >> slot & 1
     word = 0 if zero else int(csr.cnt_mem_a[slot].value)
@@ -25,7 +28,7 @@ def set_counter(csr, slot: int, which: str, value: int) -> None:
         word = (word & MASK64) | ((value & MASK64) << 64)
     else:
         word = (word & ~MASK64) | (value & MASK64)
-    csr.cnt_mem_a[slot].value = word
-    csr.cnt_mem_b[slot].value = word
+    csr.cnt_mem_a[slot].value = Immediate(word)
+    csr.cnt_mem_b[slot].value = Immediate(word)
     if zero:
-        csr.cnt_zero_q.value = int(csr.cnt_zero_q.value) & ~(1 << slot)
+        csr.cnt_zero_q.value = Immediate(int(csr.cnt_zero_q.value) & ~(1 << slot))
