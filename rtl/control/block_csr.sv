@@ -34,22 +34,23 @@
 //     narrower than 32 bits reads back exactly as wide as it is).
 //
 // Counters
-//   * stat_valid/stat_outcome/stat_len and tx_valid/tx_len are registered once before the
-//     counters, and a counter is updated in the next cycle: an event presented in cycle c is
-//     in the value of every read whose AR handshake is in cycle c + 1 or later (and of no
-//     earlier one). Outcome codes >= NUM_OUTCOMES are not counted. One stat event and one tx event may come in every cycle; none is lost.
+//   * stat_valid/stat_outcome/stat_len and tx_valid/tx_len are registered twice before the
+//     counters are updated: an event presented in cycle c is in the value of every read whose
+//     AR handshake is in cycle c + 2 or later (and of no earlier one). Outcome codes >=
+//     NUM_OUTCOMES are not counted. One stat event and one tx event may come in every cycle; none is lost.
 //   * The outcome counters are one distributed (LUT) RAM of 2**SLOT_W words of {packets,
 //     bytes} (64 bits each), updated by one read-modify-write per cycle: the registered event
 //     reads its word (asynchronous read), adds 1 and its length with one pair of adders and
 //     writes it back in the same cycle, so back-to-back events on one counter need no
 //     forwarding. A second copy of the RAM (the same writes) serves the AXI4-Lite reads.
 //     The TX counter pair is in flip-flops with its own adders.
-//   * COUNTER_CLEAR never loses an event: it sets a "reads as zero" flag per outcome counter
-//     (flip-flops), the TX counters and every flag of the HI latches in the cycle the write
-//     is accepted; an event reaching a counter in that cycle or later counts from zero and
-//     clears that counter's flag. So, as with a counter's next value = (clear ? 0 : count) +
-//     increment, an event presented up to one cycle before the clearing write is accepted
-//     may be counted after the clear.
+//   * COUNTER_CLEAR never loses an event: in the cycle after the write is accepted it sets a
+//     "reads as zero" flag per outcome counter (flip-flops), zeroes the TX counters and sets
+//     every flag of the HI latches; an event reaching a counter in that cycle or later counts
+//     from zero and clears that counter's flag (next value = (clear ? 0 : count) +
+//     increment). So an event presented from one cycle before the clearing write is accepted
+//     on is counted after the clear, an earlier one before it (as with one input register and
+//     the clear acted on at once).
 //   * HI latch: each counter has its own 32-bit latch (outcomes: LUT RAM, TX: flip-flops).
 //     Reading a _LO register returns bits 31:0 and, in the same cycle, copies bits 63:32 of
 //     that same counter into its latch; reading _HI returns the latch. Latches are zeroed by
@@ -210,8 +211,17 @@ module block_csr #(
     assign wr_clear = wr_addr == WA_CLEAR;
     assign wr_ok    = |wr_reg || wr_clear;
 
-    logic counter_clear;
+    logic counter_clear;  // the clearing write, in the cycle it is accepted
+    logic clear_q;        // ... acted on in the next cycle (off the adders' paths)
     assign counter_clear = wr_req && wr_clear && wr_strb[0] && wr_data[0];
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            clear_q <= 1'b0;
+        end else begin
+            clear_q <= counter_clear;
+        end
+    end
 
     // ------------------------------------------------------------------------------------
     // Config registers
@@ -283,34 +293,53 @@ module block_csr #(
     assign latch_bytes = rd_p_q && rd_addr_q[1:0] == 2'd2;
 
     // ------------------------------------------------------------------------------------
-    // Events (registered once)
+    // Events: registered twice (E1, E2); the counter is updated in E2
     // ------------------------------------------------------------------------------------
-    logic              ev_valid_q;
-    logic [SLOT_W-1:0] ev_slot_q;  // data
-    logic [15:0]       ev_len_q;   // data
-    logic              tx_valid_q;
-    logic [15:0]       tx_len_q;   // data
+    logic              e1_valid_q;
+    logic [SLOT_W-1:0] e1_slot_q;  // data
+    logic [15:0]       e1_len_q;   // data
+    logic              e2_valid_q;
+    logic [SLOT_W-1:0] e2_slot_q;  // data
+    logic [15:0]       e2_len_q;   // data
+    logic              e2_zero_q;  // data: E2's counter reads as zero (flag or clear)
+    logic              t1_valid_q;
+    logic [15:0]       t1_len_q;   // data
+    logic              t2_valid_q;
+    logic [15:0]       t2_len_q;   // data
+
+    logic [DEPTH-1:0] cnt_zero_q;   // counter reads as zero (reset, COUNTER_CLEAR)
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            ev_valid_q <= 1'b0;
-            tx_valid_q <= 1'b0;
+            e1_valid_q <= 1'b0;
+            e2_valid_q <= 1'b0;
+            t1_valid_q <= 1'b0;
+            t2_valid_q <= 1'b0;
         end else begin
-            ev_valid_q <= stat_valid && 32'(stat_outcome) < 32'(NUM_OUTCOMES);
-            tx_valid_q <= tx_valid;
+            e1_valid_q <= stat_valid && 32'(stat_outcome) < 32'(NUM_OUTCOMES);
+            e2_valid_q <= e1_valid_q;
+            t1_valid_q <= tx_valid;
+            t2_valid_q <= t1_valid_q;
         end
     end
 
+    // E2's zero flag is the flag of its counter as it will be in E2: cleared by the E2 event
+    // on the same counter now, set by the clear acted on now or in the next cycle
     always_ff @(posedge clk) begin
-        ev_slot_q <= stat_outcome[SLOT_W-1:0];
-        ev_len_q  <= stat_len;
-        tx_len_q  <= tx_len;
+        e1_slot_q <= stat_outcome[SLOT_W-1:0];
+        e1_len_q  <= stat_len;
+        e2_slot_q <= e1_slot_q;
+        e2_len_q  <= e1_len_q;
+        e2_zero_q <= counter_clear
+                  || (!(e2_valid_q && e2_slot_q == e1_slot_q)
+                      && (clear_q || cnt_zero_q[e1_slot_q]));
+        t1_len_q  <= tx_len;
+        t2_len_q  <= t1_len_q;
     end
 
     // ------------------------------------------------------------------------------------
     // Outcome counters: {packets, bytes} per outcome in LUT RAM, one update per cycle
     // ------------------------------------------------------------------------------------
-    logic [DEPTH-1:0] cnt_zero_q;   // counter reads as zero (reset, COUNTER_CLEAR)
     logic [63:0]      upd_pkts;     // the word the event writes back
     logic [63:0]      upd_bytes;
     logic [127:0]     ev_word;      // the event's counter as read (RMW copy)
@@ -321,28 +350,26 @@ module block_csr #(
     logic [127:0] cnt_mem_b [DEPTH]; // read by AXI4-Lite
 
     always_ff @(posedge clk) begin
-        if (ev_valid_q) begin
-            cnt_mem_a[ev_slot_q] <= {upd_pkts, upd_bytes};
-            cnt_mem_b[ev_slot_q] <= {upd_pkts, upd_bytes};
+        if (e2_valid_q) begin
+            cnt_mem_a[e2_slot_q] <= {upd_pkts, upd_bytes};
+            cnt_mem_b[e2_slot_q] <= {upd_pkts, upd_bytes};
         end
     end
 
-    assign ev_word = cnt_mem_a[ev_slot_q];
+    assign ev_word = cnt_mem_a[e2_slot_q];
     assign rd_word = cnt_mem_b[rd_slot[SLOT_W-1:0]];
 
-    // Read-modify-write: (zero or clear ? 0 : count) + increment
-    logic ev_base_zero;
-    assign ev_base_zero = counter_clear || cnt_zero_q[ev_slot_q];
-    assign upd_pkts     = (ev_base_zero ? 64'd0 : ev_word[127:64]) + 64'd1;
-    assign upd_bytes    = (ev_base_zero ? 64'd0 : ev_word[63:0]) + {48'd0, ev_len_q};
+    // Read-modify-write: (zero ? 0 : count) + increment
+    assign upd_pkts  = (e2_zero_q ? 64'd0 : ev_word[127:64]) + 64'd1;
+    assign upd_bytes = (e2_zero_q ? 64'd0 : ev_word[63:0]) + {48'd0, e2_len_q};
 
     always_ff @(posedge clk) begin
         for (int k = 0; k < DEPTH; k++) begin
             if (rst) begin
                 cnt_zero_q[k] <= 1'b1;
-            end else if (ev_valid_q && ev_slot_q == SLOT_W'(k)) begin
+            end else if (e2_valid_q && e2_slot_q == SLOT_W'(k)) begin
                 cnt_zero_q[k] <= 1'b0;
-            end else if (counter_clear) begin
+            end else if (clear_q) begin
                 cnt_zero_q[k] <= 1'b1;
             end
         end
@@ -371,7 +398,7 @@ module block_csr #(
 
     always_ff @(posedge clk) begin
         for (int k = 0; k < DEPTH; k++) begin
-            if (rst || counter_clear) begin
+            if (rst || clear_q) begin
                 hi_pkts_zero_q[k]  <= 1'b1;
                 hi_bytes_zero_q[k] <= 1'b1;
             end else begin
@@ -400,15 +427,15 @@ module block_csr #(
         if (rst) begin
             tx_pkts_q  <= '0;
             tx_bytes_q <= '0;
-        end else if (counter_clear || tx_valid_q) begin
-            tx_pkts_q  <= (counter_clear ? 64'd0 : tx_pkts_q) + {63'd0, tx_valid_q};
-            tx_bytes_q <= (counter_clear ? 64'd0 : tx_bytes_q)
-                        + (tx_valid_q ? {48'd0, tx_len_q} : 64'd0);
+        end else if (clear_q || t2_valid_q) begin
+            tx_pkts_q  <= (clear_q ? 64'd0 : tx_pkts_q) + {63'd0, t2_valid_q};
+            tx_bytes_q <= (clear_q ? 64'd0 : tx_bytes_q)
+                        + (t2_valid_q ? {48'd0, t2_len_q} : 64'd0);
         end
     end
 
     always_ff @(posedge clk) begin
-        if (rst || counter_clear) begin
+        if (rst || clear_q) begin
             tx_pkts_hi_q  <= '0;
             tx_bytes_hi_q <= '0;
         end else begin

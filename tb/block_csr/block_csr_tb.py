@@ -367,12 +367,13 @@ async def reads_under_load(dut):
     """A stat event and a tx event in every cycle (outcomes in runs: the same counter back to
     back, alternating, random) while counters are read over AXI4-Lite without pause: every
     64-bit value read (LO, then HI latched by it) is exactly the count of the events presented
-    up to the cycle before its LO read's AR handshake; every read answers within 2 cycles of
+    up to two cycles before its LO read's AR handshake; every read answers 2 cycles after
     AR."""
     axil = await setup(dut)
     rng = random.Random(17)
     cycle = 0
-    cum = {}            # cycle -> (pkts, bytes) per slot, after the events presented in it
+    cum = {c: ([0] * 17, [0] * 17) for c in (-2, -1)}  # cycle -> (pkts, bytes) per slot,
+                                                      # after the events presented in it
     ar_cycles = []      # AR handshake cycles
     r_cycles = []       # R handshake cycles
     running = True
@@ -426,7 +427,7 @@ async def reads_under_load(dut):
         ar = ar_cycles[n0]
         hi = await axil.rd(cnt_addr(s, 2 * which + 1))
         got = (hi << 32) | lo
-        pks, bys = cum[ar - 1]
+        pks, bys = cum[ar - 2]
         want = (pks if which == 0 else bys)[s]
         assert got == want, f"slot {s} {'bytes' if which else 'packets'}: {got:#x}, want {want:#x} (AR cycle {ar})"
         checked += 1
