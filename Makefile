@@ -1,6 +1,6 @@
 # wirespeed — top-level entry points. Everything installs itself into .venv on first use.
 #   make run    the seed's Table 2 scenario through the cycle-accurate RTL model
-#   make test   every test (unit, cocotb, end-to-end), 2 workers
+#   make test   every test (unit, cocotb, end-to-end, the logic-depth guard tb/depth), 2 workers
 #   make test-full  the same with every parameter set of the control blocks, the longer
 #               random runs (axis_splice), gre_decap's other classifier cut masks, the
 #               pipelined cycle test, the robustness bus rows and the short fuzz campaign
