@@ -37,8 +37,8 @@
 //   length mask (out_len), empty lanes zeroed; the last output beat of a frame is found here
 //   and held until the slot of the frame's last input beat, so it is written in that slot
 //   (the out FIFO write never needs two beats in one cycle) together with the verdict.
-// * Sum and status: S1 holds A's bytes inside the sum region as 16-bit words (masked in the
-//   issue stage from per-byte flags of the plan); an adder tree of two levels a stage, the
+// * Sum and status: S1 holds A's bytes inside the sum region as 16-bit words (masked by
+//   where A is against the region's start and end beats, which the plan tracks); an adder tree of two levels a stage, the
 //   frame's accumulator and one fold give the verdict VS = ceil(log2(KW / 2) / 2) + 2 stages
 //   after S1, with the status fields (n, short, L) computed on the way. Where that is later
 //   than the overlay (128 and 512 bits) the data waits one register more (EXTRA).
@@ -49,12 +49,13 @@
 // s_desc_ready are registers (their FIFOs' fill levels); no path from m_axis_tready to them.
 //
 // Latency (s_axis beat 0 and its descriptor present in cycle 0, nothing stalled, D < KW):
-// output beat 0 is taken in cycle LATENCY = 7 + NSH + EXTRA: 9 at DATA_W 64, 10 at 128 and
-// 256, 11 at 512 (FIFO write 1, beat 1 written 1, S0 1, S1 1, shift NSH, overlay 1 + EXTRA,
-// out FIFO 1, output register 1). Output beat 0 reads input beats q and q + 1: floor(D / KW)
-// cycles more for D >= KW; a descriptor later than its frame's first beat delays it by as
-// much. The last output beat is taken LATENCY cycles after the frame's last input beat
-// (verdict included; one cycle less for a frame of one input beat, which needs no B).
+// output beat 0 is taken in cycle LATENCY = 8 + NSH + EXTRA: 10 at DATA_W 64, 11 at 128 and
+// 256, 12 at 512 (input register 1, FIFO write 1, beat 1 written 1, S0 1, S1 1, shift NSH,
+// overlay 1 + EXTRA, out FIFO 1, output register 1). Output beat 0 reads input beats q and
+// q + 1: floor(D / KW) cycles more for D >= KW; a descriptor later than its frame's first
+// beat delays it by as much (plus one: it is registered too). The last output beat is taken
+// LATENCY cycles after the frame's last input beat (verdict included; one cycle less for a
+// frame of one input beat, which needs no B).
 //
 // Throughput: with m_axis_tready = 1 and descriptors ahead of the frames, a frame takes one
 // issue cycle per input beat plus ceil(-D / KW) when D < 0, and frames follow with no gap:
@@ -198,8 +199,8 @@ module axis_edit #(
         logic                     lo_eq;    // beat 0 is the start beat (sum_en)
         logic                     hi_lt;    // beat 0 is before the end beat (sum_en)
         logic                     hi_eq;    // beat 0 is the end beat (sum_en)
-        logic [KW-1:0]            ge_so;    // bytes at or after sum_start in its beat
-        logic [KW-1:0]            lt_eo;    // bytes before sum_end in its beat
+        logic [SW-1:0]            so;       // sum_start's byte in its beat
+        logic [SW-1:0]            eo;       // sum_end's byte in its beat
         logic [LEN_W-1:0]         min_len;
         logic [META_W-1:0]        meta;
         logic signed [LEN_W:0]    shift;
@@ -363,10 +364,8 @@ module axis_edit #(
         d_plan.lo_eq   = s_desc_sum_en && sb == '0;
         d_plan.hi_lt   = s_desc_sum_en && eb != '0;
         d_plan.hi_eq   = s_desc_sum_en && eb == '0;
-        for (int b = 0; b < KW; b++) begin
-            d_plan.ge_so[b] = SW'(b) >= s_desc_sum_start[SW-1:0];
-            d_plan.lt_eo[b] = SW'(b) <  s_desc_sum_end[SW-1:0];
-        end
+        d_plan.so      = s_desc_sum_start[SW-1:0];
+        d_plan.eo      = s_desc_sum_end[SW-1:0];
         d_plan.min_len = s_desc_min_len;
         d_plan.meta    = s_desc_meta;
         d_plan.shift   = s_desc_shift;
@@ -425,10 +424,9 @@ module axis_edit #(
     logic [AW-1:0]     p_aidx_q;     // index of the next real A
     logic              p_first_q;    // no real slot of the frame issued yet
     // A's place in the sum region: beats to the start and end beat, where A is against them,
-    // and which of its bytes are in (so the words are masked in the issue stage)
+    // and so S1 knows which of its bytes are in the sum (with sum_start and sum_end mod KW)
     logic [AW-1:0]     p_ds_q, p_de_q;
-    logic              p_lo_gt_q, p_lo_eq_q, p_hi_lt_q;
-    logic [KW-1:0]     p_lo_ok_q, p_hi_ok_q;
+    logic              p_lo_gt_q, p_lo_eq_q, p_hi_lt_q, p_hi_eq_q;
 
     logic [OAW:0]      credit_q;     // out FIFO entries free and not reserved by a slot
     logic              cr_ok_q;      // a slot may issue
@@ -467,8 +465,7 @@ module axis_edit #(
             p_lo_gt_q <= lo_gt;
             p_lo_eq_q <= lo_eq;
             p_hi_lt_q <= hi_lt;
-            p_lo_ok_q <= lo_gt ? '1 : lo_eq ? p_q.ge_so : '0;
-            p_hi_ok_q <= hi_lt ? '1 : hi_eq ? p_q.lt_eo : '0;
+            p_hi_eq_q <= hi_eq;
         end
         if (issue) begin
             if (p_pre_q) begin
@@ -501,8 +498,7 @@ module axis_edit #(
             p_lo_gt_q <= 1'b0;
             p_lo_eq_q <= pl_head.lo_eq;
             p_hi_lt_q <= pl_head.hi_lt;
-            p_lo_ok_q <= pl_head.lo_eq ? pl_head.ge_so : '0;
-            p_hi_ok_q <= pl_head.hi_lt ? '1 : pl_head.hi_eq ? pl_head.lt_eo : '0;
+            p_hi_eq_q <= pl_head.hi_eq;
         end
         if (load_plan) begin
             p_valid_q <= 1'b1;
@@ -521,7 +517,8 @@ module axis_edit #(
     logic [IN_W-1:0]      s0_a;
     logic [DATA_W+KW-1:0] s0_b;
     logic                 s0_virt, s0_vone, s0_bnone;
-    logic [KW-1:0]        s0_lo_ok, s0_hi_ok;
+    logic                 s0_lo_gt, s0_lo_eq, s0_hi_lt, s0_hi_eq;
+    logic [SW-1:0]        s0_so, s0_eo;
     sh_t                  s0_sh;
     st_t                  s0_st;
 
@@ -531,8 +528,12 @@ module axis_edit #(
         s0_virt  <= p_virt_q;
         s0_vone  <= p_vone_q;
         s0_bnone <= a_last_q;       // A is the frame's last beat: B is not the frame's
-        s0_lo_ok <= p_lo_ok_q;
-        s0_hi_ok <= p_hi_ok_q;
+        s0_lo_gt <= p_lo_gt_q;
+        s0_lo_eq <= p_lo_eq_q;
+        s0_hi_lt <= p_hi_lt_q;
+        s0_hi_eq <= p_hi_eq_q;
+        s0_so    <= p_q.so;
+        s0_eo    <= p_q.eo;
 
         s0_sh.valid    <= issue;
         s0_sh.r        <= p_q.r;
@@ -590,8 +591,11 @@ module axis_edit #(
             s1_b_keep <= s0_bnone ? '0 : b_keep;
         end
         for (int b = 0; b < KW; b++) begin
-            s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && s0_lo_ok[b] && s0_hi_ok[b])
-                                        ? a_data[8*b +: 8] : 8'd0;
+            // byte b of A is at or after sum_start, and before sum_end
+            logic lo_ok, hi_ok;
+            lo_ok = s0_lo_gt || (s0_lo_eq && SW'(b) >= s0_so);
+            hi_ok = s0_hi_lt || (s0_hi_eq && SW'(b) < s0_eo);
+            s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && lo_ok && hi_ok) ? a_data[8*b +: 8] : 8'd0;
         end
         s1_sh      <= s0_sh;
         s1_st      <= s0_st;
