@@ -34,23 +34,25 @@
 //     narrower than 32 bits reads back exactly as wide as it is).
 //
 // Counters
-//   * stat_valid/stat_outcome/stat_len and tx_valid/tx_len are registered twice before the
-//     counters are updated: an event presented in cycle c is in the value of every read whose
-//     AR handshake is in cycle c + 2 or later (and of no earlier one). Outcome codes >=
-//     NUM_OUTCOMES are not counted. One stat event and one tx event may come in every cycle; none is lost.
+//   * An outcome event presented in cycle c updates its counter in cycle c + 3 (stages E1,
+//     E2: read, E3: add and write) and is in the value of every read whose AR handshake is
+//     in cycle c + 3 or later (and of no earlier one); a TX event likewise (three registers
+//     before the TX counters). Outcome codes >= NUM_OUTCOMES are not counted. One stat event and one tx event may come in every cycle; none is lost.
 //   * The outcome counters are one distributed (LUT) RAM of 2**SLOT_W words of {packets,
-//     bytes} (64 bits each), updated by one read-modify-write per cycle: the registered event
-//     reads its word (asynchronous read), adds 1 and its length with one pair of adders and
-//     writes it back in the same cycle, so back-to-back events on one counter need no
-//     forwarding. A second copy of the RAM (the same writes) serves the AXI4-Lite reads.
+//     bytes} (64 bits each), updated by one read-modify-write per cycle: an event reads its
+//     word in E2 (asynchronous read, registered), adds 1 and its length with one pair of
+//     adders in E3 and writes it back; back-to-back events on one counter take E3's last
+//     result instead of the word read (forwarding). A second copy of the RAM (the same
+//     writes) serves the AXI4-Lite reads.
 //     The TX counter pair is in flip-flops with its own adders.
-//   * COUNTER_CLEAR never loses an event: in the cycle after the write is accepted it sets a
-//     "reads as zero" flag per outcome counter (flip-flops), zeroes the TX counters and sets
-//     every flag of the HI latches; an event reaching a counter in that cycle or later counts
-//     from zero and clears that counter's flag (next value = (clear ? 0 : count) +
-//     increment). So an event presented from one cycle before the clearing write is accepted
-//     on is counted after the clear, an earlier one before it (as with one input register and
-//     the clear acted on at once).
+//   * COUNTER_CLEAR never loses an event. Accepted in cycle W, it sets every flag of the HI
+//     latches in W + 1, and zeroes the TX counters and sets a "reads as zero" flag per
+//     outcome counter (flip-flops) in W + 2 (reads in W + 2 already return 0); an event
+//     reaching a counter in that cycle or later
+//     counts from zero and clears that counter's flag (next value = (clear ? 0 : count) +
+//     increment). So an event presented from cycle W - 1 on is counted after the clear, an
+//     earlier one before it (as with one input register and the clear acted on at once);
+//     a read whose AR handshake is in W + 1 (B's cycle) or later sees the clear.
 //   * HI latch: each counter has its own 32-bit latch (outcomes: LUT RAM, TX: flip-flops).
 //     Reading a _LO register returns bits 31:0 and, in the same cycle, copies bits 63:32 of
 //     that same counter into its latch; reading _HI returns the latch. Latches are zeroed by
@@ -211,15 +213,18 @@ module block_csr #(
     assign wr_clear = wr_addr == WA_CLEAR;
     assign wr_ok    = |wr_reg || wr_clear;
 
-    logic counter_clear;  // the clearing write, in the cycle it is accepted
-    logic clear_q;        // ... acted on in the next cycle (off the adders' paths)
+    logic counter_clear;  // the clearing write, in the cycle it is accepted (W)
+    logic clear_q;        // W + 1: TX counters and HI latches cleared
+    logic clear_qq;       // W + 2: outcome counters cleared
     assign counter_clear = wr_req && wr_clear && wr_strb[0] && wr_data[0];
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            clear_q <= 1'b0;
+            clear_q  <= 1'b0;
+            clear_qq <= 1'b0;
         end else begin
-            clear_q <= counter_clear;
+            clear_q  <= counter_clear;
+            clear_qq <= clear_q;
         end
     end
 
@@ -301,11 +306,19 @@ module block_csr #(
     logic              e2_valid_q;
     logic [SLOT_W-1:0] e2_slot_q;  // data
     logic [15:0]       e2_len_q;   // data
-    logic              e2_zero_q;  // data: E2's counter reads as zero (flag or clear)
+    logic              e3_valid_q;
+    logic [SLOT_W-1:0] e3_slot_q;  // data
+    logic [15:0]       e3_len_q;   // data
+    logic [127:0]      e3_word_q;  // data: E3's counter as read in E2
+    logic              e3_zero_q;  // data: E3's counter counts from zero (flag or clear)
+    logic              e3_fwd_q;   // data: E3's counter was written in E2's cycle: use upd_q
+    logic [127:0]      upd_q;      // data: the last word written
     logic              t1_valid_q;
     logic [15:0]       t1_len_q;   // data
     logic              t2_valid_q;
     logic [15:0]       t2_len_q;   // data
+    logic              t3_valid_q;
+    logic [15:0]       t3_len_q;   // data
 
     logic [DEPTH-1:0] cnt_zero_q;   // counter reads as zero (reset, COUNTER_CLEAR)
 
@@ -313,63 +326,74 @@ module block_csr #(
         if (rst) begin
             e1_valid_q <= 1'b0;
             e2_valid_q <= 1'b0;
+            e3_valid_q <= 1'b0;
             t1_valid_q <= 1'b0;
             t2_valid_q <= 1'b0;
+            t3_valid_q <= 1'b0;
         end else begin
             e1_valid_q <= stat_valid && 32'(stat_outcome) < 32'(NUM_OUTCOMES);
             e2_valid_q <= e1_valid_q;
+            e3_valid_q <= e2_valid_q;
             t1_valid_q <= tx_valid;
             t2_valid_q <= t1_valid_q;
+            t3_valid_q <= t2_valid_q;
         end
-    end
-
-    // E2's zero flag is the flag of its counter as it will be in E2: cleared by the E2 event
-    // on the same counter now, set by the clear acted on now or in the next cycle
-    always_ff @(posedge clk) begin
-        e1_slot_q <= stat_outcome[SLOT_W-1:0];
-        e1_len_q  <= stat_len;
-        e2_slot_q <= e1_slot_q;
-        e2_len_q  <= e1_len_q;
-        e2_zero_q <= counter_clear
-                  || (!(e2_valid_q && e2_slot_q == e1_slot_q)
-                      && (clear_q || cnt_zero_q[e1_slot_q]));
-        t1_len_q  <= tx_len;
-        t2_len_q  <= t1_len_q;
     end
 
     // ------------------------------------------------------------------------------------
     // Outcome counters: {packets, bytes} per outcome in LUT RAM, one update per cycle
     // ------------------------------------------------------------------------------------
-    logic [63:0]      upd_pkts;     // the word the event writes back
-    logic [63:0]      upd_bytes;
-    logic [127:0]     ev_word;      // the event's counter as read (RMW copy)
-    logic [127:0]     rd_word;      // the read's counter as read (AXI copy)
+    logic [63:0]  upd_pkts;     // the word E3 writes back
+    logic [63:0]  upd_bytes;
+    logic [127:0] rd_word;      // the read's counter as read (AXI copy)
 
     // The RAM: the same write into both copies, one asynchronous read port each
-    logic [127:0] cnt_mem_a [DEPTH]; // read by the event
+    logic [127:0] cnt_mem_a [DEPTH]; // read by the events (E2)
     logic [127:0] cnt_mem_b [DEPTH]; // read by AXI4-Lite
 
+    // E2 reads its counter; the E3 event writing the same counter in this cycle is forwarded
+    // in E3 (upd_q). E3's zero flag is its counter's flag as it will be in E3: cleared by the
+    // E3 event on the same counter now, set by the clear acted on now or in the next cycle.
     always_ff @(posedge clk) begin
-        if (e2_valid_q) begin
-            cnt_mem_a[e2_slot_q] <= {upd_pkts, upd_bytes};
-            cnt_mem_b[e2_slot_q] <= {upd_pkts, upd_bytes};
+        e1_slot_q <= stat_outcome[SLOT_W-1:0];
+        e1_len_q  <= stat_len;
+        e2_slot_q <= e1_slot_q;
+        e2_len_q  <= e1_len_q;
+        e3_slot_q <= e2_slot_q;
+        e3_len_q  <= e2_len_q;
+        e3_word_q <= cnt_mem_a[e2_slot_q];
+        e3_fwd_q  <= e3_valid_q && e3_slot_q == e2_slot_q;
+        e3_zero_q <= clear_q
+                  || (!(e3_valid_q && e3_slot_q == e2_slot_q)
+                      && (clear_qq || cnt_zero_q[e2_slot_q]));
+        t1_len_q  <= tx_len;
+        t2_len_q  <= t1_len_q;
+        t3_len_q  <= t2_len_q;
+    end
+
+    // E3: read-modify-write, (zero ? 0 : count) + increment
+    logic [127:0] e3_base;
+    assign e3_base   = e3_zero_q ? 128'd0 : e3_fwd_q ? upd_q : e3_word_q;
+    assign upd_pkts  = e3_base[127:64] + 64'd1;
+    assign upd_bytes = e3_base[63:0] + {48'd0, e3_len_q};
+
+    always_ff @(posedge clk) begin
+        if (e3_valid_q) begin
+            cnt_mem_a[e3_slot_q] <= {upd_pkts, upd_bytes};
+            cnt_mem_b[e3_slot_q] <= {upd_pkts, upd_bytes};
+            upd_q                <= {upd_pkts, upd_bytes};
         end
     end
 
-    assign ev_word = cnt_mem_a[e2_slot_q];
     assign rd_word = cnt_mem_b[rd_slot[SLOT_W-1:0]];
-
-    // Read-modify-write: (zero ? 0 : count) + increment
-    assign upd_pkts  = (e2_zero_q ? 64'd0 : ev_word[127:64]) + 64'd1;
-    assign upd_bytes = (e2_zero_q ? 64'd0 : ev_word[63:0]) + {48'd0, e2_len_q};
 
     always_ff @(posedge clk) begin
         for (int k = 0; k < DEPTH; k++) begin
             if (rst) begin
                 cnt_zero_q[k] <= 1'b1;
-            end else if (e2_valid_q && e2_slot_q == SLOT_W'(k)) begin
+            end else if (e3_valid_q && e3_slot_q == SLOT_W'(k)) begin
                 cnt_zero_q[k] <= 1'b0;
-            end else if (clear_q) begin
+            end else if (clear_qq) begin
                 cnt_zero_q[k] <= 1'b1;
             end
         end
@@ -378,8 +402,10 @@ module block_csr #(
     // The counter a read addresses, as it is in R1
     logic [63:0] rd_pkts;
     logic [63:0] rd_bytes;
-    assign rd_pkts  = cnt_zero_q[rd_slot[SLOT_W-1:0]] ? 64'd0 : rd_word[127:64];
-    assign rd_bytes = cnt_zero_q[rd_slot[SLOT_W-1:0]] ? 64'd0 : rd_word[63:0];
+    logic        rd_zero;  // zero, or being cleared (the E3 events of this cycle count from 0)
+    assign rd_zero  = cnt_zero_q[rd_slot[SLOT_W-1:0]] || clear_qq;
+    assign rd_pkts  = rd_zero ? 64'd0 : rd_word[127:64];
+    assign rd_bytes = rd_zero ? 64'd0 : rd_word[63:0];
 
     // HI latches of the outcome counters: LUT RAM, a "reads as zero" flag each
     logic [31:0]      hi_pkts_mem [DEPTH];
@@ -420,6 +446,10 @@ module block_csr #(
     // ------------------------------------------------------------------------------------
     logic [63:0] tx_pkts_q;
     logic [63:0] tx_bytes_q;
+    logic [63:0] rd_tx_pkts;   // as a read sees them (zero while being cleared)
+    logic [63:0] rd_tx_bytes;
+    assign rd_tx_pkts  = clear_qq ? 64'd0 : tx_pkts_q;
+    assign rd_tx_bytes = clear_qq ? 64'd0 : tx_bytes_q;
     logic [31:0] tx_pkts_hi_q;
     logic [31:0] tx_bytes_hi_q;
 
@@ -427,10 +457,10 @@ module block_csr #(
         if (rst) begin
             tx_pkts_q  <= '0;
             tx_bytes_q <= '0;
-        end else if (clear_q || t2_valid_q) begin
-            tx_pkts_q  <= (clear_q ? 64'd0 : tx_pkts_q) + {63'd0, t2_valid_q};
-            tx_bytes_q <= (clear_q ? 64'd0 : tx_bytes_q)
-                        + (t2_valid_q ? {48'd0, t2_len_q} : 64'd0);
+        end else if (clear_qq || t3_valid_q) begin
+            tx_pkts_q  <= (clear_qq ? 64'd0 : tx_pkts_q) + {63'd0, t3_valid_q};
+            tx_bytes_q <= (clear_qq ? 64'd0 : tx_bytes_q)
+                        + (t3_valid_q ? {48'd0, t3_len_q} : 64'd0);
         end
     end
 
@@ -439,8 +469,8 @@ module block_csr #(
             tx_pkts_hi_q  <= '0;
             tx_bytes_hi_q <= '0;
         end else begin
-            if (latch_pkts && rd_tx)  tx_pkts_hi_q  <= tx_pkts_q[63:32];
-            if (latch_bytes && rd_tx) tx_bytes_hi_q <= tx_bytes_q[63:32];
+            if (latch_pkts && rd_tx)  tx_pkts_hi_q  <= rd_tx_pkts[63:32];
+            if (latch_bytes && rd_tx) tx_bytes_hi_q <= rd_tx_bytes[63:32];
         end
     end
 
@@ -465,9 +495,9 @@ module block_csr #(
             endcase
         end else if (rd_tx) begin
             unique case (rd_addr_q[1:0])
-                2'd0:    rd_data = tx_pkts_q[31:0];
+                2'd0:    rd_data = rd_tx_pkts[31:0];
                 2'd1:    rd_data = tx_pkts_hi_q;
-                2'd2:    rd_data = tx_bytes_q[31:0];
+                2'd2:    rd_data = rd_tx_bytes[31:0];
                 default: rd_data = tx_bytes_hi_q;
             endcase
         end else begin

@@ -372,7 +372,7 @@ async def reads_under_load(dut):
     axil = await setup(dut)
     rng = random.Random(17)
     cycle = 0
-    cum = {c: ([0] * 17, [0] * 17) for c in (-2, -1)}  # cycle -> (pkts, bytes) per slot,
+    cum = {c: ([0] * 17, [0] * 17) for c in (-3, -2, -1)}  # cycle -> (pkts, bytes) per slot,
                                                       # after the events presented in it
     ar_cycles = []      # AR handshake cycles
     r_cycles = []       # R handshake cycles
@@ -427,7 +427,7 @@ async def reads_under_load(dut):
         ar = ar_cycles[n0]
         hi = await axil.rd(cnt_addr(s, 2 * which + 1))
         got = (hi << 32) | lo
-        pks, bys = cum[ar - 2]
+        pks, bys = cum[ar - 3]
         want = (pks if which == 0 else bys)[s]
         assert got == want, f"slot {s} {'bytes' if which else 'packets'}: {got:#x}, want {want:#x} (AR cycle {ar})"
         checked += 1
