@@ -16,7 +16,7 @@
 //     independent); each channel accepts its next request after its response was taken.
 //   * Write: AW and W are accepted in either order or together. A VALID write (and any
 //     SLVERR write) is performed in the cycle both are present and B is raised in the next
-//     cycle; a SRC/DST write runs the table update below and B is raised 7 cycles after the
+//     cycle; a SRC/DST write runs the table update below and B is raised 10 cycles after the
 //     cycle both are present. A write waits one cycle when a read is accepted in that cycle.
 //   * Read: AR is accepted when no R is pending; R follows 3 cycles after the AR handshake.
 //   * WSTRB selects byte lanes (VALID: lane 0); a write with WSTRB = 0 changes nothing (and
@@ -36,10 +36,10 @@
 //     flip-flops (reset to 0); the tables and the shadow are not reset: they start (FPGA
 //     configuration, simulation start) as every key 0, consistent, and stay so.
 //   * A SRC/DST write of entry i, from the cycle c0 both AW and W are present: c0 reads the
-//     shadow, c2 forms the new key (byte lanes of WSTRB), c3 reads the old key's word of
-//     every table on port B and writes the new key into the shadow, c4 writes those words
-//     back with bit i cleared, c5 reads the new key's words, c6 writes them with bit i set;
-//     B is raised in c7. Port B never writes a word that port A reads in the same cycle
+//     shadow, c2 forms the new key (byte lanes of WSTRB), c3 writes it into the shadow; on
+//     port B of every table (address, data and enables registered) c4 reads the old key's
+//     word, c6 writes it back with bit i cleared, c7 reads the new key's word, c9 writes it
+//     with bit i set; B is raised in c10. Port B never writes a word that port A reads in the same cycle
 //     without the lookup using the word port B read before it (the RAM's output is not used
 //     on such a collision), so every lookup sees each table either before or after a write.
 //
@@ -52,8 +52,8 @@
 //     are registered before the per-entry match too.
 //   * Write rule: a write takes effect for the lookups presented from the cycle B is raised
 //     on. A VALID write is seen by lookups presented from that cycle exactly (earlier ones
-//     see the old VALID). During a SRC/DST write (presented from its c0 to c6) the old pair
-//     of entry i still hits up to the lookup presented in c4 and the new pair hits from c7;
+//     see the old VALID). During a SRC/DST write (presented from its c0 to c9) the old pair
+//     of entry i still hits up to the lookup presented in c6 and the new pair hits from c10;
 //     between the two neither hits through entry i (other entries are not affected).
 
 `default_nettype none
@@ -197,7 +197,7 @@ module allow_list #(
     logic             wr_ok;
     logic             wr_key;     // a SRC/DST write: runs the sequence
     logic [IDX_W-1:0] wr_idx;
-    logic [5:0]       seq_q;      // c1 .. c6
+    logic [8:0]       seq_q;      // c1 .. c9
     logic [IDX_W-1:0] seq_idx_q;  // data: not reset
     logic             seq_dst_q;  // data: the write is to DST
     logic [31:0]      seq_data_q; // data
@@ -208,14 +208,14 @@ module allow_list #(
     assign wr_ok    = is_entry_addr(wr_addr);
     assign wr_idx   = wr_addr[2 +: IDX_W];
     assign wr_key   = wr_req && wr_ok && wr_addr[1:0] != 2'd2;
-    assign wr_ack   = (wr_req && !wr_key) || seq_q[5];
+    assign wr_ack   = (wr_req && !wr_key) || seq_q[8];
     assign wr_err   = wr_req && !wr_ok;
 
     always_ff @(posedge clk) begin
         if (rst) begin
             seq_q <= '0;
         end else begin
-            seq_q <= {seq_q[4:0], wr_key};
+            seq_q <= {seq_q[7:0], wr_key};
         end
     end
 
@@ -285,15 +285,21 @@ module allow_list #(
         end
     end
 
-    // Port B of the tables: c3 read old, c4 write old & ~bit, c5 read new, c6 write new | bit
-    logic tb_re;
-    logic tb_we;
-    logic tb_new;  // the new key's words (c5, c6)
-    logic tb_set;  // the write sets bit i (c6)
-    assign tb_re  = seq_q[2] || seq_q[4];
-    assign tb_we  = seq_q[3] || seq_q[5];
-    assign tb_new = seq_q[4] || seq_q[5];
-    assign tb_set = seq_q[5];
+    // Port B of the tables, every control registered: c3 addresses the old key's words, c4
+    // reads them, c5 forms them with bit i cleared, c6 writes them; c6 addresses the new
+    // key's words, c7 reads them, c8 forms them with bit i set, c9 writes them
+    logic tb_re_q;   // c4, c7
+    logic tb_we_q;   // c6, c9
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            tb_re_q <= 1'b0;
+            tb_we_q <= 1'b0;
+        end else begin
+            tb_re_q <= seq_q[2] || seq_q[5];
+            tb_we_q <= seq_q[4] || seq_q[7];
+        end
+    end
 
     // ------------------------------------------------------------------------------------
     // Read data (R0: rd_req, R1: shadow read, R2: answer from sh_q)
@@ -363,8 +369,8 @@ module allow_list #(
         logic [ENTRIES-1:0] rd_a_q;   // port A word (lookup)
         logic [ENTRIES-1:0] rd_b_q;   // port B word (control)
         logic [W-1:0]       lk_addr;
-        logic [W-1:0]       tb_addr;
-        logic [ENTRIES-1:0] tb_wdata;
+        logic [W-1:0]       tb_addr_q;   // data
+        logic [ENTRIES-1:0] tb_wdata_q;  // data
         logic               lk_coll;  // port B writes the word port A would read
         logic               coll_q;   // ... in the previous cycle: use rd_b_q
 
@@ -373,8 +379,13 @@ module allow_list #(
         end
 
         assign lk_addr  = lk_key[LSB +: W];
-        assign tb_addr  = tb_new ? key_new_q[LSB +: W] : key_old_q[LSB +: W];
-        assign tb_wdata = tb_set ? (rd_b_q | seq_bit_q) : (rd_b_q & ~seq_bit_q);
+        always_ff @(posedge clk) begin
+            if (seq_q[2]) tb_addr_q <= key_old_q[LSB +: W];
+            if (seq_q[5]) tb_addr_q <= key_new_q[LSB +: W];
+            if (seq_q[4] || seq_q[7]) begin
+                tb_wdata_q <= seq_q[7] ? (rd_b_q | seq_bit_q) : (rd_b_q & ~seq_bit_q);
+            end
+        end
 
         // Port A: lookup read, not made when port B writes the same word (the lookup uses
         // rd_b_q then): collisions are "don't care" for the RAM, no read-first logic needed
@@ -384,16 +395,16 @@ module allow_list #(
 
         // Port B: control write or read (no change on write)
         always_ff @(posedge clk) begin
-            if (tb_we) begin
-                tab[tb_addr] <= tb_wdata;
-            end else if (tb_re) begin
-                rd_b_q <= tab[tb_addr];
+            if (tb_we_q) begin
+                tab[tb_addr_q] <= tb_wdata_q;
+            end else if (tb_re_q) begin
+                rd_b_q <= tab[tb_addr_q];
             end
         end
 
         // A collision: port B holds the word as it was before the write (it does not read
         // in a write cycle nor in the cycle after one)
-        assign lk_coll = tb_we && tb_addr == lk_addr;
+        assign lk_coll = tb_we_q && tb_addr_q == lk_addr;
 
         always_ff @(posedge clk) begin
             coll_q <= lk_coll;

@@ -22,8 +22,8 @@ ADDR_W = int(os.environ.get("WS_ADDR_W", "12"))
 LAT = int(os.environ.get("WS_LOOKUP_LATENCY", "2"))
 # A SRC/DST write: B is raised KEY_B cycles after the cycle both AW and W are present; the
 # old pair still hits through its entry for lookups presented up to cycle B - OLD_UNTIL.
-KEY_B = 7
-OLD_UNTIL = 3
+KEY_B = 10
+OLD_UNTIL = 4
 
 
 def allow_addr(i: int, field: int) -> int:
