@@ -252,6 +252,7 @@ module allow_list #(
     assign rd_idx   = rd_addr[2 +: IDX_W];
     assign sh_raddr = rd_req ? rd_idx : wr_idx;
 
+    (* ram_style = "distributed" *)  // LUT RAM: a block RAM's output would be too late for sh_q
     logic [KEY_W-1:0] sh_mem [ENTRIES];
 
     initial begin
@@ -350,6 +351,11 @@ module allow_list #(
     assign lk_key = {lookup_src, lookup_dst};
 
     logic [NCHUNK-1:0][ENTRIES-1:0] vec;   // cycle T+1: the word of each table
+    logic [NCHUNK-1:0][ENTRIES-1:0] vec_a; // ... port A's (not to be used on a collision)
+    logic [NCHUNK-1:0][ENTRIES-1:0] vec_b; // ... port B's (the word before the write)
+    logic [NCHUNK-1:0]              vec_cl;// ... a collision: use vec_b
+    logic                           unused_vec; // each latency uses vec or the other three
+    assign unused_vec = ^{vec, vec_a, vec_b, vec_cl};
     logic [ENTRIES-1:0]             valid_s1_q;
 
     // VALID as it is in cycle T (so a VALID write is seen from its B cycle on)
@@ -410,7 +416,10 @@ module allow_list #(
             coll_q <= lk_coll;
         end
 
-        assign vec[c] = coll_q ? rd_b_q : rd_a_q;
+        assign vec[c]    = coll_q ? rd_b_q : rd_a_q;
+        assign vec_a[c]  = rd_a_q;
+        assign vec_b[c]  = rd_b_q;
+        assign vec_cl[c] = coll_q;
     end
 
     // ------------------------------------------------------------------------------------
@@ -442,12 +451,23 @@ module allow_list #(
 
         assign lookup_hit = |hit_q;
     end else begin : g_lat3
-        logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;  // data
+        // The RAMs' outputs go straight into registers (a block RAM's clock-to-output leaves
+        // no room for logic); the collision select is made a cycle later
+        logic [NCHUNK-1:0][ENTRIES-1:0] vec_a_q;  // data
+        logic [NCHUNK-1:0][ENTRIES-1:0] vec_b_q;  // data
+        logic [NCHUNK-1:0]              vec_cl_q; // data
+        logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;
         logic [ENTRIES-1:0]             valid_s2_q;
         logic [ENTRIES-1:0]             hit_q;
 
         always_ff @(posedge clk) begin
-            vec_q <= vec;
+            vec_a_q  <= vec_a;
+            vec_b_q  <= vec_b;
+            vec_cl_q <= vec_cl;
+        end
+
+        for (genvar c = 0; c < NCHUNK; c++) begin : g_sel
+            assign vec_q[c] = vec_cl_q[c] ? vec_b_q[c] : vec_a_q[c];
         end
 
         always_ff @(posedge clk) begin
