@@ -12,7 +12,7 @@
 //
 // Stages after the tap (tap_valid = cycle T):
 //   G1 (T)    GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
-//             length check as a flag; the allow-list compares its entries (allow_list)
+//             length check as a flag; the allow-list's answer registered
 //   G2 (T+1)  the decision: the steps' priority, the policy, RFC 6040, the first half of the
 //             inner checksum update (RFC 1624)
 //   G3 (T+2)  the descriptor: the bytes laid over the output head, the checksum's fold
@@ -65,8 +65,8 @@ module gre_classify
     input  wire logic                      ctrl_drop_pass,
     input  wire logic                      ctrl_drop_punt,
     input  wire logic                      ctrl_forward_malformed,
-    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T+1 (the pair is
-    // looked up from the front end's early tap, two cycles before)
+    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T (the pair is looked
+    // up from the front end's early tap, two cycles before); registered here in G1
     input  wire logic                      lookup_hit,
 
     output      logic                      desc_valid,
@@ -109,6 +109,7 @@ module gre_classify
     logic               g1_ecn_pl_short_q, g1_ecn_trunc_q, g1_teb_short_q;
     logic               g1_len_short_q;     // whole frame ends before ip_end
     logic               g1_csum_q;
+    logic               g1_hit_q;           // the allow-list's answer
     logic [1:0]         g1_oecn_q;
     logic [15:0]        g1_proto_q;
     logic [4:0]         g1_l2_q;
@@ -174,6 +175,7 @@ module gre_classify
             g1_teb_short_q   <= lt_teb[n_opt];
             g1_len_short_q   <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
             g1_csum_q        <= flags[15];
+            g1_hit_q         <= lookup_hit;
             g1_oecn_q        <= tap_ip_ecn;
             g1_proto_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]};
             g1_l2_q          <= tap_l2_len;
@@ -185,7 +187,12 @@ module gre_classify
             g1_out_l3_q      <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len) + LEN_W'(tap_l2_len);
             g1_out_teb_q     <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len);
             for (int i = 0; i < 4; i++) begin
-                g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + int'(gre_len)) +: 8];
+                case (n_opt)
+                    2'd0:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 4) +: 8];
+                    2'd1:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 8) +: 8];
+                    2'd2:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 12) +: 8];
+                    default: g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 16) +: 8];
+                endcase
             end
         end
         if (rst) g1_valid_q <= 1'b0;
@@ -213,7 +220,7 @@ module gre_classify
         else if (g1_gre_bad_q)                          g2_outcome = OUT_DROP_GRE_HEADER;
         else if (g1_pl_lt_gre_q)                        g2_outcome = OUT_DROP_IP_HEADER;
         else if (g1_trunc_gre_q)                        g2_outcome = OUT_DROP_TRUNCATED;
-        else if (ctrl_allow_enable && (g1_v6_q || !lookup_hit))
+        else if (ctrl_allow_enable && (g1_v6_q || !g1_hit_q))
                                                         g2_outcome = OUT_DROP_NOT_ALLOWED;
         else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
         else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))

@@ -73,7 +73,8 @@ module ip_front
     output      logic [1:0]             tap_ip_ecn,      // outer ECN
     output      logic [31:0]            tap_ip_src,      // IPv4 source
     output      logic [31:0]            tap_ip_dst,      // IPv4 destination
-    // The same pair one cycle before tap_valid (for a table lookup that takes two cycles)
+    // The same pair two cycles before tap_valid (for a table lookup of two cycles whose
+    // answer the classifier registers)
     output      logic [31:0]            early_ip_src,
     output      logic [31:0]            early_ip_dst,
     output      logic [7:0]             tap_g,           // G = L2 + IP header length
@@ -184,11 +185,20 @@ module ip_front
             s1_et_q     <= {win_byte(c_win, 12 + 4 * int'(s1_tags)),
                             win_byte(c_win, 13 + 4 * int'(s1_tags))};
             s1_l2_q     <= c_win[0 +: 22*8];
+            // Constant byte indices under a select (no index arithmetic on the window).
             for (int i = 0; i < L3_BYTES; i++) begin
-                s1_l3_q[8*i +: 8] <= win_byte(c_win, 14 + 4 * int'(s1_tags) + i);
+                case (s1_tags)
+                    2'd0:    s1_l3_q[8*i +: 8] <= win_byte(c_win, 14 + i);
+                    2'd1:    s1_l3_q[8*i +: 8] <= win_byte(c_win, 18 + i);
+                    default: s1_l3_q[8*i +: 8] <= win_byte(c_win, 22 + i);
+                endcase
             end
             for (int p = 0; p < 15; p++) begin
-                s1_pair_q[p] <= raw_pair[p + int'(s1_tags)];
+                case (s1_tags)
+                    2'd0:    s1_pair_q[p] <= raw_pair[p];
+                    2'd1:    s1_pair_q[p] <= raw_pair[p + 1];
+                    default: s1_pair_q[p] <= raw_pair[p + 2];
+                endcase
             end
         end
         if (rst) s1_valid_q <= 1'b0;
@@ -264,14 +274,20 @@ module ip_front
             // L4 window from L3 byte 20 + 16 * (step / 4); S3 adds 4 * (step % 4).
             s2_fine_q <= s1_step_q[1:0];
             for (int i = 0; i < L4_COARSE; i++) begin
-                s2_l4_q[8*i +: 8] <= l3_byte(20 + 16 * int'(s1_step_q[3:2]) + i);
+                case (s1_step_q[3:2])
+                    2'd0:    s2_l4_q[8*i +: 8] <= l3_byte(20 + i);
+                    2'd1:    s2_l4_q[8*i +: 8] <= l3_byte(36 + i);
+                    default: s2_l4_q[8*i +: 8] <= l3_byte(52 + i);
+                endcase
             end
         end
         if (rst) s2_valid_q <= 1'b0;
     end
 
-    assign early_ip_src = s2_src_q;
-    assign early_ip_dst = s2_dst_q;
+    assign early_ip_src = {s1_l3_q[8*12 +: 8], s1_l3_q[8*13 +: 8], s1_l3_q[8*14 +: 8],
+                           s1_l3_q[8*15 +: 8]};
+    assign early_ip_dst = {s1_l3_q[8*16 +: 8], s1_l3_q[8*17 +: 8], s1_l3_q[8*18 +: 8],
+                           s1_l3_q[8*19 +: 8]};
 
     // ---- S3: header sums, fine L4 shift, G --------------------------------------------------
     logic [1:0][19:0] s3_sum_q;
@@ -301,7 +317,12 @@ module ip_front
             tap_g           <= 8'(s2_l2_len_q) + 8'(s2_hl_q);
             tap_have_l4     <= 9'(s2_have_l3_q) - 9'(s2_hl_q);
             for (int i = 0; i < L4_BYTES; i++) begin
-                tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 4 * int'(s2_fine_q)) +: 8];
+                case (s2_fine_q)
+                    2'd0:    tap_l4[8*i +: 8] <= s2_l4_q[8*i +: 8];
+                    2'd1:    tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 4) +: 8];
+                    2'd2:    tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 8) +: 8];
+                    default: tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 12) +: 8];
+                endcase
             end
             s3_sum_q[0] <= 20'(s2_sum_q[0]) + 20'(s2_sum_q[1]) + 20'(s2_sum_q[2])
                          + 20'(s2_sum_q[3]);

@@ -26,30 +26,25 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from gre_tb import mismatch_dir
-from tb.axis_edit.axis_edit_tb import LATENCY as EDIT_LATENCY
+from tb.axis_edit.axis_edit_tb import LATENCY as EDIT_TB_LATENCY
 from wirespeed.model import frames as F
-from wirespeed.model.gre import GreConfig, Outcome, gre_decap
+from wirespeed.model.gre import (DECIDE_CYCLES, EDIT_LATENCY, GreConfig, Outcome, gre_decap,
+                                  latency_cycles)
 
-# Cycles from the beat that completes the header window to the descriptor at the edit engine:
-# the capture register, ip_front's S1-S3 and gre_classify's G1-G3 (gre_decap.sv).
-DECIDE = 7
-WINDOW = 128
+DECIDE = DECIDE_CYCLES
 
 
 def engine_latency(kw: int) -> int:
-    """axis_edit's first-beat latency at this width (asserted by tb/axis_edit)."""
+    """axis_edit's first-beat latency at this width, as the model states it; tb/axis_edit
+    asserts the engine's own."""
+    assert EDIT_LATENCY[8 * kw] == EDIT_TB_LATENCY[8 * kw]
     return EDIT_LATENCY[8 * kw]
 
 
 def exact_latency(r, kw: int) -> int:
     """The contract's latency of a frame that leaves whole (see the module doc)."""
-    trig = (min(r.in_len, WINDOW) - 1) // kw
-    # The engine issues one slot per input beat; output beat 0 comes from the slot of input
-    # beat floor(D / KW), a frame's last output beat from the slot of its last input beat.
-    slot = (r.skip_to - r.kept) // kw
-    if -(-len(r.output) // kw) == 1:
-        slot = max(slot, (r.in_len - 1) // kw)
-    return trig + DECIDE + engine_latency(kw) + slot
+    engine_latency(kw)
+    return latency_cycles(r, kw)
 
 
 class Bench:

@@ -67,6 +67,7 @@ __all__ = [
     "MALFORMED_OUTCOMES",
     "NUM_OUTCOMES",
     "tally",
+    "latency_cycles",
 ]
 
 
@@ -336,6 +337,28 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
             return forward(oc, None)
         return res(oc, f, True)
     return res(O.DROP_RX_ERROR if bad else oc, None, False)
+
+
+# The RTL's latency contract (docs/gre_decap.md, "Performance contract"): cycles from the beat
+# that completes the header window to the descriptor at the edit engine, and the engine's
+# first-beat latency per bus width (rtl/stream/axis_edit.sv).
+DECIDE_CYCLES = 7
+EDIT_LATENCY = {64: 8, 128: 9, 256: 9, 512: 10}
+
+
+def latency_cycles(r: Result, keep_w: int) -> int:
+    """First input handshake to first output handshake of a frame `r` that leaves whole, on an
+    idle pipeline with `keep_w` bytes per beat: the beat that completes the window, the
+    decision, the engine, and the engine's slot (one per input beat: output beat 0 comes from
+    the slot of input beat floor(D / keep_w), a one-beat output from the slot of the frame's
+    last input beat)."""
+    if r.output is None:
+        raise ValueError("latency_cycles: the frame does not leave whole")
+    trig = (min(r.in_len, HDR_WINDOW) - 1) // keep_w
+    slot = (r.skip_to - r.kept) // keep_w
+    if -(-len(r.output) // keep_w) == 1:
+        slot = max(slot, (r.in_len - 1) // keep_w)
+    return trig + DECIDE_CYCLES + EDIT_LATENCY[8 * keep_w] + slot
 
 
 def tally(results, n_outcomes: int = NUM_OUTCOMES):
