@@ -38,10 +38,11 @@
 //   and held until the slot of the frame's last input beat, so it is written in that slot
 //   (the out FIFO write never needs two beats in one cycle) together with the verdict.
 // * Sum and status: S1 holds A's bytes inside the sum region as 16-bit words (masked by
-//   where A is against the region's start and end beats, which the plan tracks); an adder tree of two levels a stage, the
-//   frame's accumulator and one fold give the verdict VS = ceil(log2(KW / 2) / 2) + 2 stages
-//   after S1, with the status fields (n, short, L) computed on the way. Where that is later
-//   than the overlay (128 and 512 bits) the data waits one register more (EXTRA).
+//   where A is against the region's start and end beats, which the plan tracks); an adder
+//   tree of two levels a stage, the frame's accumulator and one fold give the verdict
+//   VS = ceil(log2(KW / 2) / 2) + 2 stages after S1, with the status fields (n, short, L)
+//   computed on the way. Where that is later than the overlay (128 and 512 bits) the data
+//   waits one register more (EXTRA).
 //
 // Backpressure: no stage stalls. The out FIFO (ODEPTH entries) gives the issue stage credits:
 // a slot issues only with a free entry reserved for it, so m_axis_tready reaches only the
@@ -410,6 +411,10 @@ module axis_edit #(
     // Issue: the frame's plan in registers, one slot per cycle
     // ------------------------------------------------------------------------------------
     logic              p_valid_q;    // the plan registers hold the frame at A's
+    // The frame's constant fields are read from the plan FIFO at pc_q (its entry stays until
+    // the frame's last slot has passed the head read), so the plan load enables only the
+    // counters below.
+    logic [DAW-1:0]    pc_q;
     // verilator lint_off UNUSEDSIGNAL
     // (its counter fields are loaded into the p_*_q counters instead)
     plan_t             p_q;
@@ -432,8 +437,12 @@ module axis_edit #(
     logic              cr_ok_q;      // a slot may issue
 
     logic can_virt, can_real, issue, fr_end, load_plan;
+    // verilator lint_off UNUSEDSIGNAL
+    // (the next frame's counters only; its constant fields are read at pc_q)
     plan_t pl_head;
+    // verilator lint_on UNUSEDSIGNAL
     assign pl_head = pl_mem[pl_rd_q];
+    assign p_q     = pl_mem[pc_q];
 
     // A virtual slot waits for beat 0 too (the last one's B).
     assign can_virt  = p_valid_q && p_virt_q && in_ne_q && cr_ok_q;
@@ -480,7 +489,7 @@ module axis_edit #(
             end
         end
         if (load_plan) begin
-            p_q       <= pl_head;
+            pc_q      <= pl_rd_q;
             p_virt_q  <= pl_head.virt;
             p_vone_q  <= pl_head.vone;
             p_vcnt_q  <= pl_head.vcnt;
