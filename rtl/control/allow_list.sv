@@ -240,11 +240,11 @@ module allow_list #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Shadow of the keys: registered read (c0 / read R0), then a second register (sh_q)
+    // Shadow of the keys: address registered (c0 / read R0), read into sh_q (c1 / R1)
     // ------------------------------------------------------------------------------------
     logic [IDX_W-1:0] rd_idx;
     logic [IDX_W-1:0] sh_raddr;
-    logic [KEY_W-1:0] sh_rd_q;   // data
+    logic [IDX_W-1:0] sh_raddr_q; // data: the address is registered, the read is not
     logic [KEY_W-1:0] sh_q;      // data
     logic [KEY_W-1:0] key_old_q; // data: the key being replaced (from c2)
     logic [KEY_W-1:0] key_new_q; // data: the key being written (from c2)
@@ -264,8 +264,8 @@ module allow_list #(
     end
 
     always_ff @(posedge clk) begin
-        sh_rd_q <= sh_mem[sh_raddr];
-        sh_q    <= sh_rd_q;
+        sh_raddr_q <= sh_raddr;
+        sh_q       <= sh_mem[sh_raddr_q];
     end
 
     // c2: the old and the new key
@@ -371,6 +371,9 @@ module allow_list #(
         localparam int LSB = c * CHUNK_W;
         localparam int W   = (KEY_W - LSB < CHUNK_W) ? KEY_W - LSB : CHUNK_W;
 
+        // A read of port A and a write of port B to one word in one cycle: the read's data is
+        // not used (no_rw_check: no read-first or write-through logic around the RAM)
+        (* no_rw_check *)
         logic [ENTRIES-1:0] tab [2 ** W];
         logic [ENTRIES-1:0] rd_a_q;   // port A word (lookup)
         logic [ENTRIES-1:0] rd_b_q;   // port B word (control)
@@ -393,10 +396,9 @@ module allow_list #(
             end
         end
 
-        // Port A: lookup read, not made when port B writes the same word (the lookup uses
-        // rd_b_q then): collisions are "don't care" for the RAM, no read-first logic needed
+        // Port A: lookup read (on a collision the lookup uses rd_b_q)
         always_ff @(posedge clk) begin
-            if (!lk_coll) rd_a_q <= tab[lk_addr];
+            rd_a_q <= tab[lk_addr];
         end
 
         // Port B: control write or read (no change on write)
