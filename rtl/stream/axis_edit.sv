@@ -253,6 +253,9 @@ module axis_edit #(
     // A beat is registered before it is written, so the LUT RAM's write enables come from a
     // register through the bank decode only (they reach every cell of the FIFO).
     // ------------------------------------------------------------------------------------
+    // LUT RAM, not block RAM: a block RAM's read (its output register merged in) is 4 ns of
+    // the cycle before S1's logic on ECP5.
+    (* ram_style = "distributed" *)
     logic [IN_W-1:0]       in_mem [FIFO_BEATS];
     logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
     logic [FAW-1:0]        in_wr_q, in_rd_q, in_rd1_q;
@@ -323,7 +326,9 @@ module axis_edit #(
     // Descriptor intake: plan FIFO (read by the issue stage) and head FIFO (read by the
     // overlay stage), written together; an entry is free once the head pointer has passed it
     // ------------------------------------------------------------------------------------
+    (* ram_style = "distributed" *)
     plan_t           pl_mem [DDEPTH];
+    (* ram_style = "distributed" *)
     logic [HD_W-1:0] hd_mem [DDEPTH];
     logic [DAW-1:0]  d_wr_q, pl_rd_q, hd_rd_q;
     logic [DAW:0]    d_cnt_q, pl_cnt_q;
@@ -791,6 +796,7 @@ module axis_edit #(
     // Out FIFO (LUT RAM) and the output register
     // ------------------------------------------------------------------------------------
     localparam int OUT_W = 2 + KW + DATA_W;             // {user, last, keep, data}
+    (* ram_style = "distributed" *)
     logic [OUT_W-1:0] o_mem [ODEPTH];
     logic [OAW-1:0]   o_wr_q, o_rd_q;
     logic [OAW:0]     o_cnt_q;
