@@ -29,7 +29,7 @@ WIDTHS = (64, 128, 256, 512)
 # Datapath modules, in the order the report lists them. gre_decap_avst is used only when its
 # source exists (the Avalon-ST shell).
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_classify",
-           "axis_edit", "allow_list", "gre_decap", "avst_to_axis", "axis_to_avst",
+           "axis_edit", "allow_list", "block_csr", "gre_decap", "avst_to_axis", "axis_to_avst",
            "gre_decap_avst", "axis_splice", "axis_splice_pipe", "axis_frame_fifo",
            "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify",
            "vxlan_classify_pipe", "encap_classify", "vxlan_decap", "vxlan_decap_pipe",
@@ -70,7 +70,7 @@ ANCHOR_FIGURES = {256: (169.0, 800), 512: (162.0, 1500)}
 
 # Blocks without a bus width: built once (reported at 256 bits).
 WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat4",
-                               "allow_list", "gre_classify"})
+                               "allow_list", "block_csr", "gre_classify"})
 
 # Builds measured at fewer widths than every module. The VXLAN pipelined variants exist for
 # the timing goals, which are set at 256 and 512 bits. gre_decap_avst is gre_decap between
@@ -135,6 +135,8 @@ DESCRIPTIONS = {
     "axis_edit": "pipelined edit engine (plan and datapath split, shift in registered stages, "
                  "delay FIFO), as gre_decap instantiates it",
     "allow_list": "gre_decap's allow list of outer addresses (AXI-Lite programmed)",
+    "block_csr": "a block's CSR window (ID, CONTROL, 64-bit outcome and TX counters), as "
+                 "gre_decap instantiates it (14 outcomes, no bus width)",
     "gre_decap": "GRE decap top: keep check + ip_front + gre_classify + descriptor queue + "
                  "axis_edit + CSRs (AXI4-Stream)",
     "avst_to_axis": "Avalon-ST to AXI4-Stream adapter (the shell's input)",
@@ -195,6 +197,9 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module == "axis_frame_fifo":
         # As vxlan_encap instantiates it (FIFO_BYTES = 32768).
         return {"DATA_W": width, "DEPTH": 32768 // (width // 8)}
+    if module == "block_csr":
+        # As gre_decap instantiates it (NUM_OUTCOMES: its 14 outcome codes; CONTROL only).
+        return {"NUM_OUTCOMES": 14}
     if module in ("hash_table", "allow_list", "gre_classify"):
         # Not bus-width dependent: the same block at every width, with its defaults as the
         # tops instantiate it (vxlan_encap's tunnels; gre_decap's allow list and classifier,
