@@ -265,6 +265,7 @@ module axis_edit #(
     logic                  a_last_q;       // A is a frame's last beat
     logic                  in_ready_q;     // s_axis_tready
     logic                  in_push, in_pop;
+    logic                  nx_in_ne, nx_in_ne2, nx_a_last;   // their next values (issue stage)
     logic                  in_we_q;        // a beat taken in the last cycle: written now
     logic [IN_W-1:0]       in_din_q;       // that beat
     logic [IN_W-1:0]       a_beat;
@@ -286,24 +287,14 @@ module axis_edit #(
     end
 
     always_ff @(posedge clk) begin
-        logic c1, c2, c3;   // the registered count is 1, 2, 3 or more
-        c1 = in_cnt_q == (FAW+1)'(1);
-        c2 = in_cnt_q == (FAW+1)'(2);
-        c3 = in_cnt_q >  (FAW+1)'(2);
         if (in_we_q) in_last_q[in_wr_q] <= in_din_q[IN_W-2];
         in_cnt_q   <= in_cnt_q + (FAW+1)'(in_we_q) - (FAW+1)'(in_pop);
-        // Flags from the registered count, not from the count's next value: no adder after
-        // the handshakes. Ready leaves room for the beat being written, this cycle's beat and
-        // the next one's.
-        in_ne_q    <= in_we_q || c2 || c3 || (c1 && !in_pop);
-        in_ne2_q   <= c3 || (c2 && (in_we_q || !in_pop)) || (c1 && in_we_q && !in_pop);
+        // (next-state flags: see the issue stage's lookahead, nx_*)
+        in_ne_q    <= nx_in_ne;
+        in_ne2_q   <= nx_in_ne2;
+        a_last_q   <= nx_a_last;
+        // Ready leaves room for the beat being written, this cycle's beat and the next one's.
         in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
-        // The next head's tlast: the entry after A, or the beat written now.
-        if (in_pop) begin
-            a_last_q   <= in_ne2_q ? in_last_q[in_rd1_q] : in_din_q[IN_W-2];
-        end else if (!in_ne_q) begin
-            a_last_q   <= in_din_q[IN_W-2];
-        end
         if (in_we_q) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop) begin
             in_rd_q  <= in_rd_q + 1'b1;
@@ -439,7 +430,6 @@ module axis_edit #(
     logic              p_lo_gt_q, p_lo_eq_q, p_hi_lt_q, p_hi_eq_q;
 
     logic [OAW:0]      credit_q;     // out FIFO entries free and not reserved by a slot
-    logic              cr_ok_q;      // a slot may issue
 
     logic can_virt, can_real, issue, fr_end, load_plan;
     // verilator lint_off UNUSEDSIGNAL
@@ -449,9 +439,47 @@ module axis_edit #(
     assign pl_head = pl_mem[pl_rd_q];
     assign p_q     = pl_mem[pc_q];
 
-    // A virtual slot waits for beat 0 too (the last one's B).
-    assign can_virt  = p_valid_q && p_virt_q && in_ne_q && cr_ok_q;
-    assign can_real  = p_valid_q && !p_virt_q && in_ne_q && (a_last_q || in_ne2_q) && cr_ok_q;
+    // The decision whether a slot issues in a cycle is made in the cycle before, from the
+    // next state of what it depends on, and registered (can_real_q, can_virt_q): the enables
+    // it drives (read pointers, slot counters, plan load) start at a register. It is the
+    // same decision as from the registered state (a real slot needs A, and B unless A is a
+    // frame's last beat; a virtual slot waits for beat 0 too, the last one's B; both a
+    // credit), cycle for cycle.
+    logic nx_p_valid, nx_p_virt, nx_cr_ok;
+    logic can_real_q, can_virt_q;
+
+    always_comb begin
+        logic c1, c2, c3;   // the registered count is 1, 2, 3 or more
+        c1 = in_cnt_q == (FAW+1)'(1);
+        c2 = in_cnt_q == (FAW+1)'(2);
+        c3 = in_cnt_q >  (FAW+1)'(2);
+        // FIFO flags from the registered count, not from the count's next value
+        nx_in_ne   = in_we_q || c2 || c3 || (c1 && !in_pop);
+        nx_in_ne2  = c3 || (c2 && (in_we_q || !in_pop)) || (c1 && in_we_q && !in_pop);
+        // the next head's tlast: the entry after A, or the beat written now
+        if (in_pop)
+            nx_a_last = in_ne2_q ? in_last_q[in_rd1_q] : in_din_q[IN_W-2];
+        else if (!in_ne_q)
+            nx_a_last = in_din_q[IN_W-2];
+        else
+            nx_a_last = a_last_q;
+        nx_p_valid = load_plan || (p_valid_q && !fr_end);
+        nx_p_virt  = load_plan ? pl_head.virt : can_virt ? !p_vone_q : p_virt_q;
+        // one issue a cycle: two credits now leave one for the next cycle
+        nx_cr_ok   = credit_q > (OAW+1)'(1);
+    end
+
+    always_ff @(posedge clk) begin
+        can_real_q <= nx_p_valid && !nx_p_virt && nx_in_ne && (nx_a_last || nx_in_ne2) && nx_cr_ok;
+        can_virt_q <= nx_p_valid && nx_p_virt && nx_in_ne && nx_cr_ok;
+        if (rst) begin
+            can_real_q <= 1'b0;
+            can_virt_q <= 1'b0;
+        end
+    end
+
+    assign can_virt  = can_virt_q;
+    assign can_real  = can_real_q;
     assign issue     = can_virt || can_real;
     assign fr_end    = can_real && a_last_q;
     assign in_pop    = can_real;
@@ -822,7 +850,6 @@ module axis_edit #(
         // issue a cycle: two credits now leave one for the next cycle (no adder before it).
         credit_q <= credit_q - (OAW+1)'(issue) + (OAW+1)'(wb.valid && !o_wr)
                   + (OAW+1)'(o_load);
-        cr_ok_q  <= credit_q > (OAW+1)'(1);
         if (o_wr)   o_wr_q <= o_wr_q + 1'b1;
         if (o_load) o_rd_q <= o_rd_q + 1'b1;
 
@@ -839,7 +866,6 @@ module axis_edit #(
             o_cnt_q   <= '0;
             o_ne_q    <= 1'b0;
             credit_q  <= (OAW+1)'(ODEPTH);
-            cr_ok_q   <= 1'b1;
             o_wr_q    <= '0;
             o_rd_q    <= '0;
             m_valid_q <= 1'b0;
