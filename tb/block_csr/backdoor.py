@@ -4,7 +4,8 @@ value through the simulator, e.g. just below 2^32 to see it carry.
 The outcome counters are words of two LUT-RAM copies (cnt_mem_a, read by the events;
 cnt_mem_b, read by AXI4-Lite), {packets, bytes}, with a "reads as zero" flag per outcome
 (cnt_zero_q); the TX counters are flip-flops (tx_pkts_q, tx_bytes_q). The values are written
-at once (Immediate), so several calls in one time step see each other's writes.
+at once (Immediate), so several calls in one time step see each other's writes. block_csr
+acts on a COUNTER_CLEAR two cycles after accepting it: set counters after that.
 """
 
 from __future__ import annotations

@@ -293,6 +293,7 @@ async def counters_64bit(dut):
     h = await setup(dut)
     await h.write32(REG_CONTROL, 0)
     await h.clear_counters()
+    await ClockCycles(dut.clk, 2)  # block_csr acts on a clear two cycles after accepting it
     n = Outcome.DECAP_L3
     base_p, base_b = (1 << 32) - 3, (1 << 32) - 100
     set_counter(dut.csr, int(n), "pkts", base_p)
