@@ -15,8 +15,8 @@
 //   * One write and one read may be in flight at the same time (the two channels are
 //     independent); each channel accepts its next request after its response was taken.
 //   * Write: AW and W are accepted in either order or together. A VALID write (and any
-//     SLVERR write) is performed in the cycle both are present and B is raised in the next
-//     cycle; a SRC/DST write runs the table update below and B is raised 10 cycles after the
+//     SLVERR write) is performed in the cycle after both are present and B is raised in the
+//     cycle after that; a SRC/DST write runs the table update below and B is raised 10 cycles after the
 //     cycle both are present. A write waits one cycle when a read is accepted in that cycle.
 //   * Read: AR is accepted when no R is pending; R follows 3 cycles after the AR handshake.
 //   * WSTRB selects byte lanes (VALID: lane 0); a write with WSTRB = 0 changes nothing (and
@@ -202,14 +202,36 @@ module allow_list #(
     logic             seq_dst_q;  // data: the write is to DST
     logic [31:0]      seq_data_q; // data
     logic [3:0]       seq_strb_q; // data
+    // A VALID write and any SLVERR write: performed and answered in c1 (from registers)
+    logic             wr1_q;
+    logic             wr1_err_q;   // data
+    logic             vwr_q;       // a VALID write with byte lane 0
+    logic [IDX_W-1:0] vwr_idx_q;   // data
+    logic             vwr_data_q;  // data
 
     // One shadow read port for the AXI reads and the sequence: a write waits for a read
     assign wr_ready = !rd_req;
     assign wr_ok    = is_entry_addr(wr_addr);
     assign wr_idx   = wr_addr[2 +: IDX_W];
     assign wr_key   = wr_req && wr_ok && wr_addr[1:0] != 2'd2;
-    assign wr_ack   = (wr_req && !wr_key) || seq_q[8];
-    assign wr_err   = wr_req && !wr_ok;
+    assign wr_ack   = wr1_q || seq_q[8];
+    assign wr_err   = wr1_q && wr1_err_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            wr1_q <= 1'b0;
+            vwr_q <= 1'b0;
+        end else begin
+            wr1_q <= wr_req && !wr_key;
+            vwr_q <= wr_req && wr_ok && wr_addr[1:0] == 2'd2 && wr_strb[0];
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        wr1_err_q  <= !wr_ok;
+        vwr_idx_q  <= wr_idx;
+        vwr_data_q <= wr_data[0];
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -234,8 +256,8 @@ module allow_list #(
     always_ff @(posedge clk) begin
         if (rst) begin
             valid_q <= '0;
-        end else if (wr_req && wr_ok && wr_addr[1:0] == 2'd2 && wr_strb[0]) begin
-            valid_q[wr_idx] <= wr_data[0];
+        end else if (vwr_q) begin
+            valid_q[vwr_idx_q] <= vwr_data_q;
         end
     end
 
