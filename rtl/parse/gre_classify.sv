@@ -269,9 +269,11 @@ module gre_classify
     logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
     logic               g2_l3_q;                   // DECAP_L3: the head is laid over
     logic [22*8-1:0]    g2_l2_bytes_q;
-    logic signed [LEN_W:0] g2_shift_q;
-    logic [LEN_W-1:0]   g2_out_len_q, g2_min_len_q, g2_sum_start_q, g2_sum_end_q;
-    logic               g2_sum_en_q;
+    // A decapsulation's shift and length for this payload kind; G3 picks them or the
+    // unchanged frame's by the action, so the decision's register is the end of its path.
+    logic [LEN_W:0]     g2_dec_shift_q;
+    logic [LEN_W-1:0]   g2_dec_out_len_q, g2_ip_end_q, g2_sum_start_q;
+    logic               g2_csum_q;
 
     always_ff @(posedge clk) begin
         logic [1:0]  iecn, necn;
@@ -299,15 +301,12 @@ module gre_classify
             for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
             g2_l3_q        <= g2_action == ACT_DECAP && g2_final == OUT_DECAP_L3;
             g2_l2_bytes_q  <= g1_l2_bytes_q;
-            // Decap: L3 keeps the L2 header, TEB drops it; forward: everything.
-            g2_shift_q     <= (g2_action != ACT_DECAP) ? '0
-                            : teb ? (LEN_W+1)'(g1_k_q) : (LEN_W+1)'(g1_shift_l3_q);
-            g2_out_len_q   <= (g2_action != ACT_DECAP) ? '1
-                            : teb ? g1_out_teb_q : g1_out_l3_q;
-            g2_min_len_q   <= (g2_action == ACT_DECAP) ? g1_ip_end_q : '0;
-            g2_sum_en_q    <= g2_action == ACT_DECAP && g1_csum_q;
-            g2_sum_start_q <= LEN_W'(g1_g_q);
-            g2_sum_end_q   <= g1_ip_end_q;
+            // What a decapsulation of this payload kind keeps and skips.
+            g2_dec_shift_q   <= teb ? (LEN_W+1)'(g1_k_q) : (LEN_W+1)'(g1_shift_l3_q);
+            g2_dec_out_len_q <= teb ? g1_out_teb_q : g1_out_l3_q;
+            g2_ip_end_q      <= g1_ip_end_q;
+            g2_csum_q        <= g1_csum_q;
+            g2_sum_start_q   <= LEN_W'(g1_g_q);
         end
         if (rst) g2_valid_q <= 1'b0;
     end
@@ -343,12 +342,13 @@ module gre_classify
                 end
             end
             desc_drop      <= g2_action_q == ACT_DROP;
-            desc_shift     <= g2_shift_q;
-            desc_out_len   <= g2_out_len_q;
-            desc_min_len   <= g2_min_len_q;
-            desc_sum_en    <= g2_sum_en_q;
+            // Decap: L3 keeps the L2 header, TEB drops it; forward: everything, unchanged.
+            desc_shift     <= (g2_action_q == ACT_DECAP) ? $signed(g2_dec_shift_q) : '0;
+            desc_out_len   <= (g2_action_q == ACT_DECAP) ? g2_dec_out_len_q : '1;
+            desc_min_len   <= (g2_action_q == ACT_DECAP) ? g2_ip_end_q : '0;
+            desc_sum_en    <= g2_action_q == ACT_DECAP && g2_csum_q;
             desc_sum_start <= g2_sum_start_q;
-            desc_sum_end   <= g2_sum_end_q;
+            desc_sum_end   <= g2_ip_end_q;
             desc_outcome   <= g2_outcome_q;
         end
         if (rst) desc_valid <= 1'b0;
