@@ -34,14 +34,18 @@
 //   * The keys themselves are kept in a shadow RAM (ENTRIES x 64, one read and one write
 //     port) that serves the AXI reads and gives a write the key it replaces. VALID is in
 //     flip-flops (reset to 0); the tables and the shadow are not reset: they start (FPGA
-//     configuration, simulation start) as every key 0, consistent, and stay so.
+//     configuration, simulation start) as every key 0 (SRC/DST read 0), consistent, and stay
+//     so. Invariant: bit i of a table word is set only where the shadow's key i has that
+//     chunk value, so a table never makes a pair hit that no entry holds.
 //   * A SRC/DST write of entry i, from the cycle c0 both AW and W are present: c0 reads the
-//     shadow, c2 forms the new key (byte lanes of WSTRB), c3 writes it into the shadow; on
-//     port B of every table (address, data and enables registered) c4 reads the old key's
-//     word, c6 writes it back with bit i cleared, c7 reads the new key's word, c9 writes it
-//     with bit i set; B is raised in c10. Port B never writes a word that port A reads in the same cycle
-//     without the lookup using the word port B read before it (the RAM's output is not used
-//     on such a collision), so every lookup sees each table either before or after a write.
+//     shadow, c2 forms the new key (byte lanes of WSTRB); on port B of every table (address,
+//     data and enables registered) c4 reads the old key's word, c6 writes it back with bit i
+//     cleared, c7 reads the new key's word, c9 writes it with bit i set and the new key into
+//     the shadow; B is raised in c10. A reset during the sequence stops it; the invariant
+//     holds (entry i may then match nothing until it is written again). Port B never writes
+//     a word that port A reads in the same cycle without the lookup using the word port B
+//     read before it (the RAM's output is not used on such a collision), so every lookup
+//     sees each table either before or after a write.
 //
 // Lookup
 //   * lookup_hit answers exactly LOOKUP_LATENCY cycles after lookup_src/lookup_dst are
@@ -282,7 +286,7 @@ module allow_list #(
     end
 
     always_ff @(posedge clk) begin
-        if (seq_q[2]) sh_mem[seq_idx_q] <= key_new_q;
+        if (seq_q[8]) sh_mem[seq_idx_q] <= key_new_q;
     end
 
     always_ff @(posedge clk) begin
