@@ -258,11 +258,13 @@ module axis_edit #(
     (* ram_style = "distributed" *)
     logic [IN_W-1:0]       in_mem [FIFO_BEATS];
     logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
-    logic [FAW-1:0]        in_wr_q, in_rd_q, in_rd1_q;
+    logic [FAW-1:0]        in_wr_q, in_rd_q, in_rd1_q, in_rd2_q;
     logic [FAW:0]          in_cnt_q;
     logic                  in_ne_q;        // the FIFO holds A ...
     logic                  in_ne2_q;       // ... and B
     logic                  a_last_q;       // A is a frame's last beat
+    logic                  b_last_q;       // so is B (kept so that A's next value is a
+                                           // register, not a read of in_last_q)
     logic                  in_ready_q;     // s_axis_tready
     logic                  in_push, in_pop;
     logic                  nx_in_ne, nx_in_ne2, nx_a_last;   // their next values (issue stage)
@@ -293,12 +295,20 @@ module axis_edit #(
         in_ne_q    <= nx_in_ne;
         in_ne2_q   <= nx_in_ne2;
         a_last_q   <= nx_a_last;
+        // B's tlast: the entry after B on a pop, or the beat written now into B's place
+        if (in_pop) begin
+            if (in_cnt_q > (FAW+1)'(2)) b_last_q <= in_last_q[in_rd2_q];
+            else                        b_last_q <= in_din_q[IN_W-2];
+        end else if (!in_ne2_q) begin
+            b_last_q <= in_din_q[IN_W-2];
+        end
         // Ready leaves room for the beat being written, this cycle's beat and the next one's.
         in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
         if (in_we_q) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop) begin
             in_rd_q  <= in_rd_q + 1'b1;
             in_rd1_q <= in_rd1_q + 1'b1;
+            in_rd2_q <= in_rd2_q + 1'b1;
         end
         if (rst) begin
             in_cnt_q   <= '0;
@@ -308,6 +318,7 @@ module axis_edit #(
             in_wr_q    <= '0;
             in_rd_q    <= '0;
             in_rd1_q   <= FAW'(1);
+            in_rd2_q   <= FAW'(2);
         end
     end
 
@@ -458,7 +469,7 @@ module axis_edit #(
         nx_in_ne2  = c3 || (c2 && (in_we_q || !in_pop)) || (c1 && in_we_q && !in_pop);
         // the next head's tlast: the entry after A, or the beat written now
         if (in_pop)
-            nx_a_last = in_ne2_q ? in_last_q[in_rd1_q] : in_din_q[IN_W-2];
+            nx_a_last = in_ne2_q ? b_last_q : in_din_q[IN_W-2];
         else if (!in_ne_q)
             nx_a_last = in_din_q[IN_W-2];
         else
