@@ -73,8 +73,8 @@ module ip_front
     output      logic [1:0]             tap_ip_ecn,      // outer ECN
     output      logic [31:0]            tap_ip_src,      // IPv4 source
     output      logic [31:0]            tap_ip_dst,      // IPv4 destination
-    // The same pair two cycles before tap_valid (for a table lookup of two cycles whose
-    // answer the classifier registers)
+    // The same pair three cycles before tap_valid, in the cycle the window is complete (for a
+    // block-RAM table lookup of three cycles whose answer the classifier registers)
     output      logic [31:0]            early_ip_src,
     output      logic [31:0]            early_ip_dst,
     output      logic [7:0]             tap_g,           // G = L2 + IP header length
@@ -284,10 +284,26 @@ module ip_front
         if (rst) s2_valid_q <= 1'b0;
     end
 
-    assign early_ip_src = {s1_l3_q[8*12 +: 8], s1_l3_q[8*13 +: 8], s1_l3_q[8*14 +: 8],
-                           s1_l3_q[8*15 +: 8]};
-    assign early_ip_dst = {s1_l3_q[8*16 +: 8], s1_l3_q[8*17 +: 8], s1_l3_q[8*18 +: 8],
-                           s1_l3_q[8*19 +: 8]};
+    always_comb begin
+        early_ip_src = '0;
+        early_ip_dst = '0;
+        for (int b = 0; b < 4; b++) begin
+            case (s1_tags)
+                2'd0: begin
+                    early_ip_src[8*(3-b) +: 8] = win_byte(c_win, 26 + b);
+                    early_ip_dst[8*(3-b) +: 8] = win_byte(c_win, 30 + b);
+                end
+                2'd1: begin
+                    early_ip_src[8*(3-b) +: 8] = win_byte(c_win, 30 + b);
+                    early_ip_dst[8*(3-b) +: 8] = win_byte(c_win, 34 + b);
+                end
+                default: begin
+                    early_ip_src[8*(3-b) +: 8] = win_byte(c_win, 34 + b);
+                    early_ip_dst[8*(3-b) +: 8] = win_byte(c_win, 38 + b);
+                end
+            endcase
+        end
+    end
 
     // ---- S3: header sums, fine L4 shift, G --------------------------------------------------
     logic [1:0][19:0] s3_sum_q;

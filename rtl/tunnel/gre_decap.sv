@@ -360,12 +360,13 @@ module gre_decap
     assign unused_control = ^control[31:4];
 
     // Window 1: the outer IPv4 allow-list
-    // The pair comes from the front end's S1, two cycles before the tap: the answer is there in
-    // the tap's cycle and gre_classify registers it.
+    // The pair comes from the front end in the cycle its window is complete, three cycles
+    // before the tap (the block-RAM CAM's words registered, LOOKUP_LATENCY 3): the answer is
+    // there in the tap's cycle and gre_classify registers it.
     allow_list #(
         .ENTRIES(ALLOW_ENTRIES),
         .ADDR_W(CSR_WIN_W),
-        .LOOKUP_LATENCY(2)
+        .LOOKUP_LATENCY(3)
     ) allow (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(csr_awaddr[1*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[1*3 +: 3]),
