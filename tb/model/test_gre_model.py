@@ -20,6 +20,7 @@ from scapy.utils import checksum as scapy_checksum  # noqa: E402
 
 from wirespeed.model import frames as F  # noqa: E402
 from wirespeed.model.gre import (  # noqa: E402
+    HDR_WINDOW,
     MALFORMED_OUTCOMES,
     GreConfig,
     Outcome,
@@ -586,15 +587,21 @@ def test_ecn_truncation():
 def test_truncated_decap():
     f = bytes(eth() / outer4() / GRE(proto=0x0800) / inner4(pay=bytes(200)))
     n = len(f)
-    for cut in (38, 39, 63, 64, 65, 100, n - 1):
-        r = run(f[:cut], keep_w=64)
-        assert r.outcome == O.DROP_TRUNCATED and r.output is None
-        late = (cut - 1) // 64 > (38 - 1) // 64
-        assert (r.emit, r.aborted) == (late, late), cut
+    # A frame that fits in the 128-byte window is whole at the decision (an early drop, at
+    # every bus width); a longer one has begun to leave and is aborted.
+    for cut in (38, 39, 63, 64, 65, 100, HDR_WINDOW, HDR_WINDOW + 1, n - 1):
+        for keep_w in (None, 8, 64):
+            r = run(f[:cut], keep_w=keep_w)
+            assert r.outcome == O.DROP_TRUNCATED and r.output is None
+            late = cut > HDR_WINDOW
+            assert (r.emit, r.aborted) == (late, late), cut
     assert run(f).outcome == O.DECAP_L3
     # total length larger than the frame
-    f = bytes(eth() / outer4(len=500) / GRE(proto=0x6558) / Ether() / inner4())
+    f = bytes(eth() / outer4(len=500) / GRE(proto=0x6558) / Ether() / inner4(pay=b"x"))
+    assert len(f) <= HDR_WINDOW
     r = run(f, keep_w=8)
+    assert (r.outcome, r.emit, r.aborted) == (O.DROP_TRUNCATED, False, False)
+    r = run(f + bytes(HDR_WINDOW), keep_w=8)
     assert (r.outcome, r.emit, r.aborted) == (O.DROP_TRUNCATED, True, True)
     # truncation beats a bad GRE checksum (it cannot be computed)
     f = bytes(eth() / outer4(len=500) / GRE(proto=0x0800, chksum_present=1, chksum=1) / inner4())
@@ -607,20 +614,23 @@ def test_truncated_decap():
 
 
 def test_rx_error_any_class():
+    long = bytes(HDR_WINDOW)  # padding that takes a frame past the header window
     cases = [
-        (F.seed_tcp_frame(1), True),  # PASS, forwarded -> aborted
-        (F.seed_gre_frame(1), True),  # DECAP
-        (bytes(eth() / outer4() / GRE(proto=0x88BE) / Raw(b"x" * 80)), True),  # PUNT
-        (bytes(eth() / outer4(chksum=1) / GRE() / inner4()), False),  # early drop: nothing started
-        (bytes(eth() / outer4(tos=3) / GRE(proto=0x0800) / inner4(tos=0)), False),  # ECN drop
+        (F.seed_tcp_frame(1) + long, True),  # PASS, forwarded -> aborted
+        (bytes(eth() / outer4() / GRE(proto=0x0800) / inner4(pay=long)), True),  # DECAP
+        (bytes(eth() / outer4() / GRE(proto=0x88BE) / Raw(b"x" * 200)), True),  # PUNT
+        (bytes(eth() / outer4(chksum=1) / GRE() / inner4(pay=long)), False),  # early drop
+        (bytes(eth() / outer4(tos=3) / GRE(proto=0x0800) / inner4(tos=0, pay=long)), False),  # ECN
     ]
     for f, emitted in cases:
         r = run(f, bad=True, keep_w=8)
         assert r.outcome == O.DROP_RX_ERROR and r.output is None
         assert (r.emit, r.aborted) == (emitted, emitted)
-    # the whole frame is in when the decision is made: nothing is started
-    r = run(F.seed_tcp_frame(1), bad=True, keep_w=128)
-    assert (r.outcome, r.emit, r.aborted) == (O.DROP_RX_ERROR, False, False)
+    # the whole frame is in when the decision is made (it fits in the window): nothing is
+    # started, at every bus width
+    for keep_w in (8, 128):
+        r = run(F.seed_tcp_frame(1), bad=True, keep_w=keep_w)
+        assert (r.outcome, r.emit, r.aborted) == (O.DROP_RX_ERROR, False, False)
     r = run(b"\x01\x02\x03", bad=True)
     assert (r.outcome, r.emit) == (O.DROP_RX_ERROR, False)
 
@@ -655,6 +665,8 @@ def test_forward_malformed():
         assert (r.outcome, r.output, r.emit, r.aborted) == (oc, f, True, False)
         assert run(f).output is None
         r = run(f, cfg, bad=True, keep_w=8)
+        assert (r.outcome, r.emit, r.aborted) == (O.DROP_RX_ERROR, False, False)  # whole
+        r = run(f + bytes(HDR_WINDOW), cfg, bad=True, keep_w=8)
         assert (r.outcome, r.emit, r.aborted) == (O.DROP_RX_ERROR, True, True)
     not_forwarded = [
         bytes(eth() / outer4() / GRE(proto=0x0800) / inner4())[:40],  # truncated
