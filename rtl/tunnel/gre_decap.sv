@@ -120,23 +120,31 @@ module gre_decap
     );
 
     // A frame starts only while the descriptor queue has room for it (frames started and
-    // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure.
+    // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure. The
+    // permission is a register, computed from the next counts, since s_hs enables every
+    // register of the header window.
+    localparam int OPEN_W = $clog2(DESC_DEPTH) + 1;
+
     logic                          e_tready;
-    logic                          in_frame_q;
-    logic [$clog2(DESC_DEPTH):0]   open_q;
+    logic                          in_frame_q, start_ok_q;
+    logic [OPEN_W-1:0]             open_q;
     logic                          d_ready;       // engine takes a descriptor
     logic                          dq_valid;
-    wire                           start_ok = in_frame_q || open_q != DESC_DEPTH[$clog2(DESC_DEPTH):0];
     wire                           s_hs = k_tvalid && k_tready;
-    assign k_tready = e_tready && start_ok;
+    assign k_tready = e_tready && start_ok_q;
 
     always_ff @(posedge clk) begin
-        if (s_hs) in_frame_q <= !k_tlast;
-        open_q <= open_q + ($clog2(DESC_DEPTH)+1)'(s_hs && !in_frame_q)
-                         - ($clog2(DESC_DEPTH)+1)'(dq_valid && d_ready);
+        logic              in_frame_d;
+        logic [OPEN_W-1:0] open_d;
+        in_frame_d = s_hs ? !k_tlast : in_frame_q;
+        open_d     = open_q + OPEN_W'(s_hs && !in_frame_q) - OPEN_W'(dq_valid && d_ready);
+        in_frame_q <= in_frame_d;
+        open_q     <= open_d;
+        start_ok_q <= in_frame_d || open_d != OPEN_W'(DESC_DEPTH);
         if (rst) begin
             in_frame_q <= 1'b0;
             open_q     <= '0;
+            start_ok_q <= 1'b1;
         end
     end
 
@@ -246,7 +254,7 @@ module gre_decap
         .FIFO_BEATS(FIFO_BEATS)
     ) edit (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid && start_ok),
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid && start_ok_q),
         .s_axis_tready(e_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .s_desc_valid(dq_valid), .s_desc_ready(d_ready), .s_desc_drop(d_drop),
         .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),

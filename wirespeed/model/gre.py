@@ -343,7 +343,7 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
 # that completes the header window to the descriptor at the edit engine, and the engine's
 # first-beat latency per bus width (rtl/stream/axis_edit.sv).
 DECIDE_CYCLES = 7
-EDIT_LATENCY = {64: 8, 128: 9, 256: 9, 512: 10}
+EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 
 
 def latency_cycles(r: Result, keep_w: int) -> int:
