@@ -255,14 +255,10 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     // LUT RAM, not block RAM: a block RAM's read (its output register merged in) is 4 ns of
     // the cycle before S1's logic on ECP5.
-    // Banks of 16 entries (one LUT RAM cell deep), each with its own registered write enable.
-    localparam int IBD = (FIFO_BEATS < 16) ? FIFO_BEATS : 16;
-    localparam int INB = FIFO_BEATS / IBD;
-    localparam int IBW = $clog2(IBD);
+    (* ram_style = "distributed" *)
+    logic [IN_W-1:0]       in_mem [FIFO_BEATS];
     logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
     logic [FAW-1:0]        in_wr_q, in_rd_q, in_rd1_q, in_rd2_q;
-    logic [FAW-1:0]        in_pp_q;        // where the next beat taken goes
-    logic [INB-1:0]        in_bwe_q;       // the bank it is written into now
     logic [FAW:0]          in_cnt_q;
     logic                  in_ne_q;        // the FIFO holds A ...
     logic                  in_ne2_q;       // ... and B
@@ -278,39 +274,17 @@ module axis_edit #(
     logic [DATA_W+KW-1:0]  b_beat;         // (B's tlast and tuser are not needed)
 
     assign in_push = s_axis_tvalid && in_ready_q;
-    logic [IN_W-1:0]       bank_a [INB];
-    logic [DATA_W+KW-1:0]  bank_b [INB];
-
-    for (genvar k = 0; k < INB; k++) begin : g_inbank
-        // LUT RAM, not block RAM: a block RAM's read (its output register merged in) is 4 ns
-        // of the cycle before S1's logic on ECP5.
-        (* ram_style = "distributed" *)
-        logic [IN_W-1:0] mem [IBD];
-        always_ff @(posedge clk) begin
-            if (in_bwe_q[k]) mem[in_wr_q[IBW-1:0]] <= in_din_q;
-        end
-        assign bank_a[k] = mem[in_rd_q[IBW-1:0]];
-        assign bank_b[k] = mem[in_rd1_q[IBW-1:0]][DATA_W+KW-1:0];
-    end
-    if (INB > 1) begin : g_inbank_sel
-        assign a_beat = bank_a[in_rd_q[FAW-1:IBW]];
-        assign b_beat = bank_b[in_rd1_q[FAW-1:IBW]];
-    end else begin : g_inbank_sel
-        assign a_beat = bank_a[0];
-        assign b_beat = bank_b[0];
-    end
+    assign a_beat  = in_mem[in_rd_q];
+    assign b_beat  = in_mem[in_rd1_q][DATA_W+KW-1:0];
 
     always_ff @(posedge clk) begin
         in_din_q <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
         in_we_q  <= in_push;
-        for (int k = 0; k < INB; k++) begin
-            in_bwe_q[k] <= in_push && (INB == 1 || int'(in_pp_q) / IBD == k);
+        if (in_we_q) begin
+            in_mem[in_wr_q] <= in_din_q;
         end
-        if (in_push) in_pp_q <= in_pp_q + 1'b1;
         if (rst) begin
-            in_we_q  <= 1'b0;
-            in_bwe_q <= '0;
-            in_pp_q  <= '0;
+            in_we_q <= 1'b0;
         end
     end
 
