@@ -124,6 +124,26 @@ bind axis_splice axis_monitor #(
     .tlast(m_axis_tlast), .tuser({m_axis_tmeta, m_axis_tuser})
 );
 
+// axis_edit (the pipelined edit engine): input as it comes from the keep check, output strict.
+bind axis_edit axis_monitor #(
+    .DATA_W(DATA_W), .KEEP_W(DATA_W / 8), .USER_W(1),
+    .NAME("axis_edit.s_axis"), .STRICT_KEEP(1'b0),
+    .MAX_BEATS(`WS_AXIS_MAX_FRAME_BYTES / (DATA_W / 8))
+) mon_s_axis (
+    .clk(clk), .rst(rst),
+    .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .tvalid(s_axis_tvalid), .tready(s_axis_tready),
+    .tlast(s_axis_tlast), .tuser(s_axis_tuser)
+);
+bind axis_edit axis_monitor #(
+    .DATA_W(DATA_W), .KEEP_W(DATA_W / 8), .USER_W(1),
+    .NAME("axis_edit.m_axis"), .STRICT_KEEP(1'b1),
+    .MAX_BEATS(`WS_AXIS_MAX_FRAME_BYTES / (DATA_W / 8))
+) mon_m_axis (
+    .clk(clk), .rst(rst),
+    .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
+    .tlast(m_axis_tlast), .tuser(m_axis_tuser)
+);
+
 // axis_frame_meter only observes vxlan_decap's/vxlan_encap's m_axis (monitored there).
 
 // ---- rtl/tunnel: block ports --------------------------------------------------------------
