@@ -6,11 +6,11 @@
 // Byte i of the window is written from lane i % KEEP_W of beat i / KEEP_W: a fixed wire per
 // byte and a write enable per beat, no shifting. `hdr_valid` rises for one cycle after the
 // beat that completes the window, or after the frame's last beat when the frame is shorter.
-// In that cycle `hdr_q` holds the window and the bytes of it that belong to the
-// frame, hdr_beat * KEEP_W + the bytes of hdr_keep (the rest are stale, never read as data:
-// every consumer compares offsets with that count; it is left to the consumer's first stage
-// so that no tkeep tree sits on the capture path). The next frame's first beat may be written in that same cycle, so a consumer
-// registers what it needs in the cycle `hdr_valid` is high: one cycle, no copy of the window.
+// In that cycle `hdr_q` holds the window, and hdr_beat * KEEP_W + the bytes of hdr_keep of it
+// belong to the frame (the rest are stale, never read as data: every consumer compares offsets
+// with that count; the count is left to the consumer's first stage so that no tkeep tree sits
+// on the capture path). The next frame's first beat may be written in that same cycle, so a
+// consumer registers what it needs in the cycle `hdr_valid` is high: no copy of the window.
 //
 //   frame:  | beat 0 | beat 1 | ... | beat HDR_BYTES/KEEP_W - 1 | beats after: not captured
 //   hdr_q:  |<--------------------- HDR_BYTES ---------------->|

@@ -18,7 +18,6 @@ A direct driver/monitor samples every rising edge (no cocotbext timestamps):
 
 from __future__ import annotations
 
-import os
 import random
 
 import cocotb
@@ -28,22 +27,12 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from gre_tb import mismatch_dir
 from tb.axis_edit.axis_edit_tb import LATENCY as EDIT_TB_LATENCY
 from wirespeed.model import frames as F
-from wirespeed.model.gre import (DECIDE_CYCLES, EDIT_LATENCY, GreConfig, Outcome, gre_decap,
-                                  latency_cycles)
-
-DECIDE = DECIDE_CYCLES
-
-
-def engine_latency(kw: int) -> int:
-    """axis_edit's first-beat latency at this width, as the model states it; tb/axis_edit
-    asserts the engine's own."""
-    assert EDIT_LATENCY[8 * kw] == EDIT_TB_LATENCY[8 * kw]
-    return EDIT_LATENCY[8 * kw]
-
+from wirespeed.model.gre import EDIT_LATENCY, GreConfig, Outcome, gre_decap, latency_cycles
 
 def exact_latency(r, kw: int) -> int:
-    """The contract's latency of a frame that leaves whole (see the module doc)."""
-    engine_latency(kw)
+    """The contract's latency of a frame that leaves whole (see the module doc), from the
+    model; the engine latency it assumes must be the one tb/axis_edit asserts."""
+    assert EDIT_LATENCY[8 * kw] == EDIT_TB_LATENCY[8 * kw]
     return latency_cycles(r, kw)
 
 
