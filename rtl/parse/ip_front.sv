@@ -15,15 +15,17 @@
 // Stages (each ends in registers):
 //   capture  hdr_capture: the first HDR_BYTES bytes by beat position; the two TPID checks
 //            as the beats holding bytes 12-13 and 16-17 pass
-//   S1       VLAN tags -> L2; the window shifted to L3; the IP header's 15 word pairs summed
+//   S1       VLAN tags -> L2; the IPv4 fixed header's 20 bytes selected by the tag count; the
+//            bytes from 34 on copied unshifted beside u = (G - 34) / 4; the IP header's 15
+//            word pairs summed
 //            (a pair is the same raw pair sum at 14 + 4m for every L2: a tag moves the header
 //            by one pair, so the adders come before the L2 selection, not after it)
-//   S2       IP fields; the pairs masked by IHL and summed two by two; the L4 window shifted
-//            by 16-byte steps; payload length
-//   S3       eight sums to two; the L4 window shifted by 4-byte steps; G; what the frame holds
-//            from L3 and from G
+//   S2       IP fields; the pairs masked by IHL and summed two by two; the L4 window taken
+//            from the copy by 16-byte steps of u; payload length
+//   S3       eight sums to two; the L4 window shifted by 4-byte steps of u; G; what the
+//            frame holds from L3 and from G
 //   S4       the last sum and the checksum verdict (tap_csum_ok), one cycle after the tap
-// tap_valid is high 4 cycles after the beat that completes the window (or ends the frame);
+// tap_valid is high 5 cycles after the beat that completes the window (or ends the frame);
 // tap_csum_ok is valid in the cycle after tap_valid.
 //
 // "Frame ends before N" checks compare with the bytes the window holds (`have`, the frame
@@ -84,15 +86,20 @@ module ip_front
 );
 
     localparam int KEEP_W  = DATA_W / 8;
-    localparam int L3_BYTES = HDR_BYTES - 14;    // window from L2 = 14 on
+    localparam int L3_BYTES = 20;                // IP fields read: the IPv4 fixed header
+    // G - 34 = 4 * (tags + IHL - 5) (IPv6: IHL taken as 10) = 4 * u, u = 0..12: the L4 window
+    // is window bytes 34 + 4u .. + L4_BYTES - 1, inside the L4_SPAN bytes from 34 on.
+    localparam int L4_BASE  = 34;
+    localparam int L4_SPAN  = 4 * 12 + L4_BYTES;
     localparam int PAIRS    = 17;                // raw pairs at 14 + 4m: IHL 15 after 2 tags
     localparam int L4_COARSE = L4_BYTES + 12;    // after the 16-byte step, before the 4-byte
 
     if (HDR_BYTES < 128 || HDR_BYTES % KEEP_W != 0 || HDR_BYTES > 255) begin : g_check_hdr
         $error("ip_front: HDR_BYTES must be a multiple of DATA_W/8 in 128..255");
     end
-    if (L4_BYTES < 4 || L4_BYTES > 64) begin : g_check_l4
-        $error("ip_front: L4_BYTES must be 4..64");
+    if (L4_BYTES < 4 || L4_BYTES > 64 || L4_BYTES % 4 != 0
+        || L4_BASE + L4_SPAN > HDR_BYTES) begin : g_check_l4
+        $error("ip_front: L4_BYTES must be a multiple of 4 in 4..64, inside the window");
     end
 
     function automatic logic [7:0] win_byte(input logic [HDR_BYTES*8-1:0] w, input int i);
@@ -105,7 +112,9 @@ module ip_front
     logic [7:0]             c_beat;
     logic [KEEP_W-1:0]      c_keep;
 
-    logic [7:0]             c_cur_beat;
+    localparam int HDR_BEATS = HDR_BYTES / KEEP_W;
+    logic [DATA_W-1:0]      c_beat_tdata;
+    logic [HDR_BEATS-1:0]   c_beat_wen;
 
     hdr_capture #(
         .DATA_W(DATA_W),
@@ -113,7 +122,8 @@ module ip_front
     ) capture (
         .clk(clk), .rst(rst),
         .s_tdata(s_tdata), .s_tkeep(s_tkeep), .s_hs(s_hs), .s_tlast(s_tlast), .s_tuser(s_tuser),
-        .cur_beat(c_cur_beat), .hdr_valid(c_valid), .hdr_q(c_win), .hdr_beat(c_beat), .hdr_keep(c_keep),
+        .beat_tdata(c_beat_tdata), .beat_wen(c_beat_wen),
+        .hdr_valid(c_valid), .hdr_q(c_win), .hdr_beat(c_beat), .hdr_keep(c_keep),
         .hdr_whole(c_whole), .hdr_rx_err(c_rx_err)
     );
 
@@ -123,7 +133,8 @@ module ip_front
     logic [1:0]             s1_tags_q;
     logic [15:0]            s1_et_q;
     logic                   s1_v4_q, s1_v6_q;
-    logic [3:0]             s1_step_q;
+    logic [3:0]             s1_u_q;         // (G - L4_BASE) / 4
+    logic [L4_SPAN*8-1:0]   s1_span_q;      // window bytes L4_BASE .. (unshifted)
     logic [22*8-1:0]        s1_l2_q;
     logic [L3_BYTES*8-1:0]  s1_l3_q;
     logic [14:0][16:0]      s1_pair_q;      // pair p of the IP header: words 2p, 2p + 1
@@ -140,15 +151,15 @@ module ip_front
     // walk is two registers by the time the window is complete, and S1's shift has a
     // registered select.
     function automatic logic [7:0] beat_byte(input int i);
-        beat_byte = s_tdata[8 * (i % KEEP_W) +: 8];
+        beat_byte = c_beat_tdata[8 * (i % KEEP_W) +: 8];
     endfunction
 
     logic c_tpid1_q, c_tpid2_q;
     always_ff @(posedge clk) begin
-        if (s_hs && c_cur_beat == 8'(12 / KEEP_W)) begin
+        if (c_beat_wen[12 / KEEP_W]) begin
             c_tpid1_q <= is_tpid({beat_byte(12), beat_byte(13)});
         end
-        if (s_hs && c_cur_beat == 8'(16 / KEEP_W)) begin
+        if (c_beat_wen[16 / KEEP_W]) begin
             c_tpid2_q <= is_tpid({beat_byte(16), beat_byte(17)});
         end
     end
@@ -181,7 +192,10 @@ module ip_front
             s1_tags_q   <= s1_tags;
             s1_v4_q     <= cand_v4[s1_tags];
             s1_v6_q     <= cand_v6[s1_tags];
-            s1_step_q   <= cand_step[s1_tags];
+            s1_u_q      <= cand_step[s1_tags] + 4'(s1_tags);
+            for (int i = 0; i < L4_SPAN; i++) begin
+                s1_span_q[8*i +: 8] <= win_byte(c_win, L4_BASE + i);
+            end
             s1_et_q     <= {win_byte(c_win, 12 + 4 * int'(s1_tags)),
                             win_byte(c_win, 13 + 4 * int'(s1_tags))};
             s1_l2_q     <= c_win[0 +: 22*8];
@@ -207,6 +221,9 @@ module ip_front
     // ---- S2: IP fields, masked pair sums in four groups, coarse L4 shift -------------------
     function automatic logic [7:0] l3_byte(input int i);
         l3_byte = (i < L3_BYTES) ? s1_l3_q[8*i +: 8] : 8'h00;
+    endfunction
+    function automatic logic [7:0] span_byte(input int i);
+        span_byte = (i < L4_SPAN) ? s1_span_q[8*i +: 8] : 8'h00;
     endfunction
 
     logic                    s2_valid_q, s2_whole_q, s2_rx_err_q;
@@ -271,13 +288,14 @@ module ip_front
                 s2_sum_q[k] <= 18'(pick[2*k]) + 18'(pick[2*k + 1]);
             end
             s2_sum_q[7] <= 18'(pick[14]);
-            // L4 window from L3 byte 20 + 16 * (step / 4); S3 adds 4 * (step % 4).
-            s2_fine_q <= s1_step_q[1:0];
+            // L4 window from span byte 16 * (u / 4); S3 adds 4 * (u % 4).
+            s2_fine_q <= s1_u_q[1:0];
             for (int i = 0; i < L4_COARSE; i++) begin
-                case (s1_step_q[3:2])
-                    2'd0:    s2_l4_q[8*i +: 8] <= l3_byte(20 + i);
-                    2'd1:    s2_l4_q[8*i +: 8] <= l3_byte(36 + i);
-                    default: s2_l4_q[8*i +: 8] <= l3_byte(52 + i);
+                case (s1_u_q[3:2])
+                    2'd0:    s2_l4_q[8*i +: 8] <= span_byte(i);
+                    2'd1:    s2_l4_q[8*i +: 8] <= span_byte(16 + i);
+                    2'd2:    s2_l4_q[8*i +: 8] <= span_byte(32 + i);
+                    default: s2_l4_q[8*i +: 8] <= span_byte(48 + i);
                 endcase
             end
         end

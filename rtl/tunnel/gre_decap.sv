@@ -24,7 +24,7 @@
 // shorter than its IP length, the GRE checksum) come with the frame's end from the engine.
 //
 // Latency (first input beat to first output beat, idle pipeline): the beat that completes the
-// window (byte 127, or the frame's last beat) + 7 cycles to the descriptor + the engine's
+// window (byte 127, or the frame's last beat) + 8 cycles to the descriptor + the engine's
 // latency (axis_edit). Seed frame at 256 bits: docs/gre_decap.md.
 
 `default_nettype none
@@ -87,9 +87,10 @@ module gre_decap
     localparam int L4_BYTES   = 32;
     localparam int HEAD_BYTES = 40;
     localparam int LEN_W      = 17;
-    // Beats the edit engine's delay FIFO holds: the window, the classifier's stages and the
-    // engine's own, so that an unstalled output never stalls the input.
-    localparam int FIFO_BEATS = 64;
+    // Beats the edit engine's delay FIFO holds: the window (16 beats at 64 bits, 4 at 256),
+    // the front end's and classifier's stages and the engine's own, so that an unstalled
+    // output never stalls the input.
+    localparam int FIFO_BEATS = (DATA_W == 64) ? 64 : 32;
     // Frames whose descriptor is not yet taken by the engine, at most (the descriptor queue).
     localparam int DESC_DEPTH = 32;
     localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
