@@ -1,6 +1,10 @@
-"""Helpers shared by the golden models (`gre.py`, `vxlan.py`): EtherTypes and ECN code points,
-one's-complement arithmetic, the L2 header walk, RFC 6040 decapsulation with its RFC 1624
-checksum update, the UDP pseudo-header, and the counter tally.
+"""Helpers shared by the golden models (`gre.py`, `vxlan.py`, `geneve.py`): EtherTypes and ECN
+code points, one's-complement arithmetic, the L2 header walk, RFC 6040 decapsulation with its
+RFC 1624 checksum update, the UDP pseudo-header, the counter tally, and the steps the two UDP
+tunnel decap contracts (docs/vxlan.md, docs/geneve.md) share: the outer headers up to the UDP
+header (`udp_tunnel_outer`), the VNI table (`vni_entry`), the inner Ethernet frame with its ECN
+(`inner_ethernet_step`), the output with its VLAN push (`tunnel_output`) and the late UDP
+checksum (`udp_checksum_ok`).
 
 Pure Python on bytes/ints (no scapy), like the models. The public names that were defined in
 `gre.py` before (`ones_sum`, `ones_add`, `ipv4_checksum`, `rfc6040_decap`) are still importable
@@ -32,6 +36,13 @@ __all__ = [
     "ecn_step",
     "set_ecn",
     "udp_pseudo_header",
+    "udp_checksum_ok",
+    "IPPROTO_UDP",
+    "UdpOuter",
+    "udp_tunnel_outer",
+    "vni_entry",
+    "inner_ethernet_step",
+    "tunnel_output",
     "frame_bytes",
     "beats",
     "known_end",
@@ -40,6 +51,7 @@ __all__ = [
 
 ET_IPV4 = 0x0800
 ET_IPV6 = 0x86DD
+IPPROTO_UDP = 17
 TPIDS = (0x8100, 0x88A8)  # VLAN tags the L2 walk skips (at most two)
 
 # ECN code points
@@ -177,6 +189,158 @@ def set_ecn(b: bytearray, ip: int, ecn: int, v6: bool) -> None:
     hc = b[ip + 10] << 8 | b[ip + 11]
     hc2 = ~ones_add(~hc & 0xFFFF, ~m & 0xFFFF, m2) & 0xFFFF
     b[ip + 10], b[ip + 11] = hc2 >> 8, hc2 & 0xFF
+
+
+# ----------------------------------------------------------------------------------------------
+# UDP tunnels (VXLAN, Geneve): the steps both decap contracts share
+# ----------------------------------------------------------------------------------------------
+
+
+class UdpOuter:
+    """What steps 1-4 of a UDP tunnel decap contract found (docs/vxlan.md, docs/geneve.md).
+
+    `verdict`: None when the frame is a tunnel frame whose outer IP and UDP headers passed every
+    check, else the name of the outcome it gets ("PASS", "DROP_TRUNCATED", "DROP_IP_HEADER",
+    "DROP_IP_CHECKSUM", "DROP_FRAGMENT": every UDP tunnel block has these). `need`: the bytes
+    read so far, or the frame length when it ended first. The offsets are set when `verdict`
+    is None: `L2`, `v6`, `U` (UDP header), `ip_end`, `oecn` (outer ECN)."""
+
+    __slots__ = ("verdict", "need", "L2", "v6", "U", "ip_end", "oecn")
+
+    def __init__(self, verdict: str | None, need: int):
+        self.verdict = verdict
+        self.need = need
+
+
+def udp_tunnel_outer(f: bytes, port: int, port2: int | None = None, min_udp: int = 16) -> UdpOuter:
+    """Steps 1-4 of the UDP tunnel decap contracts: L2 (up to two tags); the outer IPv4/IPv6
+    header only far enough to find the UDP destination port (anything else: PASS); the port
+    (`port`, or `port2` when not None; else PASS); then the outer checks of a tunnel frame:
+    IPv4 header checksum, MF, total length >= IHL*4 + `min_udp` (IPv6: payload length >=
+    `min_udp`), and the UDP length = ip_end - U. `min_udp` is the UDP header and the tunnel's
+    fixed header (8 + 8 for VXLAN and Geneve)."""
+    n = len(f)
+
+    # 1. L2 (a third TPID is "other et": PASS below)
+    l2 = l2_header(f)
+    if l2 is None:
+        return UdpOuter("PASS", n)
+    L2, et = l2
+    need = L2
+
+    # 2. Outer IP, only far enough to find the UDP port
+    if et == ET_IPV4:
+        if n < L2 + 20:
+            return UdpOuter("PASS", n)
+        need = L2 + 20
+        ver, ihl = f[L2] >> 4, f[L2] & 0xF
+        frag_off = (f[L2 + 6] << 8 | f[L2 + 7]) & 0x1FFF
+        if ver != 4 or ihl < 5 or f[L2 + 9] != IPPROTO_UDP or frag_off != 0:
+            return UdpOuter("PASS", need)
+        v6 = False
+        U = L2 + ihl * 4
+    elif et == ET_IPV6:
+        if n < L2 + 40:
+            return UdpOuter("PASS", n)
+        need = L2 + 40
+        if f[L2] >> 4 != 6 or f[L2 + 6] != IPPROTO_UDP:
+            return UdpOuter("PASS", need)
+        v6 = True
+        ihl = 0
+        U = L2 + 40
+    else:
+        return UdpOuter("PASS", need)
+
+    # 3. UDP port
+    if n < U + 4:
+        return UdpOuter("PASS", n)
+    need = U + 4
+    dport = f[U + 2] << 8 | f[U + 3]
+    if dport != port and (port2 is None or dport != port2):
+        return UdpOuter("PASS", need)
+    # From here on the frame is a tunnel frame: ending before a step's bytes is DROP_TRUNCATED.
+
+    # 4. Outer checks
+    if not v6:
+        hl = ihl * 4
+        if ones_sum(f[L2 : L2 + hl]) != 0xFFFF:
+            return UdpOuter("DROP_IP_CHECKSUM", need)
+        if f[L2 + 6] & 0x20:  # MF
+            return UdpOuter("DROP_FRAGMENT", need)
+        tlen = f[L2 + 2] << 8 | f[L2 + 3]
+        if tlen < hl + min_udp:
+            return UdpOuter("DROP_IP_HEADER", need)
+        ip_end = L2 + tlen
+    else:
+        plen = f[L2 + 4] << 8 | f[L2 + 5]
+        if plen < min_udp:
+            return UdpOuter("DROP_IP_HEADER", need)
+        ip_end = L2 + 40 + plen
+    if n < U + 8:
+        return UdpOuter("DROP_TRUNCATED", n)
+    need = U + 8
+    ulen = f[U + 4] << 8 | f[U + 5]
+    if ulen != ip_end - U:
+        return UdpOuter("DROP_IP_HEADER", need)
+
+    o = UdpOuter(None, need)
+    o.L2, o.v6, o.U, o.ip_end, o.oecn = L2, v6, U, ip_end, ip_ecn(f, L2, v6)
+    return o
+
+
+def vni_entry(table: dict[int, tuple[int, bool]] | None, vni: int) -> tuple[bool, int | None]:
+    """The VNI table step: `(known, push)`. `table` None = disabled (every VNI known, no push);
+    an entry is `(vlan_id, push)`; `push` is the 12-bit VLAN ID to push, or None."""
+    if table is None:
+        return True, None
+    entry = table.get(vni)
+    if entry is None:
+        return False, None
+    vlan_id, do_push = entry
+    return True, (vlan_id & 0xFFF if do_push else None)
+
+
+def inner_ethernet_step(f: bytes, K: int, oecn: int, ip_end: int, need: int) -> tuple[int, int, int | None, bool]:
+    """The inner Ethernet frame at `K` (VXLAN step 7, Geneve's protocol 0x6558): it needs
+    K+14 bytes inside [.., ip_end) and the frame; then RFC 6040 on the inner IP header at K+14
+    when the inner EtherType (K+12..13) is IPv4/IPv6 and the outer ECN `oecn` is ECT(1) or CE.
+    Returns `(verdict, need, ecn_new, ecn_v6)` with the verdicts of :func:`ecn_step`
+    (ECN_TRUNCATED also for a short inner Ethernet header)."""
+    if ip_end < K + 14:
+        return ECN_TRUNCATED, need, None, False
+    if len(f) < K + 14:
+        return ECN_TRUNCATED, len(f), None, False
+    need = K + 14
+    iet = f[K + 12] << 8 | f[K + 13]
+    ecn_v6 = iet == ET_IPV6
+    if iet in (ET_IPV4, ET_IPV6) and oecn in (ECT1, CE):
+        verdict, need, ecn_new = ecn_step(f, K + 14, ecn_v6, oecn, ip_end, need)
+        return verdict, need, ecn_new, ecn_v6
+    return ECN_OK, need, None, ecn_v6
+
+
+def tunnel_output(f: bytes, K: int, ip_end: int, head: bytes = b"", ecn_at: int = 0,
+                  ecn_new: int | None = None, ecn_v6: bool = False, push: int | None = None) -> bytes:
+    """A decapsulated frame (the frame is whole: len(f) >= ip_end): `head` ++ f[K, ip_end), the
+    inner IP header at `ecn_at` in f[K, ..) given ECN `ecn_new` (when not None; RFC 1624 for
+    IPv4), and, when `push` is not None, an 802.1Q tag 81 00 (PCP 0, DEI 0, VID `push`)
+    inserted at output byte 12."""
+    inner = f[K:ip_end]
+    if ecn_new is not None:
+        b = bytearray(inner)
+        set_ecn(b, ecn_at, ecn_new, ecn_v6)
+        inner = bytes(b)
+    out = head + inner if head else inner
+    if push is not None:
+        out = out[:12] + bytes((0x81, 0x00, push >> 8, push & 0xFF)) + out[12:]
+    return out
+
+
+def udp_checksum_ok(f: bytes, L2: int, U: int, ip_end: int, v6: bool) -> bool:
+    """Late check: UDP checksum 0 (not computed), or pseudo-header + [U, ip_end) sums to 0xFFFF."""
+    if f[U + 6] == 0 and f[U + 7] == 0:
+        return True
+    return ones_sum(udp_pseudo_header(f, L2, ip_end - U, v6) + f[U:ip_end]) == 0xFFFF
 
 
 # ----------------------------------------------------------------------------------------------

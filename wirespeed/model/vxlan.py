@@ -38,10 +38,12 @@ from .common import (  # noqa: F401  (constants stay importable from here)
     ECT1,
     ET_IPV4,
     ET_IPV6,
+    IPPROTO_UDP,
     NOT_ECT,
     TPIDS,
     ecn_step,
     frame_bytes,
+    inner_ethernet_step,
     ip_ecn,
     ipv4_checksum,
     ipv4_int,
@@ -50,7 +52,11 @@ from .common import (  # noqa: F401  (constants stay importable from here)
     ones_sum,
     set_ecn,
     tally_counts,
+    tunnel_output,
+    udp_checksum_ok,
     udp_pseudo_header,
+    udp_tunnel_outer,
+    vni_entry,
 )
 
 __all__ = [
@@ -93,7 +99,6 @@ NUM_ENCAP_OUTCOMES = len(EncapOutcome)
 
 ET_VLAN = 0x8100
 IPPROTO_TCP = 6
-IPPROTO_UDP = 17
 
 
 # ----------------------------------------------------------------------------------------------
@@ -220,67 +225,12 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
     n = len(f)
     O = DecapOutcome
 
-    # 1. L2 (a third TPID is "other et": PASS below) ----------------------------------------------
-    l2 = l2_header(f)
-    if l2 is None:
-        return _D(O.PASS, n)
-    L2, et = l2
-    need = L2
-
-    # 2. Outer IP, only far enough to find the UDP port ---------------------------------------------
-    if et == ET_IPV4:
-        if n < L2 + 20:
-            return _D(O.PASS, n)
-        need = L2 + 20
-        ver, ihl = f[L2] >> 4, f[L2] & 0xF
-        frag_off = (f[L2 + 6] << 8 | f[L2 + 7]) & 0x1FFF
-        if ver != 4 or ihl < 5 or f[L2 + 9] != IPPROTO_UDP or frag_off != 0:
-            return _D(O.PASS, need)
-        v6 = False
-        U = L2 + ihl * 4
-    elif et == ET_IPV6:
-        if n < L2 + 40:
-            return _D(O.PASS, n)
-        need = L2 + 40
-        if f[L2] >> 4 != 6 or f[L2 + 6] != IPPROTO_UDP:
-            return _D(O.PASS, need)
-        v6 = True
-        U = L2 + 40
-    else:
-        return _D(O.PASS, need)
-
-    # 3. UDP port ---------------------------------------------------------------------------------
-    if n < U + 4:
-        return _D(O.PASS, n)
-    need = U + 4
-    dport = f[U + 2] << 8 | f[U + 3]
-    if dport != cfg.port and (cfg.port2 is None or dport != cfg.port2):
-        return _D(O.PASS, need)
+    # 1.-4. L2, outer IP, UDP port, outer checks (shared with Geneve: common.udp_tunnel_outer) ----
+    o = udp_tunnel_outer(f, cfg.port, cfg.port2)
+    if o.verdict is not None:
+        return _D(O[o.verdict], o.need)
+    L2, v6, U, ip_end, oecn = o.L2, o.v6, o.U, o.ip_end, o.oecn
     # From here on the frame is VXLAN: ending before a step's bytes is DROP_TRUNCATED.
-
-    # 4. Outer checks -----------------------------------------------------------------------------
-    if not v6:
-        hl = ihl * 4
-        if ones_sum(f[L2 : L2 + hl]) != 0xFFFF:
-            return _D(O.DROP_IP_CHECKSUM, need)
-        if f[L2 + 6] & 0x20:  # MF
-            return _D(O.DROP_FRAGMENT, need)
-        tlen = f[L2 + 2] << 8 | f[L2 + 3]
-        if tlen < hl + 16:
-            return _D(O.DROP_IP_HEADER, need)
-        ip_end = L2 + tlen
-    else:
-        plen = f[L2 + 4] << 8 | f[L2 + 5]
-        if plen < 16:
-            return _D(O.DROP_IP_HEADER, need)
-        ip_end = L2 + 40 + plen
-    oecn = ip_ecn(f, L2, v6)
-    if n < U + 8:
-        return _D(O.DROP_TRUNCATED, n)
-    need = U + 8
-    ulen = f[U + 4] << 8 | f[U + 5]
-    if ulen != ip_end - U:
-        return _D(O.DROP_IP_HEADER, need)
 
     # 5. VXLAN header -------------------------------------------------------------------------------
     if n < U + 16:
@@ -295,30 +245,16 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
     K = U + 16
 
     # 6. VNI table ----------------------------------------------------------------------------------
-    push = None
-    if cfg.vni_table is not None:
-        entry = cfg.vni_table.get(vni)
-        if entry is None:
-            return _D(O.DROP_UNKNOWN_VNI, need, vni)
-        vlan_id, do_push = entry
-        if do_push:
-            push = vlan_id & 0xFFF
+    known, push = vni_entry(cfg.vni_table, vni)
+    if not known:
+        return _D(O.DROP_UNKNOWN_VNI, need, vni)
 
-    # 7. Inner frame --------------------------------------------------------------------------------
-    if ip_end < K + 14:
+    # 7. Inner frame (and RFC 6040) ---------------------------------------------------------------
+    verdict, need, ecn_new, ecn_v6 = inner_ethernet_step(f, K, oecn, ip_end, need)
+    if verdict == ECN_TRUNCATED:
         return _D(O.DROP_TRUNCATED, need, vni)
-    if n < K + 14:
-        return _D(O.DROP_TRUNCATED, n, vni)
-    need = K + 14
-    iet = f[K + 12] << 8 | f[K + 13]
-    ecn_new = None
-    ecn_v6 = iet == ET_IPV6
-    if iet in (ET_IPV4, ET_IPV6) and oecn in (ECT1, CE):
-        verdict, need, ecn_new = ecn_step(f, K + 14, ecn_v6, oecn, ip_end, need)
-        if verdict == ECN_TRUNCATED:
-            return _D(O.DROP_TRUNCATED, need, vni)
-        if verdict == ECN_DROP:
-            return _D(O.DROP_ECN, need, vni)
+    if verdict == ECN_DROP:
+        return _D(O.DROP_ECN, need, vni)
 
     d = _D(O.DECAP, need, vni)
     d.v6, d.L2, d.U, d.K, d.ip_end = v6, L2, U, K, ip_end
@@ -326,24 +262,9 @@ def _classify(f: bytes, cfg: DecapConfig) -> _D:
     return d
 
 
-def udp_checksum_ok(f: bytes, L2: int, U: int, ip_end: int, v6: bool) -> bool:
-    """Late check: UDP checksum 0 (not computed), or pseudo-header + [U, ip_end) sums to 0xFFFF."""
-    if f[U + 6] == 0 and f[U + 7] == 0:
-        return True
-    return ones_sum(udp_pseudo_header(f, L2, ip_end - U, v6) + f[U:ip_end]) == 0xFFFF
-
-
 def _decap_output(f: bytes, d: _D) -> bytes:
     """Step 9 (the frame is whole: len(f) >= ip_end)."""
-    K = d.K
-    inner = f[K : d.ip_end]
-    if d.ecn_new is not None:
-        b = bytearray(inner)
-        set_ecn(b, 14, d.ecn_new, d.ecn_v6)  # RFC 1624 checksum update for IPv4
-        inner = bytes(b)
-    if d.push is not None:
-        inner = inner[:12] + bytes((0x81, 0x00, d.push >> 8, d.push & 0xFF)) + inner[12:]
-    return inner
+    return tunnel_output(f, d.K, d.ip_end, ecn_at=14, ecn_new=d.ecn_new, ecn_v6=d.ecn_v6, push=d.push)
 
 
 def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_w: int | None = None) -> DecapResult:
