@@ -190,6 +190,73 @@ constexpr uint32_t CONTROL_DROP_MISS = 0x1u;  // [0]
 constexpr uint32_t COUNTER_CLEAR_CLEAR = 0x1u;  // [0]
 }  // namespace vxlan_encap
 
+// Geneve decapsulation (docs/geneve.md)
+namespace geneve_decap {
+constexpr int kNumOutcomes = 16;
+inline constexpr const char* kOutcomeNames[kNumOutcomes] = {
+    "PASS",  // 0: forward
+    "PUNT",  // 1: forward
+    "PUNT_OAM",  // 2: forward
+    "DECAP_L3",  // 3: decapsulate
+    "DECAP_TEB",  // 4: decapsulate
+    "DROP_TRUNCATED",  // 5: drop
+    "DROP_IP_HEADER",  // 6: drop
+    "DROP_IP_CHECKSUM",  // 7: drop
+    "DROP_FRAGMENT",  // 8: drop
+    "DROP_VERSION",  // 9: drop
+    "DROP_CRITICAL",  // 10: drop
+    "DROP_UNKNOWN_VNI",  // 11: drop
+    "DROP_ECN",  // 12: drop
+    "DROP_UDP_CHECKSUM",  // 13: drop (late)
+    "DROP_RX_ERROR",  // 14: drop (late)
+    "DROP_POLICY",  // 15: drop
+};
+enum Outcome : unsigned {
+    OUT_PASS = 0,
+    OUT_PUNT = 1,
+    OUT_PUNT_OAM = 2,
+    OUT_DECAP_L3 = 3,
+    OUT_DECAP_TEB = 4,
+    OUT_DROP_TRUNCATED = 5,
+    OUT_DROP_IP_HEADER = 6,
+    OUT_DROP_IP_CHECKSUM = 7,
+    OUT_DROP_FRAGMENT = 8,
+    OUT_DROP_VERSION = 9,
+    OUT_DROP_CRITICAL = 10,
+    OUT_DROP_UNKNOWN_VNI = 11,
+    OUT_DROP_ECN = 12,
+    OUT_DROP_UDP_CHECKSUM = 13,
+    OUT_DROP_RX_ERROR = 14,
+    OUT_DROP_POLICY = 15,
+};
+constexpr uint32_t kIdValue = 0x5753474Eu;
+constexpr uint32_t ID = 0x000;
+constexpr uint32_t PARAMS = 0x004;
+constexpr uint32_t CONTROL = 0x008;
+constexpr uint32_t COUNTER_CLEAR = 0x00C;
+constexpr uint32_t PORT = 0x010;
+constexpr uint32_t CNT_PKTS_LO = 0x100;  // + 16 * outcome
+constexpr uint32_t CNT_PKTS_LO_STRIDE = 16;
+constexpr uint32_t CNT_PKTS_HI = 0x104;  // + 16 * outcome
+constexpr uint32_t CNT_PKTS_HI_STRIDE = 16;
+constexpr uint32_t CNT_BYTES_LO = 0x108;  // + 16 * outcome
+constexpr uint32_t CNT_BYTES_LO_STRIDE = 16;
+constexpr uint32_t CNT_BYTES_HI = 0x10C;  // + 16 * outcome
+constexpr uint32_t CNT_BYTES_HI_STRIDE = 16;
+constexpr uint32_t TX_PKTS_LO = 0x200;
+constexpr uint32_t TX_PKTS_HI = 0x204;
+constexpr uint32_t TX_BYTES_LO = 0x208;
+constexpr uint32_t TX_BYTES_HI = 0x20C;
+constexpr uint32_t PARAMS_DATA_W = 0xFFFFu;  // [15:0]
+constexpr uint32_t PARAMS_LOG2_VNI_SLOTS = 0xFFFF0000u;  // [31:16]
+constexpr uint32_t CONTROL_VNI_ENABLE = 0x1u;  // [0]
+constexpr uint32_t CONTROL_CRITICAL_PUNT = 0x2u;  // [1]
+constexpr uint32_t CONTROL_DROP_PUNT = 0x4u;  // [2]
+constexpr uint32_t CONTROL_DROP_PASS = 0x8u;  // [3]
+constexpr uint32_t COUNTER_CLEAR_CLEAR = 0x1u;  // [0]
+constexpr uint32_t PORT_PORT = 0xFFFFu;  // [15:0]
+}  // namespace geneve_decap
+
 // hash table control (docs/vxlan.md)
 namespace hash_table {
 constexpr uint32_t TBL_INFO = 0x000;

@@ -1,8 +1,9 @@
 """The one source of every block's outcome codes and register map.
 
-Each block (``gre_decap``, ``vxlan_decap``, ``vxlan_encap``, the ``hash_table`` control window)
-is described here once, as data: its outcomes (code, name, action, meaning: the counter index of
-an outcome is its code) and its registers (address, name, access, reset, meaning, bit fields).
+Each block (``gre_decap``, ``vxlan_decap``, ``vxlan_encap``, ``geneve_decap``, the ``hash_table``
+control window) is described here once, as data: its outcomes (code, name, action, meaning: the
+counter index of an outcome is its code) and its registers (address, name, access, reset,
+meaning, bit fields).
 Everything else follows from it:
 
 * Python uses it directly: the golden models' ``Outcome`` enums
@@ -15,7 +16,8 @@ Everything else follows from it:
 
 Two address spaces are described (:data:`MAPS`): ``gre`` (``gre_decap``'s own AXI4-Lite space,
 what ``ws_sim`` drives) and ``vtep`` (``vtep_top``: the decap and encap blocks and the two
-tables, each in a 4 KiB window).
+tables, each in a 4 KiB window). ``geneve_decap`` has no top yet (its RTL is to come): it is
+in :data:`BLOCKS` (its package, C++ names and docs tables are generated) but in no map.
 """
 
 from __future__ import annotations
@@ -390,6 +392,48 @@ VXLAN_ENCAP = Block(
         (), len(VXLAN_ENCAP_OUTCOMES)),
 )
 
+# ------------------------------------------------------------------------------ Geneve
+
+GENEVE_PORT = 6081
+
+GENEVE_DECAP_OUTCOMES = _o(
+    ("PASS", "forward", "not Geneve: forwarded unchanged"),
+    ("PUNT", "forward", "Geneve not decapsulated: a protocol type other than 0x6558/0x0800/0x86DD, "
+                        "or C = 1 with CONTROL.CRITICAL_PUNT; forwarded unchanged"),
+    ("PUNT_OAM", "forward", "O = 1 (an OAM frame, for the control plane): forwarded unchanged"),
+    ("DECAP_L3", "decapsulate", "IPv4/IPv6 payload: the outer Ethernet header with the protocol "
+                                "type as its EtherType, then the inner packet"),
+    ("DECAP_TEB", "decapsulate", "Ethernet payload (0x6558): the inner frame out"),
+    ("DROP_TRUNCATED", "drop", "a Geneve frame that ends before the bytes a step needs, or before "
+                               "ip_end (late when decapsulation has begun)"),
+    ("DROP_IP_HEADER", "drop", "outer IP or UDP length wrong, or the options run past the datagram"),
+    ("DROP_IP_CHECKSUM", "drop", "outer IPv4 header checksum wrong"),
+    ("DROP_FRAGMENT", "drop", "outer IPv4 MF = 1"),
+    ("DROP_VERSION", "drop", "Geneve version != 0"),
+    ("DROP_CRITICAL", "drop", "C = 1 (critical options present) and CONTROL.CRITICAL_PUNT = 0"),
+    ("DROP_UNKNOWN_VNI", "drop", "VNI table enabled and the VNI not in it"),
+    ("DROP_ECN", "drop", "outer CE over an inner Not-ECT packet (RFC 6040)"),
+    ("DROP_UDP_CHECKSUM", "drop (late)", "UDP checksum != 0 and wrong"),
+    ("DROP_RX_ERROR", "drop (late)", "the input's last beat has tuser = 1 or a tkeep hole"),
+    ("DROP_POLICY", "drop", "a PASS, PUNT or PUNT_OAM frame dropped because CONTROL says so"),
+)
+
+GENEVE_DECAP = Block(
+    name="geneve_decap", prefix="GENEVE_DECAP", title="Geneve decapsulation", doc="docs/geneve.md",
+    sv_package="geneve_decap_pkg", sv_path="rtl/tunnel/geneve_decap_pkg.sv", id_value=0x5753474E,
+    outcomes=GENEVE_DECAP_OUTCOMES,
+    registers=_csr(
+        "WSGN", 0x5753474E, BitField("LOG2_VNI_SLOTS", 16, 16, "log2(VNI_SLOTS)"),
+        (_bit("VNI_ENABLE", 0, "drop Geneve frames whose VNI is not in the VNI table"),
+         _bit("CRITICAL_PUNT", 1, "punt frames with C = 1 unchanged (PUNT) instead of dropping "
+                                  "them (DROP_CRITICAL)"),
+         _bit("DROP_PUNT", 2, "drop PUNT and PUNT_OAM frames (counted as DROP_POLICY)"),
+         _bit("DROP_PASS", 3, "drop PASS frames (counted as DROP_POLICY)")),
+        (Register(0x010, "PORT", "RW", "UDP destination port of Geneve", reset=GENEVE_PORT,
+                  fields=(BitField("PORT", 0, 16, "UDP port"),)),),
+        len(GENEVE_DECAP_OUTCOMES)),
+)
+
 # ------------------------------------------------------------------------------ hash_table
 
 TABLE = Block(
@@ -421,7 +465,7 @@ TBL_OP_WRITE, TBL_OP_DELETE, TBL_OP_READ = 1, 2, 3
 
 # ------------------------------------------------------------------------------ address maps
 
-BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, TABLE)}
+BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP, TABLE)}
 
 GRE_MAP = AddressMap("gre", "gre_decap", (Window(0x0000, "gre", GRE),))
 VTEP_MAP = AddressMap("vtep", "vtep_top", (

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from wirespeed import paths, regmap, regmap_gen
-from wirespeed.model import gre, vxlan
-from wirespeed.regmap import GRE, GRE_MAP, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP
+from wirespeed.model import geneve, gre, vxlan
+from wirespeed.regmap import BLOCKS, GENEVE_DECAP, GRE, GRE_MAP, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP
 
 
 def test_generated_files_are_current() -> None:
@@ -76,7 +76,19 @@ def _sv_enum(path: Path) -> list[tuple[str, int]]:
     return [(m[1], int(m[2])) for m in re.finditer(r"OUT_(\w+)\s*=\s*4'd(\d+)", body.group(1))]
 
 
-@pytest.mark.parametrize("block", [GRE, VXLAN_DECAP, VXLAN_ENCAP], ids=lambda b: b.name)
+def test_every_block_with_a_package_is_generated() -> None:
+    """Each block of BLOCKS with outcomes has its SV package and C++ namespace generated (a new
+    block needs only its entry in wirespeed/regmap.py and its docs markers)."""
+    outs = {p.relative_to(paths.ROOT).as_posix() for p in regmap_gen.outputs()}
+    hpp = (paths.ROOT / "sim/regmap.hpp").read_text()
+    for b in BLOCKS.values():
+        assert f"namespace {b.name} {{" in hpp, b.name
+        if b.outcomes:
+            assert b.sv_path in outs, b.name
+    assert set(BLOCKS) == {"gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap", "hash_table"}
+
+
+@pytest.mark.parametrize("block", [GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP], ids=lambda b: b.name)
 def test_sv_package_python_enum_and_cpp_agree(block: regmap.Block) -> None:
     want = [(o.name, o.code) for o in block.outcomes]
     assert block.sv_path is not None
@@ -91,6 +103,8 @@ def test_model_enums_come_from_the_source() -> None:
     assert [(o.name, int(o)) for o in gre.Outcome] == [(o.name, o.code) for o in GRE.outcomes]
     assert [o.name for o in vxlan.DecapOutcome] == list(VXLAN_DECAP.outcome_names())
     assert [o.name for o in vxlan.EncapOutcome] == list(VXLAN_ENCAP.outcome_names())
+    assert [(o.name, int(o)) for o in geneve.Outcome] == [(o.name, o.code) for o in GENEVE_DECAP.outcomes]
+    assert len(geneve.Outcome) == 16 and geneve.Outcome.DROP_POLICY == 15  # the 4-bit code is full
     assert gre.Outcome.DROP_POLICY == 13 and vxlan.EncapOutcome["DROP_OVERSIZE"] == 5
 
 
@@ -130,3 +144,29 @@ def test_model_control_values_use_the_source_bits() -> None:
     assert vxlan.DecapConfig(drop_pass=True).control == d("DROP_PASS").mask
     assert vxlan.EncapConfig(drop_miss=True).control == \
         VXLAN_ENCAP.register("CONTROL").field("DROP_MISS").mask
+    g = GENEVE_DECAP.register("CONTROL").field
+    assert geneve.GeneveConfig(vni_table={}).control == g("VNI_ENABLE").mask
+    assert geneve.GeneveConfig(critical_punt=True).control == g("CRITICAL_PUNT").mask
+    assert geneve.GeneveConfig(drop_punt=True).control == g("DROP_PUNT").mask
+    assert geneve.GeneveConfig(drop_pass=True).control == g("DROP_PASS").mask
+    # the bits that mean the same as vxlan_decap's sit at the same place
+    assert g("VNI_ENABLE").mask == d("VNI_ENABLE").mask and g("DROP_PASS").mask == d("DROP_PASS").mask
+    assert GENEVE_DECAP.register("PORT").reset == geneve.GENEVE_PORT == 6081
+
+
+def test_geneve_block_alone_by_name() -> None:
+    """`wirespeed regs --block geneve-decap`: the block's window alone (it has no top yet)."""
+    from wirespeed import regs
+
+    assert "geneve-decap" in regs.CHOICES
+    m = regs.lookup("geneve-decap")
+    assert m.top == "geneve_decap" and not any(w.block is GENEVE_DECAP for mp in regmap.MAPS.values()
+                                                for w in mp.windows)
+    out = regs.render(m)
+    assert re.search(r"^  0x0010 +PORT +RW +6081 ", out, re.M)
+    assert "[1] CRITICAL_PUNT: punt frames with C = 1" in out
+    for o in GENEVE_DECAP.outcomes:
+        assert re.search(rf"^ +{o.code}  {o.name} +0x{0x100 + 16 * o.code:04X}  ", out, re.M), o.name
+    assert GENEVE_DECAP.counter("DROP_POLICY") == 0x01F0
+    assert GENEVE_DECAP.register("CONTROL").decode(0b0110) == \
+        "VNI_ENABLE=0 CRITICAL_PUNT=1 DROP_PUNT=1 DROP_PASS=0"
