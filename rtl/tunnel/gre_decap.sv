@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// gre_decap — GRE decapsulation at line rate (docs/gre_decap.md).
+// gre_decap — GRE decapsulation at line rate (docs/gre_decap.md): the decap shell with the GRE
+// classifier and the outer IPv4 allow-list on its table window.
 //
-//            +-----------+  beats   +----------+  tap   +--------------+
-//   s_axis ─►│keep check │──┬──────►│ ip_front │──────►│ gre_classify │
-//            +-----------+  │       +----------+       +------+-------+
-//                           │                                 │ descriptor
-//                           │                          +------▼------+
-//                           │                          │ sync_fifo   │
-//                           │  beats (delay FIFO)      +------+------+
-//                           └────────────────────────►+-------▼------+
-//                                                     │  axis_edit   │─► m_axis
-//                                                     +-------+------+
-//                                                             │ status (per frame)
-//               +-----------+   outcome, lengths       +------▼------+
-//   s_axil ◄───►│   CSRs    │◄─────────────────────────│ final verdict│─► m_stat
-//               +-----------+ axil_decode: 0x0000 block_csr, 0x1000 allow_list
+//            +--------------------------- decap_shell ----------------------------+
+//   s_axis ─►│ keep check ─► ip_front ─► tap_*          s_desc_* ─► queue ─► edit │─► m_axis
+//   s_axil ◄►│ block_csr (0x0000)              m_axil (0x1000)                    │─► m_stat
+//            +-----------------│---------------------│----------▲----------------+
+//                         tap_*│              m_axil │          │ descriptor
+//                              ▼                     ▼          │
+//                        gre_classify ◄─ hit ── allow_list      │
+//                              └────────────────────────────────┘
 //
 // The header front end captures each frame's first 128 bytes by beat position and parses
 // Ethernet and the outer IP header in registered stages; the classifier decides in three more
@@ -82,19 +77,9 @@ module gre_decap
     output      logic [15:0]         m_stat_len
 );
 
-    localparam int KEEP_W     = DATA_W / 8;
-    localparam int HDR_BYTES  = 128;
     localparam int L4_BYTES   = 32;
     localparam int HEAD_BYTES = 40;
     localparam int LEN_W      = 17;
-    // Beats the edit engine's delay FIFO holds: the window (16 beats at 64 bits, 4 at 256),
-    // the front end's and classifier's stages and the engine's own, so that an unstalled
-    // output never stalls the input.
-    localparam int FIFO_BEATS = (DATA_W == 64) ? 64 : 32;
-    // Frames whose descriptor is not yet taken by the engine, at most (the descriptor queue).
-    localparam int DESC_DEPTH = 32;
-    localparam int NUM_OUTCOMES = int'(OUT_DROP_POLICY) + 1;
-    localparam int DESC_W = 1 + (LEN_W + 1) + HEAD_BYTES * 8 + HEAD_BYTES + 4 * LEN_W + 1 + 4;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("gre_decap: DATA_W must be 64, 128, 256 or 512");
@@ -103,53 +88,15 @@ module gre_decap
         $error("gre_decap: ALLOW_ENTRIES must be 1..256");
     end
 
-    // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
-    // last beat, counted as DROP_RX_ERROR); the front end and the engine see no hole.
-    logic [DATA_W-1:0] k_tdata;
-    logic [KEEP_W-1:0] k_tkeep;
-    logic              k_tvalid, k_tready, k_tlast, k_tuser;
+    logic [11:0]             t_awaddr, t_araddr;
+    logic [2:0]              t_awprot, t_arprot;
+    logic [31:0]             t_wdata, t_rdata;
+    logic [3:0]              t_wstrb;
+    logic [1:0]              t_bresp, t_rresp;
+    logic                    t_awvalid, t_awready, t_wvalid, t_wready, t_bvalid, t_bready;
+    logic                    t_arvalid, t_arready, t_rvalid, t_rready;
+    logic [31:0]             control;
 
-    axis_keep_check #(
-        .DATA_W(DATA_W)
-    ) keep_check (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
-        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser[0]),
-        .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
-        .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
-    );
-
-    // A frame starts only while the descriptor queue has room for it (frames started and
-    // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure. The
-    // permission is a register, computed from the next counts, since s_hs enables every
-    // register of the header window.
-    localparam int OPEN_W = $clog2(DESC_DEPTH) + 1;
-
-    logic                          e_tready;
-    logic                          in_frame_q, start_ok_q;
-    logic [OPEN_W-1:0]             open_q;
-    logic                          d_ready;       // engine takes a descriptor
-    logic                          dq_valid;
-    wire                           s_hs = k_tvalid && k_tready;
-    assign k_tready = e_tready && start_ok_q;
-
-    always_ff @(posedge clk) begin
-        logic              in_frame_d;
-        logic [OPEN_W-1:0] open_d;
-        in_frame_d = s_hs ? !k_tlast : in_frame_q;
-        open_d     = open_q + OPEN_W'(s_hs && !in_frame_q) - OPEN_W'(dq_valid && d_ready);
-        in_frame_q <= in_frame_d;
-        open_q     <= open_d;
-        start_ok_q <= in_frame_d || open_d != OPEN_W'(DESC_DEPTH);
-        if (rst) begin
-            in_frame_q <= 1'b0;
-            open_q     <= '0;
-            start_ok_q <= 1'b1;
-        end
-    end
-
-    // ---- header front end and classifier ----------------------------------------------------
     logic                    tap_valid, tap_whole, tap_rx_err, tap_l2_short, tap_ipv4, tap_ipv6;
     logic                    tap_short_proto, tap_short_fixed, tap_ip_ver_bad, tap_short_opts;
     logic                    tap_ip_frag, tap_csum_ok;
@@ -163,13 +110,51 @@ module gre_decap
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
 
-    ip_front #(
+    logic                    c_valid, c_drop, c_sum_en;
+    logic signed [LEN_W:0]   c_shift;
+    logic [HEAD_BYTES*8-1:0] c_head;
+    logic [HEAD_BYTES-1:0]   c_head_en;
+    logic [LEN_W-1:0]        c_out_len, c_min_len, c_sum_start, c_sum_end;
+    outcome_e                c_outcome;
+
+    // ID "WSG1", PARAMS {ALLOW_ENTRIES, DATA_W}, CONTROL bits 3:0 writable (docs/gre_decap.md)
+    decap_shell #(
         .DATA_W(DATA_W),
-        .HDR_BYTES(HDR_BYTES),
-        .L4_BYTES(L4_BYTES)
-    ) front (
+        .HDR_BYTES(128),
+        .L4_BYTES(L4_BYTES),
+        .HEAD_BYTES(HEAD_BYTES),
+        .LEN_W(LEN_W),
+        .NUM_OUTCOMES(int'(OUT_DROP_POLICY) + 1),
+        .OUT_RX_ERROR(int'(OUT_DROP_RX_ERROR)),
+        .OUT_TRUNCATED(int'(OUT_DROP_TRUNCATED)),
+        .OUT_SUM_BAD(int'(OUT_DROP_GRE_CHECKSUM)),
+        .ID_VALUE(32'h5753_4731),
+        .PARAMS_VALUE({16'(ALLOW_ENTRIES), 16'(DATA_W)}),
+        .CONTROL_WMASK(32'h0000_000F)
+    ) shell (
         .clk(clk), .rst(rst),
-        .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs(s_hs), .s_tlast(k_tlast), .s_tuser(k_tuser),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
+        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+        .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+        .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
+        .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid),
+        .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+        .m_axil_awaddr(t_awaddr), .m_axil_awprot(t_awprot), .m_axil_awvalid(t_awvalid),
+        .m_axil_awready(t_awready), .m_axil_wdata(t_wdata), .m_axil_wstrb(t_wstrb),
+        .m_axil_wvalid(t_wvalid), .m_axil_wready(t_wready), .m_axil_bresp(t_bresp),
+        .m_axil_bvalid(t_bvalid), .m_axil_bready(t_bready), .m_axil_araddr(t_araddr),
+        .m_axil_arprot(t_arprot), .m_axil_arvalid(t_arvalid), .m_axil_arready(t_arready),
+        .m_axil_rdata(t_rdata), .m_axil_rresp(t_rresp), .m_axil_rvalid(t_rvalid),
+        .m_axil_rready(t_rready),
+        .control(control),
         .tap_valid(tap_valid), .tap_have(tap_have), .tap_whole(tap_whole),
         .tap_rx_err(tap_rx_err), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
         .tap_l2_short(tap_l2_short), .tap_et(tap_et), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
@@ -177,21 +162,21 @@ module gre_decap
         .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
         .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
-        .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
+        .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
+        .s_desc_head(c_head), .s_desc_head_en(c_head_en), .s_desc_out_len(c_out_len),
+        .s_desc_min_len(c_min_len), .s_desc_sum_en(c_sum_en), .s_desc_sum_start(c_sum_start),
+        .s_desc_sum_end(c_sum_end), .s_desc_outcome(c_outcome),
+        .m_stat_valid(m_stat_valid), .m_stat_outcome(m_stat_outcome), .m_stat_emit(m_stat_emit),
+        .m_stat_len(m_stat_len)
     );
 
     logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6, lengths relative to G and
-                        // the outer pair from the early tap (the allow-list takes two cycles)
-    assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst};
+                        // the outer pair from the early tap (the allow-list takes three cycles)
+    assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst, control[31:4]};
 
-    logic                    ctrl_allow_enable, ctrl_drop_pass, ctrl_drop_punt;
-    logic                    ctrl_forward_malformed, lookup_hit;
-    logic                    c_valid, c_drop, c_sum_en;
-    logic signed [LEN_W:0]   c_shift;
-    logic [HEAD_BYTES*8-1:0] c_head;
-    logic [HEAD_BYTES-1:0]   c_head_en;
-    logic [LEN_W-1:0]        c_out_len, c_min_len, c_sum_start, c_sum_end;
-    outcome_e                c_outcome;
+    logic lookup_hit;
 
     gre_classify #(
         .HEAD_BYTES(HEAD_BYTES),
@@ -207,8 +192,8 @@ module gre_decap
         .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4),
         .tap_csum_ok(tap_csum_ok),
-        .ctrl_allow_enable(ctrl_allow_enable), .ctrl_drop_pass(ctrl_drop_pass),
-        .ctrl_drop_punt(ctrl_drop_punt), .ctrl_forward_malformed(ctrl_forward_malformed),
+        .ctrl_allow_enable(control[0]), .ctrl_drop_pass(control[1]),
+        .ctrl_drop_punt(control[2]), .ctrl_forward_malformed(control[3]),
         .lookup_hit(lookup_hit),
         .desc_valid(c_valid), .desc_drop(c_drop), .desc_shift(c_shift), .desc_head(c_head),
         .desc_head_en(c_head_en), .desc_out_len(c_out_len), .desc_min_len(c_min_len),
@@ -216,185 +201,24 @@ module gre_decap
         .desc_outcome(c_outcome)
     );
 
-    // ---- descriptor queue and edit engine -------------------------------------------------
-    logic [DESC_W-1:0]       dq_data;
-    logic                    dq_s_ready;
-    logic                    d_drop, d_sum_en;
-    logic signed [LEN_W:0]   d_shift;
-    logic [HEAD_BYTES*8-1:0] d_head;
-    logic [HEAD_BYTES-1:0]   d_head_en;
-    logic [LEN_W-1:0]        d_out_len, d_min_len, d_sum_start, d_sum_end;
-    logic [3:0]              d_outcome;
-
-    sync_fifo #(
-        .WIDTH(DESC_W),
-        .DEPTH(DESC_DEPTH),
-        .BYPASS(1'b1)
-    ) desc_queue (
-        .clk(clk), .rst(rst),
-        .s_data({c_drop, c_shift, c_head, c_head_en, c_out_len, c_min_len, c_sum_start,
-                 c_sum_end, c_sum_en, c_outcome}),
-        .s_valid(c_valid), .s_ready(dq_s_ready),
-        .m_data(dq_data), .m_valid(dq_valid), .m_ready(d_ready)
-    );
-
-    logic unused_dq_ready;   // never full: frames are started only with room (open_q)
-    assign unused_dq_ready = dq_s_ready;
-    assign {d_drop, d_shift, d_head, d_head_en, d_out_len, d_min_len, d_sum_start, d_sum_end,
-            d_sum_en, d_outcome} = dq_data;
-
-    logic                    st_valid, st_emitted, st_rx_err, st_short, st_sum_bad;
-    logic [3:0]              st_meta;
-    logic [LEN_W-1:0]        st_in_len, st_out_len;
-
-    axis_edit #(
-        .DATA_W(DATA_W),
-        .HEAD_BYTES(HEAD_BYTES),
-        .LEN_W(LEN_W),
-        .META_W(4),
-        .FIFO_BEATS(FIFO_BEATS)
-    ) edit (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid && start_ok_q),
-        .s_axis_tready(e_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
-        .s_desc_valid(dq_valid), .s_desc_ready(d_ready), .s_desc_drop(d_drop),
-        .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
-        .s_desc_out_len(d_out_len), .s_desc_min_len(d_min_len), .s_desc_sum_en(d_sum_en),
-        .s_desc_sum_start(d_sum_start), .s_desc_sum_end(d_sum_end), .s_desc_meta(d_outcome),
-        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
-        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser[0]),
-        .m_stat_valid(st_valid), .m_stat_meta(st_meta), .m_stat_emitted(st_emitted),
-        .m_stat_rx_err(st_rx_err), .m_stat_short(st_short), .m_stat_sum_bad(st_sum_bad),
-        .m_stat_in_len(st_in_len), .m_stat_out_len(st_out_len)
-    );
-
-    logic unused_len;   // frames are shorter than 64 KiB: the counters take 16 bits
-    assign unused_len = st_in_len[LEN_W-1] ^ st_out_len[LEN_W-1];
-
-    // ---- the frame's final outcome: a late check overrides the early one --------------------
-    logic        stat_valid, stat_emit, tx_valid;
-    outcome_e    stat_outcome;
-    logic [15:0] stat_len, tx_len;
-
-    always_ff @(posedge clk) begin
-        stat_valid <= st_valid;
-        tx_valid   <= st_valid && st_emitted && !(st_rx_err || st_short || st_sum_bad);
-        if (st_valid) begin
-            stat_outcome <= st_rx_err ? OUT_DROP_RX_ERROR
-                          : st_short  ? OUT_DROP_TRUNCATED
-                          : st_sum_bad ? OUT_DROP_GRE_CHECKSUM
-                          : outcome_e'(st_meta);
-            stat_emit    <= st_emitted;
-            stat_len     <= st_in_len[15:0];
-            tx_len       <= st_out_len[15:0];
-        end
-        if (rst) begin
-            stat_valid <= 1'b0;
-            tx_valid   <= 1'b0;
-        end
-    end
-
-    // Register map (docs/gre_decap.md): 0x0000 block_csr (ID, PARAMS, CONTROL, counters),
-    // 0x1000 allow_list; anything above 0x1FFF answers SLVERR in the decoder.
-    localparam int CSR_WINDOWS = 2;
-    localparam int CSR_WIN_W   = 12;
-
-    logic [CSR_WINDOWS*CSR_WIN_W-1:0] csr_awaddr, csr_araddr;
-    logic [CSR_WINDOWS*3-1:0]         csr_awprot, csr_arprot;
-    logic [CSR_WINDOWS*32-1:0]        csr_wdata, csr_rdata;
-    logic [CSR_WINDOWS*4-1:0]         csr_wstrb;
-    logic [CSR_WINDOWS*2-1:0]         csr_bresp, csr_rresp;
-    logic [CSR_WINDOWS-1:0]           csr_awvalid, csr_awready, csr_wvalid, csr_wready;
-    logic [CSR_WINDOWS-1:0]           csr_bvalid, csr_bready, csr_arvalid, csr_arready;
-    logic [CSR_WINDOWS-1:0]           csr_rvalid, csr_rready;
-    logic [31:0]                      control;
-
-    axil_decode #(
-        .WINDOWS(CSR_WINDOWS),
-        .WIN_ADDR_W(CSR_WIN_W),
-        .ADDR_W(16)
-    ) csr_decode (
-        .clk(clk), .rst(rst),
-        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
-        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
-        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
-        .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
-        .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
-        .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid),
-        .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
-        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
-        .m_axil_awaddr(csr_awaddr), .m_axil_awprot(csr_awprot),
-        .m_axil_awvalid(csr_awvalid), .m_axil_awready(csr_awready),
-        .m_axil_wdata(csr_wdata), .m_axil_wstrb(csr_wstrb),
-        .m_axil_wvalid(csr_wvalid), .m_axil_wready(csr_wready),
-        .m_axil_bresp(csr_bresp), .m_axil_bvalid(csr_bvalid), .m_axil_bready(csr_bready),
-        .m_axil_araddr(csr_araddr), .m_axil_arprot(csr_arprot),
-        .m_axil_arvalid(csr_arvalid), .m_axil_arready(csr_arready),
-        .m_axil_rdata(csr_rdata), .m_axil_rresp(csr_rresp),
-        .m_axil_rvalid(csr_rvalid), .m_axil_rready(csr_rready)
-    );
-
-    // Window 0: ID "WSG1", PARAMS {ALLOW_ENTRIES, DATA_W}, CONTROL (bits 3:0 writable)
-    block_csr #(
-        .ID_VALUE(32'h5753_4731),
-        .PARAMS_VALUE({16'(ALLOW_ENTRIES), 16'(DATA_W)}),
-        .NUM_OUTCOMES(NUM_OUTCOMES),
-        .NUM_REGS(1),
-        .REG_RESET(32'h0),
-        .REG_WMASK(32'h0000_000F),
-        .ADDR_W(CSR_WIN_W)
-    ) csr (
-        .clk(clk), .rst(rst),
-        .s_axil_awaddr(csr_awaddr[0*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[0*3 +: 3]),
-        .s_axil_awvalid(csr_awvalid[0]), .s_axil_awready(csr_awready[0]),
-        .s_axil_wdata(csr_wdata[0*32 +: 32]), .s_axil_wstrb(csr_wstrb[0*4 +: 4]),
-        .s_axil_wvalid(csr_wvalid[0]), .s_axil_wready(csr_wready[0]),
-        .s_axil_bresp(csr_bresp[0*2 +: 2]), .s_axil_bvalid(csr_bvalid[0]),
-        .s_axil_bready(csr_bready[0]),
-        .s_axil_araddr(csr_araddr[0*CSR_WIN_W +: CSR_WIN_W]), .s_axil_arprot(csr_arprot[0*3 +: 3]),
-        .s_axil_arvalid(csr_arvalid[0]), .s_axil_arready(csr_arready[0]),
-        .s_axil_rdata(csr_rdata[0*32 +: 32]), .s_axil_rresp(csr_rresp[0*2 +: 2]),
-        .s_axil_rvalid(csr_rvalid[0]), .s_axil_rready(csr_rready[0]),
-        .stat_valid(stat_valid), .stat_outcome(stat_outcome), .stat_len(stat_len),
-        .tx_valid(tx_valid), .tx_len(tx_len),
-        .regs(control)
-    );
-
-    assign ctrl_allow_enable      = control[0];
-    assign ctrl_drop_pass         = control[1];
-    assign ctrl_drop_punt         = control[2];
-    assign ctrl_forward_malformed = control[3];
-
-    logic unused_control; // bits 31:4 are constant 0 (not writable)
-    assign unused_control = ^control[31:4];
-
-    // Window 1: the outer IPv4 allow-list
-    // The pair comes from the front end in the cycle its window is complete, three cycles
-    // before the tap (the block-RAM CAM's words registered, LOOKUP_LATENCY 3): the answer is
-    // there in the tap's cycle and gre_classify registers it.
+    // The outer IPv4 allow-list. The pair comes from the front end in the cycle its window is
+    // complete, three cycles before the tap (the block-RAM CAM's words registered,
+    // LOOKUP_LATENCY 3): the answer is there in the tap's cycle and gre_classify registers it.
     allow_list #(
         .ENTRIES(ALLOW_ENTRIES),
-        .ADDR_W(CSR_WIN_W),
+        .ADDR_W(12),
         .LOOKUP_LATENCY(3)
     ) allow (
         .clk(clk), .rst(rst),
-        .s_axil_awaddr(csr_awaddr[1*CSR_WIN_W +: CSR_WIN_W]), .s_axil_awprot(csr_awprot[1*3 +: 3]),
-        .s_axil_awvalid(csr_awvalid[1]), .s_axil_awready(csr_awready[1]),
-        .s_axil_wdata(csr_wdata[1*32 +: 32]), .s_axil_wstrb(csr_wstrb[1*4 +: 4]),
-        .s_axil_wvalid(csr_wvalid[1]), .s_axil_wready(csr_wready[1]),
-        .s_axil_bresp(csr_bresp[1*2 +: 2]), .s_axil_bvalid(csr_bvalid[1]),
-        .s_axil_bready(csr_bready[1]),
-        .s_axil_araddr(csr_araddr[1*CSR_WIN_W +: CSR_WIN_W]), .s_axil_arprot(csr_arprot[1*3 +: 3]),
-        .s_axil_arvalid(csr_arvalid[1]), .s_axil_arready(csr_arready[1]),
-        .s_axil_rdata(csr_rdata[1*32 +: 32]), .s_axil_rresp(csr_rresp[1*2 +: 2]),
-        .s_axil_rvalid(csr_rvalid[1]), .s_axil_rready(csr_rready[1]),
+        .s_axil_awaddr(t_awaddr), .s_axil_awprot(t_awprot), .s_axil_awvalid(t_awvalid),
+        .s_axil_awready(t_awready), .s_axil_wdata(t_wdata), .s_axil_wstrb(t_wstrb),
+        .s_axil_wvalid(t_wvalid), .s_axil_wready(t_wready), .s_axil_bresp(t_bresp),
+        .s_axil_bvalid(t_bvalid), .s_axil_bready(t_bready), .s_axil_araddr(t_araddr),
+        .s_axil_arprot(t_arprot), .s_axil_arvalid(t_arvalid), .s_axil_arready(t_arready),
+        .s_axil_rdata(t_rdata), .s_axil_rresp(t_rresp), .s_axil_rvalid(t_rvalid),
+        .s_axil_rready(t_rready),
         .lookup_src(early_ip_src), .lookup_dst(early_ip_dst), .lookup_hit(lookup_hit)
     );
-
-    assign m_stat_valid   = stat_valid;
-    assign m_stat_outcome = stat_outcome;
-    assign m_stat_emit    = stat_emit;
-    assign m_stat_len     = stat_len;
 
 endmodule
 
