@@ -114,12 +114,11 @@ module gre_classify
     logic [15:0]        g1_proto_q;
     logic [4:0]         g1_l2_q;
     logic [22*8-1:0]    g1_l2_bytes_q;
-    logic [7:0]         g1_g_q, g1_k_q;
+    logic [7:0]         g1_g_q, g1_hl_q;        // G, G - L2 (the outer IP header)
+    logic [4:0]         g1_gre_len_q;
     logic [LEN_W-1:0]   g1_ip_end_q;
     // What a decapsulation keeps and skips, for both payload kinds (G2 only selects)
-    logic [7:0]         g1_shift_l3_q;      // K - L2: the Ethernet header stays
-    logic [LEN_W-1:0]   g1_out_l3_q;        // L2 + ip_end - K
-    logic [LEN_W-1:0]   g1_out_teb_q;       // ip_end - K
+    logic [LEN_W-1:0]   g1_pl_q, g1_pl_l2_q;    // ip_end - G, that + L2
     logic [3:0][7:0]    g1_inner_q;         // inner bytes 0, 1 (TOS / ECN), 10, 11 (checksum)
 
     // Every length check against "G + gre_len + c" is made for each of the four GRE header
@@ -181,11 +180,11 @@ module gre_classify
             g1_l2_q          <= tap_l2_len;
             g1_l2_bytes_q    <= tap_l2_bytes;
             g1_g_q           <= tap_g;
-            g1_k_q           <= tap_g + 8'(gre_len);
+            g1_hl_q          <= tap_g - 8'(tap_l2_len);
+            g1_gre_len_q     <= gre_len;
             g1_ip_end_q      <= LEN_W'(tap_g) + LEN_W'(tap_ip_pl);
-            g1_shift_l3_q    <= tap_g + 8'(gre_len) - 8'(tap_l2_len);
-            g1_out_l3_q      <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len) + LEN_W'(tap_l2_len);
-            g1_out_teb_q     <= LEN_W'(tap_ip_pl) - LEN_W'(gre_len);
+            g1_pl_q          <= LEN_W'(tap_ip_pl);
+            g1_pl_l2_q       <= LEN_W'(tap_ip_pl) + LEN_W'(tap_l2_len);
             for (int i = 0; i < 4; i++) begin
                 case (n_opt)
                     2'd0:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 4) +: 8];
@@ -301,9 +300,12 @@ module gre_classify
             for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
             g2_l3_q        <= g2_action == ACT_DECAP && g2_final == OUT_DECAP_L3;
             g2_l2_bytes_q  <= g1_l2_bytes_q;
-            // What a decapsulation of this payload kind keeps and skips.
-            g2_dec_shift_q   <= teb ? (LEN_W+1)'(g1_k_q) : (LEN_W+1)'(g1_shift_l3_q);
-            g2_dec_out_len_q <= teb ? g1_out_teb_q : g1_out_l3_q;
+            // What a decapsulation of this payload kind keeps and skips: TEB skips to K =
+            // G + gre_len and keeps ip_end - K bytes; L3 skips K - L2 (the Ethernet header
+            // stays) and keeps L2 + ip_end - K. The GRE header's length (from its flags) is a
+            // register here: one adder each after a select.
+            g2_dec_shift_q   <= (LEN_W+1)'(8'((teb ? g1_g_q : g1_hl_q) + 8'(g1_gre_len_q)));
+            g2_dec_out_len_q <= (teb ? g1_pl_q : g1_pl_l2_q) - LEN_W'(g1_gre_len_q);
             g2_ip_end_q      <= g1_ip_end_q;
             g2_csum_q        <= g1_csum_q;
             g2_sum_start_q   <= LEN_W'(g1_g_q);
