@@ -33,7 +33,7 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_
            "gre_decap_avst", "axis_splice", "axis_splice_pipe", "axis_frame_fifo",
            "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify",
            "vxlan_classify_pipe", "encap_classify", "vxlan_decap", "vxlan_decap_pipe",
-           "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe")
+           "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe", "rss_hash")
 
 # The tops the issue's goals name (every one of them and every datapath module is held to the
 # clock goals; these also have area goals, see AREA_GOALS_LUT4).
@@ -70,7 +70,7 @@ ANCHOR_FIGURES = {256: (169.0, 800), 512: (162.0, 1500)}
 
 # Blocks without a bus width: built once (reported at 256 bits).
 WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat4",
-                               "allow_list", "block_csr", "gre_classify"})
+                               "allow_list", "block_csr", "gre_classify", "rss_hash"})
 
 # Builds measured at fewer widths than every module. The VXLAN pipelined variants exist for
 # the timing goals, which are set at 256 and 512 bits. gre_decap_avst is gre_decap between
@@ -165,6 +165,9 @@ DESCRIPTIONS = {
                 "slots)",
     "vtep_top_pipe": "vtep_top built of vxlan_decap_pipe and vxlan_encap_pipe (4096 tunnel "
                      "slots)",
+    "rss_hash": "RSS: Toeplitz hash of a parsed tuple (36 per-byte contribution tables in "
+                "block RAM), hash type and indirection table (128 entries), 10 cycles (no "
+                "bus width)",
 }
 
 
@@ -200,7 +203,7 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module == "block_csr":
         # As gre_decap instantiates it (NUM_OUTCOMES: its 14 outcome codes; CONTROL only).
         return {"NUM_OUTCOMES": 14}
-    if module in ("hash_table", "allow_list", "gre_classify"):
+    if module in ("hash_table", "allow_list", "gre_classify", "rss_hash"):
         # Not bus-width dependent: the same block at every width, with its defaults as the
         # tops instantiate it (vxlan_encap's tunnels; gre_decap's allow list and classifier,
         # which reads the front end's tap).
