@@ -55,8 +55,8 @@
 // When a write takes effect (tuple "of cycle t" = presented in cycle t; c0 = the write's cycle)
 //   * CTRL: tuples of cycles >= c0 + 2. DEFAULT_QUEUE: tuples of cycles >= c0 - 7 (it is
 //     read in the cycle before the output registers).
-//   * INDIR[i]: the table word is written at the end of c0 + 2; tuples of cycles >= c0 - 5 see
-//     the new entry (their table read is at the end of cycle t + 7; a read and a write of one
+//   * INDIR[i]: the table word is written at the end of c0 + 2; tuples of cycles >= c0 - 4 see
+//     the new entry (their table read is at the end of cycle t + 6; a read and a write of one
 //     entry at one edge give the written word), earlier ones the old.
 //   * KEY[i]: a staging copy; nothing changes until KEY_CTRL loads it.
 //   * KEY_CTRL load, the rebuild: from the end of c0 + 2 the contribution tables of the bank
@@ -72,14 +72,14 @@
 //   t      hash type from the flags and enables; address bits of IPv4 and unused ports zeroed
 //   t+1    symmetric compare by 16-bit chunks; the hash input bytes laid out both ways (the
 //          pairs in order and swapped)
-//   t+2    the chunks combined; the input taken one way or the other
-//   t+3    the 36 input bytes address the 36 contribution tables (no logic)
+//   t+2    the chunks combined: swap
+//   t+3    the input bytes, one way or the other, address the 36 contribution tables
 //   t+4    the tables' words (block RAM outputs) into registers, no logic
-//   t+5    XOR 36 -> 9
-//   t+6    XOR 9 -> 1: the hash
-//   t+7    the hash's low bits address the indirection table (port B's write to the same
+//   t+5    XOR 36 -> 1 (three LUT levels): the hash
+//   t+6    the hash's low bits address the indirection table (port B's write to the same
 //          entry in this cycle is noted: its word bypasses the read)
-//   t+8    the table's word into a register, no logic
+//   t+7    the table's word into a register by the block RAM, no logic
+//   t+8    into a second register, no logic
 //   t+9    queue (entry, bypass or DEFAULT_QUEUE), hash, type into the output registers
 //
 // Contribution tables: the hash is the XOR over input bit positions b that are set of the key
@@ -619,7 +619,7 @@ module rss_hash #(
     end
 
     // ------------------------------------------------------------------------------------
-    // t+2: the chunks combined, the input taken one way or the other (S3)
+    // t+2: the chunks combined: swap (S3)
     // ------------------------------------------------------------------------------------
     logic              s2_agtb;  // {src, sport} > {dst, dport}
 
@@ -632,7 +632,9 @@ module rss_hash #(
 
     logic              s3_v;
     logic [2:0]        s3_type;
-    logic [8*NPOS-1:0] s3_in;    // data: the hash input, one way or the other
+    logic              s3_swap;  // data
+    logic [8*NPOS-1:0] s3_fwd;   // data
+    logic [8*NPOS-1:0] s3_rev;   // data
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -644,12 +646,18 @@ module rss_hash #(
 
     always_ff @(posedge clk) begin
         s3_type <= s2_type;
-        s3_in   <= (s2_sym && s2_agtb) ? s2_rev : s2_fwd;
+        s3_swap <= s2_sym && s2_agtb;
+        s3_fwd  <= s2_fwd;
+        s3_rev  <= s2_rev;
     end
 
     // ------------------------------------------------------------------------------------
-    // t+3: the contribution tables read (address: bank in use, input byte); t+4: registered
+    // t+3: the input taken one way or the other addresses the contribution tables (with the
+    // bank in use); t+4: their words into registers
     // ------------------------------------------------------------------------------------
+    logic [8*NPOS-1:0] s3_in;
+    assign s3_in = s3_swap ? s3_rev : s3_fwd;
+
     logic [NPOS-1:0][31:0] c_rd;   // block RAM outputs (t+4)
     logic [NPOS-1:0][31:0] c5_q;   // data: registered (t+5)
 
@@ -700,38 +708,48 @@ module rss_hash #(
 
     always_ff @(posedge clk) begin
         {t4_q, t5_q, t6_q, t7_q, t8_q, t9_q} <= {s3_type, t4_q, t5_q, t6_q, t7_q, t8_q};
-        c5_q <= c_rd;
+    end
+
+    // The block RAMs' words are loaded with a clock enable of their own (the stage's valid):
+    // no other logic shares it, so the placer keeps these flip-flops to themselves, by the
+    // block RAMs, rather than in slices of unrelated logic
+    always_ff @(posedge clk) begin
+        if (v4_q) c5_q <= c_rd;
     end
 
     // ------------------------------------------------------------------------------------
-    // t+5, t+6: the XOR tree
+    // t+5: the XOR of the 36 words (three LUT levels): the hash
     // ------------------------------------------------------------------------------------
-    logic [8:0][31:0] x6_q;   // data
-    logic [31:0]      h7_q;   // data: the hash (t+7)
-    logic [31:0]      h8_q;   // data
-    logic [31:0]      h9_q;   // data
+    logic [31:0] h6_q;   // data: the hash (t+6)
+    logic [31:0] h7_q;   // data
+    logic [31:0] h8_q;   // data
+    logic [31:0] h9_q;   // data
 
     always_ff @(posedge clk) begin
-        for (int g = 0; g < 9; g++) begin
-            x6_q[g] <= c5_q[4*g] ^ c5_q[4*g+1] ^ c5_q[4*g+2] ^ c5_q[4*g+3];
-        end
-        h7_q <= x6_q[0] ^ x6_q[1] ^ x6_q[2] ^ x6_q[3] ^ x6_q[4] ^ x6_q[5] ^ x6_q[6] ^ x6_q[7]
-              ^ x6_q[8];
+        logic [31:0] x;
+        x = '0;
+        for (int p = 0; p < NPOS; p++) x ^= c5_q[p];
+        h6_q <= x;
+        h7_q <= h6_q;
         h8_q <= h7_q;
         h9_q <= h8_q;
     end
 
     // ------------------------------------------------------------------------------------
-    // t+7: the indirection table read; t+8 registered; t+9 the output registers
+    // t+6: the indirection table read; t+7 its word into a register, t+8 into a second one
+    // (no logic: the first sits by the block RAM); t+9 the output registers
     // ------------------------------------------------------------------------------------
     (* no_rw_check *)
     logic [QUEUE_W-1:0] itab [TABLE_ENTRIES];
     logic [IDX_W-1:0]   ia;
-    logic [QUEUE_W-1:0] ia_rd;      // port A word (t+8)
+    logic [QUEUE_W-1:0] ia_rd;      // port A word (t+7)
     logic               coll;       // port B writes the word port A reads this cycle
-    logic               coll8_q;
-    logic [QUEUE_W-1:0] wd8_q;      // data: the word port B wrote
-    logic [QUEUE_W-1:0] ia9_q;      // data: the word read, registered (t+9)
+    logic               coll7_q;
+    logic [QUEUE_W-1:0] wd7_q;      // data: the word port B wrote
+    logic [QUEUE_W-1:0] ia8_q;      // data: the word read, registered (t+8)
+    logic               coll8_q;    // data
+    logic [QUEUE_W-1:0] wd8_q;      // data
+    logic [QUEUE_W-1:0] ia9_q;      // data (t+9)
     logic               coll9_q;    // data
     logic [QUEUE_W-1:0] wd9_q;      // data
 
@@ -739,7 +757,7 @@ module rss_hash #(
         for (int i = 0; i < TABLE_ENTRIES; i++) itab[i] = '0;
     end
 
-    assign ia   = IDX_W'(h7_q & 32'(TABLE_ENTRIES - 1));
+    assign ia   = IDX_W'(h6_q & 32'(TABLE_ENTRIES - 1));
     assign coll = tb_we_q && tb_addr_q == ia;
 
     always_ff @(posedge clk) begin
@@ -754,10 +772,16 @@ module rss_hash #(
         end
     end
 
+    always_ff @(posedge clk) begin   // a clock enable of its own, as c5_q
+        if (v7_q) ia8_q <= ia_rd;
+    end
+
     always_ff @(posedge clk) begin
-        coll8_q <= coll;
-        wd8_q   <= tb_wdata_q;
-        ia9_q   <= ia_rd;
+        coll7_q <= coll;
+        wd7_q   <= tb_wdata_q;
+        coll8_q <= coll7_q;
+        wd8_q   <= wd7_q;
+        ia9_q   <= ia8_q;
         coll9_q <= coll8_q;
         wd9_q   <= wd8_q;
     end

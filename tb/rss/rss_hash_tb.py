@@ -29,7 +29,7 @@ LATENCY = 10
 # with the new key; an INDIR write in c0 reaches the tuples of cycles >= c0 + INDIR_FROM;
 # DEFAULT_QUEUE the tuples of cycles >= c0 + DEFQ_FROM.
 KEY_FROM = 36 * 256 + 2
-INDIR_FROM = -5
+INDIR_FROM = -4
 DEFQ_FROM = -7
 REBUILD_WAIT = 36 * 256 + 16
 
@@ -330,8 +330,9 @@ async def symmetric_both_directions(dut):
 async def rewrites_mid_stream(dut):
     """A tuple in most cycles while the indirection table, DEFAULT_QUEUE and the key are
     rewritten: each tuple sees exactly the writes performed up to the documented cycle (an
-    INDIR write in c0 from the tuple of c0 - 6 on, DEFAULT_QUEUE from c0 - 8, a key load from
-    c0 + 9216 on; a load during a rebuild restarts it). No tuple sees a mixed key."""
+    INDIR write in c0 from the tuple of c0 + INDIR_FROM on, DEFAULT_QUEUE from c0 + DEFQ_FROM,
+    a key load from c0 + KEY_FROM on; a load during a rebuild restarts it). No tuple sees a
+    mixed key."""
     axil, bench = await setup(dut)
     rng = random.Random(31337)
     await wait_rebuild(axil, bench)
