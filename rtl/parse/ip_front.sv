@@ -16,13 +16,12 @@
 //   capture  hdr_capture: the first HDR_BYTES bytes by beat position; the two TPID checks
 //            as the beats holding bytes 12-13 and 16-17 pass
 //   S1       VLAN tags -> L2; the IPv4 fixed header's 20 bytes selected by the tag count; the
-//            bytes from 34 on copied unshifted beside u = (G - 34) / 4; the IP header's 15
-//            word pairs summed
-//            (a pair is the same raw pair sum at 14 + 4m for every L2: a tag moves the header
-//            by one pair, so the adders come before the L2 selection, not after it)
-//   S2       IP fields; the pairs masked by IHL and summed two by two; the L4 window taken
-//            from the copy by 16-byte steps of u; payload length
-//   S3       eight sums to two; the L4 window shifted by 4-byte steps of u; G; what the
+//            bytes from 34 on copied unshifted beside u = (G - 34) / 4; the 17 word pairs at
+//            14 + 4m summed raw, each with an enable (inside the IP header for this tag count
+//            and IHL): a tag moves the header by one pair, so the adders need no L2 selection
+//   S2       IP fields; the enabled pairs summed two by two; the L4 window taken from the
+//            copy by 16-byte steps of u; payload length
+//   S3       nine sums to two; the L4 window shifted by 4-byte steps of u; G; what the
 //            frame holds from L3 and from G
 //   S4       the last sum and the checksum verdict (tap_csum_ok), one cycle after the tap
 // tap_valid is high 5 cycles after the beat that completes the window (or ends the frame);
@@ -137,7 +136,8 @@ module ip_front
     logic [L4_SPAN*8-1:0]   s1_span_q;      // window bytes L4_BASE .. (unshifted)
     logic [22*8-1:0]        s1_l2_q;
     logic [L3_BYTES*8-1:0]  s1_l3_q;
-    logic [14:0][16:0]      s1_pair_q;      // pair p of the IP header: words 2p, 2p + 1
+    logic [PAIRS-1:0][16:0] s1_pair_q;      // raw pair m: window bytes 14 + 4m .. 17 + 4m
+    logic [PAIRS-1:0]       s1_pair_on_q;   // raw pair m lies in the IP header
 
     logic [PAIRS-1:0][16:0] raw_pair;
     always_comb begin
@@ -169,6 +169,7 @@ module ip_front
     logic [1:0]             s1_tags;
     logic [2:0]             cand_v4, cand_v6;
     logic [2:0][3:0]        cand_step;
+    logic [2:0][PAIRS-1:0]  cand_on;
     always_comb begin
         logic [15:0] et;
         logic [3:0]  ihl;
@@ -180,6 +181,8 @@ module ip_front
             cand_v6[t] = et == 16'h86DD;
             // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
             cand_step[t] = cand_v6[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+            // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
+            for (int m = 0; m < PAIRS; m++) cand_on[t][m] = m >= t && m - t < int'(ihl);
         end
     end
 
@@ -207,13 +210,9 @@ module ip_front
                     default: s1_l3_q[8*i +: 8] <= win_byte(c_win, 22 + i);
                 endcase
             end
-            for (int p = 0; p < 15; p++) begin
-                case (s1_tags)
-                    2'd0:    s1_pair_q[p] <= raw_pair[p];
-                    2'd1:    s1_pair_q[p] <= raw_pair[p + 1];
-                    default: s1_pair_q[p] <= raw_pair[p + 2];
-                endcase
-            end
+            // The pairs unshifted, each with its own enable: a mask per pair, not a select.
+            s1_pair_q    <= raw_pair;
+            s1_pair_on_q <= cand_on[s1_tags];
         end
         if (rst) s1_valid_q <= 1'b0;
     end
@@ -239,7 +238,7 @@ module ip_front
     logic signed [16:0]      s2_pl_q;
     logic [1:0]              s2_ecn_q;
     logic [31:0]             s2_src_q, s2_dst_q;
-    logic [7:0][17:0]        s2_sum_q;
+    logic [8:0][17:0]        s2_sum_q;
     logic [1:0]              s2_fine_q;           // the 4-byte steps left for S3
     logic [L4_COARSE*8-1:0]  s2_l4_q;
 
@@ -247,8 +246,7 @@ module ip_front
         logic        v4, v6;
         logic [3:0]  ihl;
         logic [6:0]  hl;
-        logic [14:0] pair_on;
-        logic [16:0] pick [15];
+        logic [16:0] pick [PAIRS];
         logic [7:0]  l2;
         s2_valid_q <= s1_valid_q;
         if (s1_valid_q) begin
@@ -279,15 +277,11 @@ module ip_front
             s2_ecn_q      <= v6 ? l3_byte(1)[5:4] : l3_byte(1)[1:0];
             s2_src_q      <= {l3_byte(12), l3_byte(13), l3_byte(14), l3_byte(15)};
             s2_dst_q      <= {l3_byte(16), l3_byte(17), l3_byte(18), l3_byte(19)};
-            // Pair p is in the IP header when p < IHL (the header is IHL pairs long).
-            for (int p = 0; p < 15; p++) begin
-                pair_on[p] = 4'(p) < ihl;
-                pick[p] = pair_on[p] ? s1_pair_q[p] : 17'd0;
-            end
-            for (int k = 0; k < 7; k++) begin
+            for (int m = 0; m < PAIRS; m++) pick[m] = s1_pair_on_q[m] ? s1_pair_q[m] : 17'd0;
+            for (int k = 0; k < 8; k++) begin
                 s2_sum_q[k] <= 18'(pick[2*k]) + 18'(pick[2*k + 1]);
             end
-            s2_sum_q[7] <= 18'(pick[14]);
+            s2_sum_q[8] <= 18'(pick[16]);
             // L4 window from span byte 16 * (u / 4); S3 adds 4 * (u % 4).
             s2_fine_q <= s1_u_q[1:0];
             for (int i = 0; i < L4_COARSE; i++) begin
@@ -324,7 +318,7 @@ module ip_front
     end
 
     // ---- S3: header sums, fine L4 shift, G --------------------------------------------------
-    logic [1:0][19:0] s3_sum_q;
+    logic [1:0][20:0] s3_sum_q;
     logic             s3_v4_q;
     always_ff @(posedge clk) begin
         tap_valid <= s2_valid_q;
@@ -358,10 +352,10 @@ module ip_front
                     default: tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 12) +: 8];
                 endcase
             end
-            s3_sum_q[0] <= 20'(s2_sum_q[0]) + 20'(s2_sum_q[1]) + 20'(s2_sum_q[2])
-                         + 20'(s2_sum_q[3]);
-            s3_sum_q[1] <= 20'(s2_sum_q[4]) + 20'(s2_sum_q[5]) + 20'(s2_sum_q[6])
-                         + 20'(s2_sum_q[7]);
+            s3_sum_q[0] <= 21'(s2_sum_q[0]) + 21'(s2_sum_q[1]) + 21'(s2_sum_q[2])
+                         + 21'(s2_sum_q[3]) + 21'(s2_sum_q[4]);
+            s3_sum_q[1] <= 21'(s2_sum_q[5]) + 21'(s2_sum_q[6]) + 21'(s2_sum_q[7])
+                         + 21'(s2_sum_q[8]);
             s3_v4_q  <= s2_v4_q;
         end
         if (rst) tap_valid <= 1'b0;

@@ -171,7 +171,7 @@ module decap_shell #(
     // output never stalls the input.
     localparam int FIFO_BEATS = (DATA_W == 64) ? 64 : 32;
     // Frames whose descriptor is not yet taken by the engine, at most (the descriptor queue).
-    localparam int DESC_DEPTH = 32;
+    localparam int DESC_DEPTH = 16;
     localparam int DESC_W = 1 + (LEN_W + 1) + HEAD_BYTES * 8 + HEAD_BYTES + 4 * LEN_W + 1 + 4;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
