@@ -708,13 +708,7 @@ module rss_hash #(
 
     always_ff @(posedge clk) begin
         {t4_q, t5_q, t6_q, t7_q, t8_q, t9_q} <= {s3_type, t4_q, t5_q, t6_q, t7_q, t8_q};
-    end
-
-    // The block RAMs' words are loaded with a clock enable of their own (the stage's valid):
-    // no other logic shares it, so the placer keeps these flip-flops to themselves, by the
-    // block RAMs, rather than in slices of unrelated logic
-    always_ff @(posedge clk) begin
-        if (v4_q) c5_q <= c_rd;
+        c5_q <= c_rd;
     end
 
     // ------------------------------------------------------------------------------------
@@ -772,13 +766,10 @@ module rss_hash #(
         end
     end
 
-    always_ff @(posedge clk) begin   // a clock enable of its own, as c5_q
-        if (v7_q) ia8_q <= ia_rd;
-    end
-
     always_ff @(posedge clk) begin
         coll7_q <= coll;
         wd7_q   <= tb_wdata_q;
+        ia8_q   <= ia_rd;
         coll8_q <= coll7_q;
         wd8_q   <= wd7_q;
         ia9_q   <= ia8_q;
