@@ -13,10 +13,12 @@
 // Stages after the tap (tap_valid = cycle T):
 //   G1 (T)    GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
 //             length check as a flag; the allow-list's answer registered
-//   G2 (T+1)  the decision: the steps' priority, the policy, RFC 6040, the first half of the
-//             inner checksum update (RFC 1624)
-//   G3 (T+2)  the descriptor: the bytes laid over the output head, the checksum's fold
-// desc_valid is high in cycle T+3 for one cycle; the caller queues descriptors (no ready).
+//   G2 (T+1)  the early outcome: the steps' priority; RFC 6040, the first half of the inner
+//             checksum update (RFC 1624)
+//   G3 (T+2)  the policy and the checks a whole frame allows (the final outcome and the
+//             action); the bytes a DECAP_L3 lays over the output head, the checksum's fold
+//   G4 (T+3)  the descriptor: the head kept for DECAP_L3, lengths selected by the action
+// desc_valid is high in cycle T+4 for one cycle; the caller queues descriptors (no ready).
 //
 // Late checks (the frame's end) are the engine's: MAC RX error, a frame shorter than ip_end
 // (min_len), the GRE checksum over [G, ip_end) (sum_*). A frame whose end the window already
@@ -231,42 +233,14 @@ module gre_classify
         else                                            g2_outcome = OUT_DECAP_L3;
     end
 
-    // What the frame becomes, with the policy and the checks a whole frame allows now.
-    action_e  g2_action;
-    outcome_e g2_final;
-    always_comb begin
-        logic decap, fwd, malformed;
-        decap = g2_outcome == OUT_DECAP_L3 || g2_outcome == OUT_DECAP_TEB;
-        malformed = g2_outcome == OUT_DROP_IP_HEADER || g2_outcome == OUT_DROP_IP_CHECKSUM
-                 || g2_outcome == OUT_DROP_FRAGMENT || g2_outcome == OUT_DROP_GRE_HEADER;
-        fwd = (g2_outcome == OUT_PASS && !ctrl_drop_pass)
-           || (g2_outcome == OUT_PUNT && !ctrl_drop_punt)
-           || (malformed && ctrl_forward_malformed);
-        g2_final  = g2_outcome;
-        g2_action = ACT_DROP;
-        if (g2_outcome == OUT_PASS || g2_outcome == OUT_PUNT) begin
-            if (!fwd) g2_final = OUT_DROP_POLICY;
-        end
-        if (g1_whole_q && g1_rx_err_q) begin
-            g2_final = OUT_DROP_RX_ERROR;
-        end else if (decap && g1_len_short_q) begin
-            g2_final = OUT_DROP_TRUNCATED;
-        end else if (decap) begin
-            g2_action = ACT_DECAP;
-        end else if (fwd) begin
-            g2_action = ACT_FORWARD;
-        end
-    end
-
     // RFC 6040 and the first half of RFC 1624 for an inner IPv4 header.
     logic               g2_valid_q, g2_ecn_set_q, g2_p_v6_q;
-    action_e            g2_action_q;
-    outcome_e           g2_outcome_q;
+    outcome_e           g2_early_q;                // steps 1-7
+    logic               g2_rx_bad_q, g2_len_short_q;
     logic [7:0]         g2_tos_q;                  // inner byte K+1, rewritten
     logic [17:0]        g2_hc_sum_q;               // ~HC + ~m + m'
     logic [15:0]        g2_proto_q;
     logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
-    logic               g2_l3_q;                   // DECAP_L3: the head is laid over
     logic [22*8-1:0]    g2_l2_bytes_q;
     // A decapsulation's shift and length for this payload kind; G3 picks them or the
     // unchanged frame's by the action, so the decision's register is the end of its path.
@@ -287,8 +261,9 @@ module gre_classify
             necn = ecn_combine(g1_oecn_q, iecn);
             tos  = g1_p_v6_q ? {g1_inner_q[1][7:6], necn, g1_inner_q[1][3:0]}
                              : {g1_inner_q[1][7:2], necn};
-            g2_action_q    <= g2_action;
-            g2_outcome_q   <= g2_final;
+            g2_early_q     <= g2_outcome;
+            g2_rx_bad_q    <= g1_whole_q && g1_rx_err_q;
+            g2_len_short_q <= g1_len_short_q;
             g2_ecn_set_q   <= !teb && g1_ecn_on_q && necn != iecn;
             g2_p_v6_q      <= g1_p_v6_q;
             g2_tos_q       <= tos;
@@ -298,7 +273,6 @@ module gre_classify
                             + {2'b00, g1_inner_q[0], g1_inner_q[1][7:2], necn};
             g2_proto_q     <= g1_proto_q;
             for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
-            g2_l3_q        <= g2_action == ACT_DECAP && g2_final == OUT_DECAP_L3;
             g2_l2_bytes_q  <= g1_l2_bytes_q;
             // What a decapsulation of this payload kind keeps and skips: TEB skips to K =
             // G + gre_len and keeps ip_end - K bytes; L3 skips K - L2 (the Ethernet header
@@ -313,45 +287,97 @@ module gre_classify
         if (rst) g2_valid_q <= 1'b0;
     end
 
-    // ---- G3: the descriptor -----------------------------------------------------------------
+    // ---- G3: what the frame becomes, with the policy and the checks a whole frame allows --
+    action_e  g3_action;
+    outcome_e g3_final;
+    always_comb begin
+        logic decap, fwd, malformed;
+        decap = g2_early_q == OUT_DECAP_L3 || g2_early_q == OUT_DECAP_TEB;
+        malformed = g2_early_q == OUT_DROP_IP_HEADER || g2_early_q == OUT_DROP_IP_CHECKSUM
+                 || g2_early_q == OUT_DROP_FRAGMENT || g2_early_q == OUT_DROP_GRE_HEADER;
+        fwd = (g2_early_q == OUT_PASS && !ctrl_drop_pass)
+           || (g2_early_q == OUT_PUNT && !ctrl_drop_punt)
+           || (malformed && ctrl_forward_malformed);
+        g3_final  = g2_early_q;
+        g3_action = ACT_DROP;
+        if (g2_early_q == OUT_PASS || g2_early_q == OUT_PUNT) begin
+            if (!fwd) g3_final = OUT_DROP_POLICY;
+        end
+        if (g2_rx_bad_q) begin
+            g3_final = OUT_DROP_RX_ERROR;
+        end else if (decap && g2_len_short_q) begin
+            g3_final = OUT_DROP_TRUNCATED;
+        end else if (decap) begin
+            g3_action = ACT_DECAP;
+        end else if (fwd) begin
+            g3_action = ACT_FORWARD;
+        end
+    end
+
+    logic               g3_valid_q, g3_l3_q, g3_csum_q;
+    action_e            g3_action_q;
+    outcome_e           g3_outcome_q;
+    logic [HEAD_BYTES*8-1:0] g3_head_q;            // a DECAP_L3's head
+    logic [HEAD_BYTES-1:0]   g3_head_en_q;
+    logic [LEN_W:0]     g3_dec_shift_q;
+    logic [LEN_W-1:0]   g3_dec_out_len_q, g3_ip_end_q, g3_sum_start_q;
+
     always_ff @(posedge clk) begin
         logic [16:0] f1;
         logic [15:0] hc_new;
-        desc_valid <= g2_valid_q;
+        g3_valid_q <= g2_valid_q;
         if (g2_valid_q) begin
             f1     = 17'(g2_hc_sum_q[15:0]) + 17'(g2_hc_sum_q[17:16]);
             hc_new = ~(f1[15:0] + 16'(f1[16]));
-            desc_head    <= '0;
-            desc_head_en <= '0;
+            g3_action_q  <= g3_action;
+            g3_outcome_q <= g3_final;
+            g3_l3_q      <= g3_action == ACT_DECAP && g3_final == OUT_DECAP_L3;
+            g3_head_q    <= '0;
+            g3_head_en_q <= '0;
             // The outer Ethernet header up to its EtherType (t tags), which becomes the GRE
             // protocol; the inner ECN byte and checksum follow.
             for (int t = 0; t < 3; t++) begin
-                if (g2_l3_q && g2_tags_q[t]) begin
+                if (g2_tags_q[t]) begin
                     for (int j = 0; j < 12 + 4*t; j++) begin
-                        desc_head[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
-                        desc_head_en[j]     <= 1'b1;
+                        g3_head_q[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
+                        g3_head_en_q[j]     <= 1'b1;
                     end
-                    desc_head[8*(12 + 4*t) +: 16] <= {g2_proto_q[7:0], g2_proto_q[15:8]};
-                    desc_head_en[12 + 4*t +: 2]   <= 2'b11;
+                    g3_head_q[8*(12 + 4*t) +: 16] <= {g2_proto_q[7:0], g2_proto_q[15:8]};
+                    g3_head_en_q[12 + 4*t +: 2]   <= 2'b11;
                     if (g2_ecn_set_q) begin
-                        desc_head[8*(15 + 4*t) +: 8] <= g2_tos_q;
-                        desc_head_en[15 + 4*t]       <= 1'b1;
+                        g3_head_q[8*(15 + 4*t) +: 8] <= g2_tos_q;
+                        g3_head_en_q[15 + 4*t]       <= 1'b1;
                         if (!g2_p_v6_q) begin
-                            desc_head[8*(24 + 4*t) +: 16] <= {hc_new[7:0], hc_new[15:8]};
-                            desc_head_en[24 + 4*t +: 2]   <= 2'b11;
+                            g3_head_q[8*(24 + 4*t) +: 16] <= {hc_new[7:0], hc_new[15:8]};
+                            g3_head_en_q[24 + 4*t +: 2]   <= 2'b11;
                         end
                     end
                 end
             end
-            desc_drop      <= g2_action_q == ACT_DROP;
+            g3_dec_shift_q   <= g2_dec_shift_q;
+            g3_dec_out_len_q <= g2_dec_out_len_q;
+            g3_ip_end_q      <= g2_ip_end_q;
+            g3_csum_q        <= g2_csum_q;
+            g3_sum_start_q   <= g2_sum_start_q;
+        end
+        if (rst) g3_valid_q <= 1'b0;
+    end
+
+    // ---- G4: the descriptor -----------------------------------------------------------------
+    always_ff @(posedge clk) begin
+        desc_valid <= g3_valid_q;
+        if (g3_valid_q) begin
+            desc_head      <= g3_l3_q ? g3_head_q : '0;
+            desc_head_en   <= g3_l3_q ? g3_head_en_q : '0;
+            desc_drop      <= g3_action_q == ACT_DROP;
             // Decap: L3 keeps the L2 header, TEB drops it; forward: everything, unchanged.
-            desc_shift     <= (g2_action_q == ACT_DECAP) ? $signed(g2_dec_shift_q) : '0;
-            desc_out_len   <= (g2_action_q == ACT_DECAP) ? g2_dec_out_len_q : '1;
-            desc_min_len   <= (g2_action_q == ACT_DECAP) ? g2_ip_end_q : '0;
-            desc_sum_en    <= g2_action_q == ACT_DECAP && g2_csum_q;
-            desc_sum_start <= g2_sum_start_q;
-            desc_sum_end   <= g2_ip_end_q;
-            desc_outcome   <= g2_outcome_q;
+            desc_shift     <= (g3_action_q == ACT_DECAP) ? $signed(g3_dec_shift_q) : '0;
+            desc_out_len   <= (g3_action_q == ACT_DECAP) ? g3_dec_out_len_q : '1;
+            desc_min_len   <= (g3_action_q == ACT_DECAP) ? g3_ip_end_q : '0;
+            desc_sum_en    <= g3_action_q == ACT_DECAP && g3_csum_q;
+            desc_sum_start <= g3_sum_start_q;
+            desc_sum_end   <= g3_ip_end_q;
+            desc_outcome   <= g3_outcome_q;
         end
         if (rst) desc_valid <= 1'b0;
     end

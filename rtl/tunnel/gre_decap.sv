@@ -13,13 +13,13 @@
 //                              └────────────────────────────────┘
 //
 // The header front end captures each frame's first 128 bytes by beat position and parses
-// Ethernet and the outer IP header in registered stages; the classifier decides in three more
+// Ethernet and the outer IP header in registered stages; the classifier decides in four more
 // and queues one descriptor per frame; the frame's beats wait in the edit engine's delay FIFO
 // and leave cut-through, shifted in registered stages. The late checks (MAC error, a frame
 // shorter than its IP length, the GRE checksum) come with the frame's end from the engine.
 //
 // Latency (first input beat to first output beat, idle pipeline): the beat that completes the
-// window (byte 127, or the frame's last beat) + 8 cycles to the descriptor + the engine's
+// window (byte 127, or the frame's last beat) + 9 cycles to the descriptor + the engine's
 // latency (axis_edit). Seed frame at 256 bits: docs/gre_decap.md.
 
 `default_nettype none
