@@ -34,9 +34,10 @@
 //   2:1 multiplexer levels each, tkeep lanes with the data: lane KW of the shifted keep says
 //   whether the next output beat has a byte.
 // * Overlay: head bytes of output beat k (read from the head FIFO by its own pointer), the
-//   length mask (out_len), empty lanes zeroed; the last output beat of a frame is found here
-//   and held until the slot of the frame's last input beat, so it is written in that slot
-//   (the out FIFO write never needs two beats in one cycle) together with the verdict.
+//   length mask (out_len), empty lanes zeroed; the last output beat of a frame is found here.
+//   Its data goes into the out FIFO's next entry as it passes, but the entry (tlast, tuser
+//   with the verdict) is completed only in the slot of the frame's last input beat (the out
+//   FIFO write never needs two beats in one cycle).
 // * Sum and status: S1 holds A's bytes inside the sum region as 16-bit words (masked by
 //   where A is against the region's start and end beats, which the plan tracks); an adder
 //   tree of two levels a stage, the frame's accumulator and one fold give the verdict
@@ -168,6 +169,7 @@ module axis_edit #(
     localparam int TS        = (TREE + 1) / 2;         // ... two per stage
     localparam int SUMW      = 16 + TREE;              // one beat's sum
     localparam int IN_W      = DATA_W + KW + 2;        // {user, last, keep, data}
+    localparam int A_W       = DATA_W + KW + 1;        // {user, keep, data}: the FIFO's word
     localparam int HD_W      = HEAD_BYTES * 9;         // {head_en, head}
     // Stages after S1: the data is in the overlay register at NSH + 1; the verdict (the
     // frame's sum folded) at VS = TS + 2 (tree, accumulator, fold). The last output beat is
@@ -250,15 +252,22 @@ module axis_edit #(
     // Input delay FIFO: LUT RAM with two read ports, A (the head) and B (the entry after it),
     // read into S0. The issue decision moves only the read pointers; the head's tlast, which
     // the decision needs, is kept in a register (from a copy of the tlast bits in flip-flops).
-    // A beat is registered before it is written, so the LUT RAM's write enables come from a
-    // register through the bank decode only (they reach every cell of the FIFO).
+    // A beat is registered before it is written, and the LUT RAM's write enables are
+    // registers too.
     // ------------------------------------------------------------------------------------
     // LUT RAM, not block RAM: a block RAM's read (its output register merged in) is 4 ns of
     // the cycle before S1's logic on ECP5.
-    (* ram_style = "distributed" *)
-    logic [IN_W-1:0]       in_mem [FIFO_BEATS];
+    // The memory is cut into groups of 8 bytes (with their keep bits; tuser in group 0) and
+    // each group into banks of IBD entries (one LUT RAM cell deep). Every group has its own
+    // copies of the read and write pointers and of the banks' write enables: no register
+    // reaches more than one group's cells (one register for all would fan out to cells across
+    // the chip at 512 bits).
+    localparam int IBD = (FIFO_BEATS < 16) ? FIFO_BEATS : 16;
+    localparam int INB = FIFO_BEATS / IBD;
+    localparam int IBW = $clog2(IBD);
+    localparam int NG  = KW / 8;
     logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
-    logic [FAW-1:0]        in_wr_q, in_rd_q, in_rd1_q, in_rd2_q;
+    logic [FAW-1:0]        in_wr_q, in_rd2_q;
     logic [FAW:0]          in_cnt_q;
     logic                  in_ne_q;        // the FIFO holds A ...
     logic                  in_ne2_q;       // ... and B
@@ -270,19 +279,76 @@ module axis_edit #(
     logic                  nx_in_ne, nx_in_ne2, nx_a_last;   // their next values (issue stage)
     logic                  in_we_q;        // a beat taken in the last cycle: written now
     logic [IN_W-1:0]       in_din_q;       // that beat
-    logic [IN_W-1:0]       a_beat;
-    logic [DATA_W+KW-1:0]  b_beat;         // (B's tlast and tuser are not needed)
+    logic [A_W-1:0]        a_beat;
+    logic [DATA_W+KW-1:0]  b_beat;         // (B's tuser is not needed)
 
     assign in_push = s_axis_tvalid && in_ready_q;
-    assign a_beat  = in_mem[in_rd_q];
-    assign b_beat  = in_mem[in_rd1_q][DATA_W+KW-1:0];
+
+    for (genvar g = 0; g < NG; g++) begin : g_in
+        localparam int GW = 72 + ((g == 0) ? 1 : 0);   // {user (group 0), keep, data}
+        logic [GW-1:0]  din;
+        logic [FAW-1:0] pp_q;              // where the next beat taken goes
+        logic [IBW-1:0] wa_q;              // where the beat taken in the last cycle goes ...
+        logic [INB-1:0] bwe_q;             // ... in which bank
+        logic [FAW-1:0] ra_q, rb_q;        // A and B
+        logic [GW-1:0]  ra_w [INB];
+        logic [GW-1:0]  rb_w [INB];
+        logic [GW-1:0]  a_w;
+        // verilator lint_off UNUSEDSIGNAL
+        // (B's tuser is not needed)
+        logic [GW-1:0]  b_w;
+        // verilator lint_on UNUSEDSIGNAL
+
+        if (g == 0) begin : g_din
+            assign din = {in_din_q[IN_W-1], in_din_q[DATA_W +: 8], in_din_q[63:0]};
+            assign a_beat[A_W-1] = a_w[72];
+        end else begin : g_din
+            assign din = {in_din_q[DATA_W + 8*g +: 8], in_din_q[64*g +: 64]};
+        end
+        assign a_beat[64*g +: 64]          = a_w[63:0];
+        assign a_beat[DATA_W + 8*g +: 8]   = a_w[71:64];
+        assign b_beat[64*g +: 64]          = b_w[63:0];
+        assign b_beat[DATA_W + 8*g +: 8]   = b_w[71:64];
+
+        for (genvar k = 0; k < INB; k++) begin : g_bank
+            (* ram_style = "distributed" *)
+            logic [GW-1:0] mem [IBD];
+            always_ff @(posedge clk) begin
+                if (bwe_q[k]) mem[wa_q] <= din;
+            end
+            assign ra_w[k] = mem[ra_q[IBW-1:0]];
+            assign rb_w[k] = mem[rb_q[IBW-1:0]];
+        end
+        if (INB > 1) begin : g_sel
+            assign a_w = ra_w[ra_q[FAW-1:IBW]];
+            assign b_w = rb_w[rb_q[FAW-1:IBW]];
+        end else begin : g_sel
+            assign a_w = ra_w[0];
+            assign b_w = rb_w[0];
+        end
+
+        always_ff @(posedge clk) begin
+            wa_q <= pp_q[IBW-1:0];
+            for (int k = 0; k < INB; k++) begin
+                bwe_q[k] <= in_push && int'(pp_q) / IBD == k;
+            end
+            if (in_push) pp_q <= pp_q + 1'b1;
+            if (in_pop) begin
+                ra_q <= ra_q + 1'b1;
+                rb_q <= rb_q + 1'b1;
+            end
+            if (rst) begin
+                bwe_q <= '0;
+                pp_q  <= '0;
+                ra_q  <= '0;
+                rb_q  <= FAW'(1);
+            end
+        end
+    end
 
     always_ff @(posedge clk) begin
         in_din_q <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
         in_we_q  <= in_push;
-        if (in_we_q) begin
-            in_mem[in_wr_q] <= in_din_q;
-        end
         if (rst) begin
             in_we_q <= 1'b0;
         end
@@ -305,19 +371,13 @@ module axis_edit #(
         // Ready leaves room for the beat being written, this cycle's beat and the next one's.
         in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
         if (in_we_q) in_wr_q <= in_wr_q + 1'b1;
-        if (in_pop) begin
-            in_rd_q  <= in_rd_q + 1'b1;
-            in_rd1_q <= in_rd1_q + 1'b1;
-            in_rd2_q <= in_rd2_q + 1'b1;
-        end
+        if (in_pop) in_rd2_q <= in_rd2_q + 1'b1;
         if (rst) begin
             in_cnt_q   <= '0;
             in_ne_q    <= 1'b0;
             in_ne2_q   <= 1'b0;
             in_ready_q <= 1'b0;
             in_wr_q    <= '0;
-            in_rd_q    <= '0;
-            in_rd1_q   <= FAW'(1);
             in_rd2_q   <= FAW'(2);
         end
     end
@@ -332,7 +392,11 @@ module axis_edit #(
     plan_t           pl_mem [DDEPTH];
     (* ram_style = "distributed" *)
     logic [HD_W-1:0] hd_mem [DDEPTH];
-    logic [DAW-1:0]  d_wr_q, pl_rd_q, hd_rd_q;
+    logic [DAW-1:0]  d_wr_q, pl_rd_q, pl_rd1_q, hd_rd_q;
+    // The virt flag of every entry in flip-flops, and of the head entry in a register, so
+    // that the issue decision does not wait for a LUT RAM read (as for tlast).
+    logic [DDEPTH-1:0] pl_virt_q;
+    logic            hd_virt_q;
     logic [DAW:0]    d_cnt_q, pl_cnt_q;
     logic            pl_ne_q, d_ready_q;
     logic            d_push, pl_pop, hd_pop;
@@ -399,7 +463,15 @@ module axis_edit #(
         pl_ne_q   <= d_we_q || pl_cnt_q > (DAW+1)'(1) || (pl_cnt_q == (DAW+1)'(1) && !pl_pop);
         d_ready_q <= d_cnt_q < (DAW+1)'(DDEPTH - 1);
         if (d_we_q) d_wr_q  <= d_wr_q + 1'b1;
-        if (pl_pop) pl_rd_q <= pl_rd_q + 1'b1;
+        if (d_we_q) pl_virt_q[d_wr_q] <= d_plan_q.virt;
+        // the next head: the entry after it, or the descriptor written now
+        if (pl_pop) begin
+            pl_rd_q  <= pl_rd_q + 1'b1;
+            pl_rd1_q <= pl_rd1_q + 1'b1;
+            hd_virt_q <= (pl_cnt_q > (DAW+1)'(1)) ? pl_virt_q[pl_rd1_q] : d_plan_q.virt;
+        end else if (!pl_ne_q) begin
+            hd_virt_q <= d_plan_q.virt;
+        end
         if (hd_pop) hd_rd_q <= hd_rd_q + 1'b1;
         if (rst) begin
             d_cnt_q   <= '0;
@@ -408,6 +480,7 @@ module axis_edit #(
             d_ready_q <= 1'b0;
             d_wr_q    <= '0;
             pl_rd_q   <= '0;
+            pl_rd1_q  <= DAW'(1);
             hd_rd_q   <= '0;
         end
     end
@@ -475,7 +548,7 @@ module axis_edit #(
         else
             nx_a_last = a_last_q;
         nx_p_valid = load_plan || (p_valid_q && !fr_end);
-        nx_p_virt  = load_plan ? pl_head.virt : can_virt ? !p_vone_q : p_virt_q;
+        nx_p_virt  = load_plan ? hd_virt_q : can_virt ? !p_vone_q : p_virt_q;
         // one issue a cycle: two credits now leave one for the next cycle
         nx_cr_ok   = credit_q > (OAW+1)'(1);
     end
@@ -534,7 +607,7 @@ module axis_edit #(
         end
         if (load_plan) begin
             pc_q      <= pl_rd_q;
-            p_virt_q  <= pl_head.virt;
+            p_virt_q  <= hd_virt_q;
             p_vone_q  <= pl_head.vone;
             p_vcnt_q  <= pl_head.vcnt;
             p_pre_q   <= pl_head.pre;
@@ -567,11 +640,13 @@ module axis_edit #(
     // S0: the slot as issued: the two FIFO reads registered straight away (a LUT RAM read is
     // followed by nothing but its register), and what the slot needs of the plan
     // ------------------------------------------------------------------------------------
-    logic [IN_W-1:0]      s0_a;
+    logic [A_W-1:0]       s0_a;
     logic [DATA_W+KW-1:0] s0_b;
     logic                 s0_virt, s0_vone, s0_bnone;
     logic                 s0_lo_gt, s0_lo_eq, s0_hi_lt, s0_hi_eq;
-    logic [SW-1:0]        s0_so, s0_eo;
+    // per byte of A: at or after sum_start's byte, before sum_end's byte (compared here, so
+    // that S1's mask of the sum words is two LUT levels from registers)
+    logic [KW-1:0]        s0_ge_so, s0_lt_eo;
     sh_t                  s0_sh;
     st_t                  s0_st;
 
@@ -585,8 +660,10 @@ module axis_edit #(
         s0_lo_eq <= p_lo_eq_q;
         s0_hi_lt <= p_hi_lt_q;
         s0_hi_eq <= p_hi_eq_q;
-        s0_so    <= p_q.so;
-        s0_eo    <= p_q.eo;
+        for (int b = 0; b < KW; b++) begin
+            s0_ge_so[b] <= SW'(b) >= p_q.so;
+            s0_lt_eo[b] <= SW'(b) <  p_q.eo;
+        end
 
         s0_sh.valid    <= issue;
         s0_sh.r        <= p_q.r;
@@ -646,13 +723,13 @@ module axis_edit #(
         for (int b = 0; b < KW; b++) begin
             // byte b of A is at or after sum_start, and before sum_end
             logic lo_ok, hi_ok;
-            lo_ok = s0_lo_gt || (s0_lo_eq && SW'(b) >= s0_so);
-            hi_ok = s0_hi_lt || (s0_hi_eq && SW'(b) < s0_eo);
+            lo_ok = s0_lo_gt || (s0_lo_eq && s0_ge_so[b]);
+            hi_ok = s0_hi_lt || (s0_hi_eq && s0_lt_eo[b]);
             s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && lo_ok && hi_ok) ? a_data[8*b +: 8] : 8'd0;
         end
         s1_sh      <= s0_sh;
         s1_st      <= s0_st;
-        s1_st.user <= s0_a[IN_W-1];
+        s1_st.user <= s0_a[A_W-1];
         if (rst) begin
             s1_sh.valid <= 1'b0;
             s1_st.valid <= 1'b0;
@@ -663,18 +740,30 @@ module axis_edit #(
     // Shift stages: {B, A} >> 8r, two bits of r per stage, most significant first
     // ------------------------------------------------------------------------------------
     for (genvar t = 0; t < NSH; t++) begin : g_shift
-        // This stage shifts by r[HI:LO] * 2**LO bytes.
+        // This stage shifts by r[HI:LO], one 2:1 multiplexer level a bit. After the levels
+        // of r[SW-1:l] the rest of the shift is below 2**l bytes, so level l's output needs
+        // KW + 2**l - 1 data bytes and one keep lane more (lane KW: the next beat's byte).
         localparam int HI = SW - 1 - 2 * t;
-        localparam int LO = (SW - 2 * (t + 1)) > 0 ? SW - 2 * (t + 1) : 0;
+        localparam int LO = (HI > 0) ? HI - 1 : 0;
+        localparam int IB = KW + (1 << (HI + 1)) - 1;   // data bytes in
+        localparam int MB = KW + (1 << HI) - 1;         // after level HI
+        localparam int OB = KW + (1 << LO) - 1;         // out
 
-        logic [2*DATA_W-1:0] d_in, d_q;
-        logic [2*KW-1:0]     k_in, k_q;
-        sh_t                 s_in, s_q;
-        logic [KW-1:0]       lm_in, lm_q;   // bytes inside out_len (from stage 0's output on)
+        logic [8*IB-1:0] d_in;
+        logic [IB:0]     k_in;
+        // Each level's result is kept as a signal of its own: a level is one LUT4 per bit
+        // (2:1 multiplexers shared between neighbouring bytes), where the two levels merged
+        // are mapped as 4:1 multiplexers of three LUT4s.
+        (* keep *) logic [8*MB-1:0] d_mid;
+        (* keep *) logic [MB:0]     k_mid;
+        logic [8*OB-1:0] d_q;
+        logic [OB:0]     k_q;
+        sh_t             s_in, s_q;
+        logic [KW-1:0]   lm_in, lm_q;   // bytes inside out_len (from stage 0's output on)
 
         if (t == 0) begin : g_in
-            assign d_in  = {s1_b_data, s1_a_data};
-            assign k_in  = {s1_b_keep, s1_a_keep};
+            assign d_in  = (8*IB)'({s1_b_data, s1_a_data});
+            assign k_in  = (IB+1)'({s1_b_keep, s1_a_keep});
             assign s_in  = s1_sh;
             // bytes j < rem of the output beat are inside out_len
             always_comb for (int j = 0; j < KW; j++) lm_in[j] = (SW+1)'(j) < s1_sh.rem;
@@ -685,13 +774,27 @@ module axis_edit #(
             assign lm_in = g_shift[t-1].lm_q;
         end
 
-        // the bytes this stage shifts by: r[HI:LO] * 2**LO
-        logic [HI:0] sa;
-        assign sa = (HI+1)'(s_in.r[HI:LO]) << LO;
+        always_comb begin
+            for (int j = 0; j < MB; j++) begin
+                d_mid[8*j +: 8] = s_in.r[HI] ? d_in[8*(j + (1 << HI)) +: 8] : d_in[8*j +: 8];
+            end
+            for (int j = 0; j <= MB; j++) begin
+                k_mid[j] = s_in.r[HI] ? k_in[j + (1 << HI)] : k_in[j];
+            end
+        end
 
         always_ff @(posedge clk) begin
-            d_q  <= d_in >> {sa, 3'b000};
-            k_q  <= k_in >> sa;
+            if (LO < HI) begin
+                for (int j = 0; j < OB; j++) begin
+                    d_q[8*j +: 8] <= s_in.r[LO] ? d_mid[8*(j + (1 << LO)) +: 8] : d_mid[8*j +: 8];
+                end
+                for (int j = 0; j <= OB; j++) begin
+                    k_q[j] <= s_in.r[LO] ? k_mid[j + (1 << LO)] : k_mid[j];
+                end
+            end else begin
+                d_q <= (8*OB)'(d_mid);
+                k_q <= (OB+1)'(k_mid);
+            end
             s_q  <= s_in;
             lm_q <= lm_in;
             if (rst) s_q.valid <= 1'b0;
@@ -703,8 +806,8 @@ module axis_edit #(
     // (the head read needs only the beat index and the frame's end)
     sh_t                 sh_pre;
     // verilator lint_on UNUSEDSIGNAL
-    logic [2*DATA_W-1:0] sh_d;
-    logic [2*KW-1:0]     sh_k;
+    logic [DATA_W-1:0]   sh_d;
+    logic [KW:0]         sh_k;
     sh_t                 sh_s;
     logic [KW-1:0]       sh_lm;
     assign sh_pre = g_shift[NSH-1].s_in;
@@ -795,14 +898,15 @@ module axis_edit #(
     assign wb_in = g_ov[EXTRA].x;
 
     // The last output beat is held until the slot of the frame's last input beat, so it is
-    // written with the frame's verdict.
+    // written with the frame's verdict: its data and keep are written into the out FIFO's
+    // next entry as they pass, its tlast and tuser (and the write pointer) only with the
+    // verdict. No slot between them writes a beat (the frame's output has ended).
     logic              hold_valid_q;
-    logic [DATA_W-1:0] hold_data_q;
-    logic [KW-1:0]     hold_keep_q;
     logic              to_hold, hold_valid_d, verdict;
     // Whether the slot at the write writes, and what, decided a cycle ahead from wb_in (so
-    // the write enables of the out FIFO's LUT RAM come straight from registers).
-    logic              o_wr, release_hold, o_wr_last;
+    // the write enables of the out FIFO's LUT RAM come straight from registers): o_dwr the
+    // beat's data and keep, o_wr its tlast and tuser, which completes the entry.
+    logic              o_wr, o_dwr, release_hold, o_wr_last;
 
     assign to_hold      = wb.emit && wb.last && !wb.in_last;
     assign hold_valid_d = to_hold || (hold_valid_q && !release_hold);
@@ -812,19 +916,17 @@ module axis_edit #(
         to_hold_n    = wb_in.emit && wb_in.last && !wb_in.in_last;
         rel_n        = wb_in.in_last && hold_valid_d;
         o_wr         <= (wb_in.emit && !to_hold_n) || rel_n;
+        o_dwr        <= wb_in.emit;
         release_hold <= rel_n;
         o_wr_last    <= rel_n || (wb_in.emit && wb_in.last);
         if (rst) begin
             o_wr         <= 1'b0;
+            o_dwr        <= 1'b0;
             release_hold <= 1'b0;
         end
     end
 
     always_ff @(posedge clk) begin
-        if (to_hold) begin
-            hold_data_q <= wb.data;
-            hold_keep_q <= wb.keep;
-        end
         hold_valid_q <= hold_valid_d;
         if (rst) begin
             hold_valid_q <= 1'b0;
@@ -836,7 +938,9 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     localparam int OUT_W = 2 + KW + DATA_W;             // {user, last, keep, data}
     (* ram_style = "distributed" *)
-    logic [OUT_W-1:0] o_mem [ODEPTH];
+    logic [KW+DATA_W-1:0] o_dmem [ODEPTH];              // {keep, data}
+    (* ram_style = "distributed" *)
+    logic [1:0]           o_fmem [ODEPTH];              // {user, last}
     logic [OAW-1:0]   o_wr_q, o_rd_q;
     logic [OAW:0]     o_cnt_q;
     logic             o_ne_q;
@@ -845,13 +949,10 @@ module axis_edit #(
     logic             m_valid_q;
 
     always_ff @(posedge clk) begin
-        if (o_wr) begin
-            o_mem[o_wr_q] <= release_hold
-                ? {verdict, 1'b1, hold_keep_q, hold_data_q}
-                : {o_wr_last && verdict, o_wr_last, wb.keep, wb.data};
-        end
+        if (o_dwr) o_dmem[o_wr_q] <= {wb.keep, wb.data};
+        if (o_wr)  o_fmem[o_wr_q] <= {o_wr_last && verdict, o_wr_last};
     end
-    assign o_head = o_mem[o_rd_q];
+    assign o_head = {o_fmem[o_rd_q], o_dmem[o_rd_q]};
     assign o_load = o_ne_q && (!m_valid_q || m_axis_tready);
 
     always_ff @(posedge clk) begin
@@ -913,12 +1014,17 @@ module axis_edit #(
             assign real_in  = g_tree[t-1].real_q;
         end
 
-        always_ff @(posedge clk) begin
-            logic [SUMW*WORDS-1:0] lv;
+        // The first level's sums kept as a signal: each level is an adder of its own (a carry
+        // chain), not one multi-operand sum mapped as LUT4 compressors.
+        (* keep *) logic [SUMW*WORDS-1:0] lv;
+        always_comb begin
             lv = '0;
             for (int m = 0; m < (WORDS >> L1); m++) begin
                 lv[SUMW*m +: SUMW] = sum_in[SUMW*(2*m) +: SUMW] + sum_in[SUMW*(2*m+1) +: SUMW];
             end
+        end
+
+        always_ff @(posedge clk) begin
             sum_q <= lv;
             if (L2 != L1) begin
                 sum_q <= '0;
