@@ -188,9 +188,12 @@ def splice_buf_beats(width: int) -> int:
     return 1 << clog2(HDR_BYTES // (width // 8) + 4)
 
 
-# axis_edit as gre_decap instantiates it (its localparams HEAD_BYTES, LEN_W, FIFO_BEATS and
-# META_W 4; tb/report checks that they still match gre_decap.sv).
-EDIT_PARAMS = {"HEAD_BYTES": 40, "LEN_W": 17, "META_W": 4, "FIFO_BEATS": 64}
+# axis_edit as the decap shell instantiates it (its parameters HEAD_BYTES, LEN_W, META_W 4 and
+# FIFO_BEATS, 64 at 64 bits and 32 above; tb/report checks that they still match
+# decap_shell.sv).
+def edit_params(width: int) -> dict[str, int]:
+    return {"HEAD_BYTES": 40, "LEN_W": 17, "META_W": 4, "FIFO_BEATS": 64 if width == 64 else 32}
+
 
 
 def module_params(module: str, width: int) -> dict[str, int]:
@@ -213,7 +216,7 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module in ("vxlan_encap", "vtep_top"):
         return {"DATA_W": width, "TUNNEL_SLOTS": ECP5_TUNNEL_SLOTS}
     if module == "axis_edit":
-        return {"DATA_W": width, **EDIT_PARAMS}
+        return {"DATA_W": width, **edit_params(width)}
     if module == "axis_splice":
         b = splice_buf_beats(width)
         # One strip and six patches, unpipelined; the VXLAN tops instantiate it with their

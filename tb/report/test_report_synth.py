@@ -135,18 +135,32 @@ def _instance_params(src: str, module: str, inst: str) -> dict[str, str]:
     return dict(re.findall(r"\.(\w+)\s*\(\s*([^()]*?)\s*\)", m.group(1)))
 
 
-def test_edit_engine_parameters_match_gre_decap_instance():
-    """axis_edit is synthesised standalone with the parameters gre_decap gives it."""
-    src = blocks.strip_comments((ROOT / "rtl/tunnel/gre_decap.sv").read_text())
-    local = {k: int(v) for k, v in re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+)\s*;", src)}
+def test_edit_engine_parameters_match_decap_shell_instance():
+    """axis_edit is synthesised standalone with the parameters the decap shell gives it (its
+    parameter defaults as gre_decap sets them, and FIFO_BEATS by bus width)."""
+    src = blocks.strip_comments((ROOT / "rtl/tunnel/decap_shell.sv").read_text())
+    top = blocks.strip_comments((ROOT / "rtl/tunnel/gre_decap.sv").read_text())
+    local = {k: v for k, v in re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+)\s*;", top)}
+    given = {k: local.get(v, v) for k, v in
+             re.findall(r"\.(\w+)\s*\(\s*(\w+)\s*\)", _instance_block(top, "decap_shell", "shell"))}
     inst = _instance_params(src, "axis_edit", "edit")
+    m = re.search(r"localparam\s+int\s+FIFO_BEATS\s*=\s*\(DATA_W\s*==\s*64\)\s*\?\s*(\d+)\s*:\s*(\d+)\s*;", src)
+    assert m, "decap_shell: FIFO_BEATS is no longer (DATA_W == 64) ? A : B"
     for w in blocks.WIDTHS:
         p = blocks.module_params("axis_edit", w)
         assert set(inst) == set(p), (set(inst) ^ set(p))
-        for k, v in inst.items():
-            if k != "DATA_W":
-                assert p[k] == (int(v) if v.isdigit() else local[v]), k
         assert p["DATA_W"] == w
+        assert p["FIFO_BEATS"] == int(m.group(1) if w == 64 else m.group(2))
+        for k, v in inst.items():
+            if k in ("DATA_W", "FIFO_BEATS"):
+                continue
+            assert p[k] == (int(v) if v.isdigit() else int(given[v])), k
+
+
+def _instance_block(src: str, module: str, inst: str) -> str:
+    m = re.search(rf"{module}\s*#\s*\((.*?)\)\s*{inst}\s*\(", src, flags=re.S)
+    assert m, f"no {module} instance '{inst}'"
+    return m.group(1)
 
 
 def _declared(module: str) -> set[str]:
