@@ -16,8 +16,10 @@
 //     independent); each channel accepts its next request after its response was taken.
 //   * Write: AW and W are accepted in either order or together. A VALID write (and any
 //     SLVERR write) is performed in the cycle after both are present and B is raised in the
-//     cycle after that; a SRC/DST write runs the table update below and B is raised 10 cycles after the
-//     cycle both are present. A write waits one cycle when a read is accepted in that cycle.
+//     cycle after that. A SRC/DST write runs the sequence below: B is raised KEY_B =
+//     12 + 2*NCHUNK*(ENTRIES + 3) cycles after the cycle both are present (950 with the
+//     defaults), one cycle later for each read accepted while the sequence runs (it holds in
+//     that cycle). A write waits one cycle when a read is accepted in that cycle.
 //   * Read: AR is accepted when no R is pending; R follows 3 cycles after the AR handshake.
 //   * WSTRB selects byte lanes (VALID: lane 0); a write with WSTRB = 0 changes nothing (and
 //     still answers OKAY).
@@ -29,23 +31,34 @@
 //     narrower: 64 = 6*10 + 4 with the default). Chunk c has a table tab_c of 2**w_c words of
 //     ENTRIES bits: bit i of word v is set iff chunk c of entry i's key is v. A lookup reads
 //     the word of each of its chunks; entry i matches iff bit i is set in all of them and
-//     entry i is valid. Each table is a true-dual-port RAM: port A reads for the lookup,
-//     port B reads and writes for the control side (a 1024x18 DP16KD each 18 entries).
-//   * The keys themselves are kept in a shadow RAM (ENTRIES x 64, one read and one write
-//     port) that serves the AXI reads and gives a write the key it replaces. VALID is in
-//     flip-flops (reset to 0); the tables and the shadow are not reset: they start (FPGA
-//     configuration, simulation start) as every key 0 (SRC/DST read 0), consistent, and stay
-//     so. Invariant: bit i of a table word is set only where the shadow's key i has that
-//     chunk value, so a table never makes a pair hit that no entry holds.
-//   * A SRC/DST write of entry i, from the cycle c0 both AW and W are present: c0 reads the
-//     shadow, c2 forms the new key (byte lanes of WSTRB); on port B of every table (address,
-//     data and enables registered) c4 reads the old key's word, c6 writes it back with bit i
-//     cleared, c7 reads the new key's word, c9 writes it with bit i set and the new key into
-//     the shadow; B is raised in c10. A reset during the sequence stops it; the invariant
-//     holds (entry i may then match nothing until it is written again). Port B never writes
-//     a word that port A reads in the same cycle without the lookup using the word port B
-//     read before it (the RAM's output is not used on such a collision), so every lookup
-//     sees each table either before or after a write.
+//     entry i is valid. A table of up to 2**LUTRAM_W words is LUT RAM (one write port, the
+//     lookup reads the old word in the cycle of a write); a larger one a true-dual-port block
+//     RAM (a 1024x18 DP16KD each 18 entries), port A read by the lookup. LOOKUP_LATENCY 1, 2:
+//     port A writes the word it reads in that cycle (read-before-write), port B any other
+//     word, so no port reads a word the other writes. LOOKUP_LATENCY 3: port B writes every
+//     word (its enable straight from a register) and a lookup that reads the word written
+//     in that cycle takes the word written instead of port A's (see "Lookup"). Either way
+//     every lookup sees each table before or after a write of it.
+//   * The keys themselves are kept in a shadow block RAM (ENTRIES x 64, byte-lane writes, one
+//     read port) that serves the AXI reads and the sequence. VALID is in flip-flops (reset
+//     to 0); the tables and the shadow are not reset: they start (FPGA configuration,
+//     simulation start) as every key 0 (SRC/DST read 0), consistent. Invariant: bit i of a
+//     table word is set only where the shadow's key i has that chunk value, so a table never
+//     makes a pair hit that no entry holds.
+//   * A SRC/DST write of entry i, from the cycle c0 both AW and W are present: VALID[i] is
+//     saved and cleared (in c1, seen by lookups presented from c2; AXI reads of VALID[i]
+//     read the saved value until B); the shadow's key i (the
+//     old key) is read; then every table word the old key selects is formed anew from the
+//     shadow, one table at a time, with bit i clear: the keys of entries 0 .. ENTRIES-1 are
+//     read one a cycle, bit e of the word set iff chunk c of key e equals the old key's
+//     (ENTRIES + 3 cycles a word, the word written through port A or B); then the new key is
+//     written into the shadow (its byte lanes per WSTRB), read back, and every word the new
+//     key selects is formed the same way (bit i now from the shadow); then VALID[i] is put
+//     back (seen by lookups presented from B). The sequence holds in any cycle a read is
+//     accepted (the reads share the shadow's read port). A reset during the sequence stops
+//     it; the invariant holds (entry i may then miss its pair until it is written again).
+//     Words are formed from the shadow, not read-modified-written, so a write also sets bits
+//     a reset during an earlier sequence had left clear.
 //
 // Lookup
 //   * lookup_hit answers exactly LOOKUP_LATENCY cycles after lookup_src/lookup_dst are
@@ -53,11 +66,12 @@
 //     LOOKUP_LATENCY 1: the tables' words are AND-ed and OR-ed in the cycle they are read
 //     (a long path: only for a user that cannot present the pair earlier); 2: the per-entry
 //     match is registered and lookup_hit is the OR of ENTRIES registers; 3: the words read
-//     are registered before the per-entry match too.
+//     are registered before the per-entry match too (a word read while port B wrote it is
+//     registered as all ones and the word written, held in w_q, AND-ed in its place).
 //   * Write rule: a write takes effect for the lookups presented from the cycle B is raised
 //     on. A VALID write is seen by lookups presented from that cycle exactly (earlier ones
-//     see the old VALID). During a SRC/DST write (presented from its c0 to c9) the old pair
-//     of entry i still hits up to the lookup presented in c6 and the new pair hits from c10;
+//     see the old VALID). During a SRC/DST write (presented from its c0 to B - 1) the old pair
+//     of entry i still hits up to the lookup presented in c1 and the new pair hits from B;
 //     between the two neither hits through entry i (other entries are not affected).
 
 `default_nettype none
@@ -125,6 +139,7 @@ module allow_list #(
     localparam int NCHUNK = (KEY_W + CHUNK_W - 1) / CHUNK_W;      // CAM tables
     localparam int WA_W   = ADDR_W - 2;                           // word address width
     localparam int IDX_W  = (ENTRIES > 1) ? $clog2(ENTRIES) : 1;  // entry index width
+    localparam int LUTRAM_W = 5;                                  // tables up to 2**5 words: LUT RAM
 
     // A mapped word address: entry index (word address [WA_W-1:2]) < ENTRIES, field != 3
     function automatic logic is_entry_addr(input logic [WA_W-1:0] a);
@@ -196,53 +211,66 @@ module allow_list #(
     );
 
     // ------------------------------------------------------------------------------------
-    // Write decode and sequence (c0 = the wr_req cycle; seq_q[k] is high in cycle c(k+1))
+    // Write decode (c0 = the wr_req cycle)
     // ------------------------------------------------------------------------------------
+    typedef enum logic [2:0] {
+        S_IDLE,   // no SRC/DST write running
+        S_KEY,    // read the shadow's key i (the old one, then the new one)
+        S_KWAIT,  // ... into t_q
+        S_ISSUE,  // read the shadow's keys 0 .. ENTRIES-1 for the word of table cur_c
+        S_DRAIN,  // the last of them in flight
+        S_WRITE,  // write the word (the enable registered: it goes to every table)
+        S_SHWR,   // write the new key into the shadow
+        S_DONE    // put VALID[i] back
+    } state_e;
+
     logic             wr_ok;
     logic             wr_key;     // a SRC/DST write: runs the sequence
     logic [IDX_W-1:0] wr_idx;
-    logic [8:0]       seq_q;      // c1 .. c9
+    state_e           state_q;
+    logic             adv;        // the sequence moves on (it waits while a read is accepted)
+    logic             phase_q;    // 0: the old key's words, 1: the new key's
+    logic             done_q;     // the write is answered (VALID[i] is put back)
     logic [IDX_W-1:0] seq_idx_q;  // data: not reset
     logic             seq_dst_q;  // data: the write is to DST
     logic [31:0]      seq_data_q; // data
     logic [3:0]       seq_strb_q; // data
+    logic             v_save_q;   // data: VALID[i] before the write
     // A VALID write and any SLVERR write: performed and answered in c1 (from registers)
     logic             wr1_q;
     logic             wr1_err_q;   // data
-    logic             vwr_q;       // a VALID write with byte lane 0
+    // The write port of VALID: a VALID write, or VALID[i] cleared / put back by the sequence
+    logic             vwr_q;
     logic [IDX_W-1:0] vwr_idx_q;   // data
     logic             vwr_data_q;  // data
 
-    // One shadow read port for the AXI reads and the sequence: a write waits for a read
+    // A write waits for a read accepted in its cycle: no read is in R1 in c1, when the
+    // sequence reads VALID[i] through the one read port of VALID
     assign wr_ready = !rd_req;
     assign wr_ok    = is_entry_addr(wr_addr);
     assign wr_idx   = wr_addr[2 +: IDX_W];
     assign wr_key   = wr_req && wr_ok && wr_addr[1:0] != 2'd2;
-    assign wr_ack   = wr1_q || seq_q[8];
+    assign wr_ack   = wr1_q || done_q;
     assign wr_err   = wr1_q && wr1_err_q;
+    assign adv      = !rd_req;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            wr1_q <= 1'b0;
-            vwr_q <= 1'b0;
+            wr1_q  <= 1'b0;
+            vwr_q  <= 1'b0;
+            done_q <= 1'b0;
         end else begin
-            wr1_q <= wr_req && !wr_key;
-            vwr_q <= wr_req && wr_ok && wr_addr[1:0] == 2'd2 && wr_strb[0];
+            wr1_q  <= wr_req && !wr_key;
+            vwr_q  <= (wr_req && wr_ok && wr_addr[1:0] == 2'd2 && wr_strb[0]) || wr_key
+                   || (state_q == S_DONE && adv);
+            done_q <= state_q == S_DONE && adv;
         end
     end
 
     always_ff @(posedge clk) begin
         wr1_err_q  <= !wr_ok;
-        vwr_idx_q  <= wr_idx;
-        vwr_data_q <= wr_data[0];
-    end
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            seq_q <= '0;
-        end else begin
-            seq_q <= {seq_q[7:0], wr_key};
-        end
+        vwr_idx_q  <= (state_q == S_DONE) ? seq_idx_q : wr_idx;
+        vwr_data_q <= (state_q == S_DONE) ? v_save_q : wr_data[0] && !wr_key;
     end
 
     always_ff @(posedge clk) begin
@@ -254,8 +282,17 @@ module allow_list #(
         end
     end
 
-    // VALID: flip-flops
+    // VALID: flip-flops, one read port from registers (AXI reads in R1; VALID[i] saved in c1,
+    // when no read is in R1 as none was accepted in c0)
     logic [ENTRIES-1:0] valid_q;
+    logic [IDX_W-1:0]   rd_idx;
+    logic [IDX_W-1:0]   rd_idx1_q;  // data: R1
+    logic [1:0]         rd_p_q;     // R1, R2 of a read
+    logic               c1_q;       // c1 of a SRC/DST write
+    logic               valid_rd;
+
+    assign rd_idx   = rd_addr[2 +: IDX_W];
+    assign valid_rd = valid_q[rd_p_q[0] ? rd_idx1_q : seq_idx_q];
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -265,20 +302,104 @@ module allow_list #(
         end
     end
 
+    always_ff @(posedge clk) begin
+        c1_q <= wr_key;
+        if (c1_q) v_save_q <= valid_rd;
+    end
+
     // ------------------------------------------------------------------------------------
-    // Shadow of the keys: address registered (c0 / read R0), read into sh_q (c1 / R1)
+    // Sequence of a SRC/DST write
     // ------------------------------------------------------------------------------------
-    logic [IDX_W-1:0] rd_idx;
+    localparam int C_W = (NCHUNK > 1) ? $clog2(NCHUNK) : 1;
+
+    logic [IDX_W-1:0]   j_q;        // S_ISSUE: the entry whose key is read
+    logic [C_W-1:0]     cur_c_q;    // the table whose word is formed
+    logic               sh_re;      // the sequence reads the shadow this cycle
+    logic               sh_we;      // ... writes it
+    logic [IDX_W-1:0]   sq_addr;    // ... at
+    logic               p1_q;       // a sequence read issued in the cycle before
+    logic               p2_q;       // ... two cycles before: its key is in sh_q
+    logic               x1_q;       // the read is of entry i
+    logic               x2_q;
+    logic [NCHUNK-1:0]  tb_we_q;    // write w_q into table c (one-hot), word t_q's chunk
+    logic               wr_next;    // S_WRITE moves on
+    logic [KEY_W-1:0]   t_q;        // data: the key whose words are formed (old, then new)
+    logic [ENTRIES-1:0] w_q;        // data: the word formed, entry e in bit e
+    logic [NCHUNK-1:0]  eq;         // chunk c of sh_q equals chunk c of t_q
+    logic               bit_d;      // the next bit of w_q
+    logic               sq_last;    // sh_q holds a sequence read's key (for w_q or t_q)
+    logic [1:0]         wt_q;       // S_KWAIT, S_DRAIN: cycles (not holding) left to wait
+    logic               wt_done;    // ... none: the last read's key is in t_q or w_q
+
+    assign sh_re      = adv && (state_q == S_KEY || state_q == S_ISSUE);
+    assign sh_we      = adv && state_q == S_SHWR;
+    assign sq_addr    = (state_q == S_KEY) ? seq_idx_q : j_q;
+    assign wt_done    = wt_q == 2'd0;
+    assign wr_next    = adv && state_q == S_WRITE;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            state_q <= S_IDLE;
+            p1_q    <= 1'b0;
+            p2_q    <= 1'b0;
+        end else begin
+            p1_q <= sh_re;
+            p2_q <= p1_q;
+            unique case (state_q)
+                S_IDLE:  if (wr_key) state_q <= S_KEY;
+                S_KEY:   if (adv) state_q <= S_KWAIT;
+                S_KWAIT: if (adv && wt_done) state_q <= S_ISSUE;
+                S_ISSUE: if (adv && 32'(j_q) == 32'(ENTRIES - 1)) state_q <= S_DRAIN;
+                S_DRAIN: if (adv && wt_done) state_q <= S_WRITE;
+                S_WRITE: begin
+                    if (wr_next && 32'(cur_c_q) == 32'(NCHUNK - 1)) begin
+                        state_q <= phase_q ? S_DONE : S_SHWR;
+                    end else if (wr_next) begin
+                        state_q <= S_ISSUE;
+                    end
+                end
+                S_SHWR:  if (adv) state_q <= S_KEY;
+                S_DONE:  if (adv) state_q <= S_IDLE;
+                default: state_q <= S_IDLE;
+            endcase
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        // S_KWAIT and S_DRAIN wait out the read pipeline in cycles that do not hold, so every
+        // cycle the sequence holds delays it by exactly one
+        if (state_q == S_KEY) wt_q <= 2'd2;
+        else if (state_q == S_ISSUE) wt_q <= 2'd1;
+        else if (adv && !wt_done) wt_q <= wt_q - 2'd1;
+        if (wr_key) phase_q <= 1'b0;
+        if (sh_we)  phase_q <= 1'b1;
+        if (state_q == S_KWAIT || state_q == S_WRITE) j_q <= '0;
+        if (state_q == S_ISSUE && adv) j_q <= j_q + 1'b1;
+        if (state_q == S_KWAIT) cur_c_q <= '0;
+        if (wr_next) cur_c_q <= cur_c_q + 1'b1;
+        for (int c = 0; c < NCHUNK; c++) begin
+            tb_we_q[c] <= !rst && adv && state_q == S_DRAIN && wt_done && 32'(cur_c_q) == c;
+        end
+        x1_q <= j_q == seq_idx_q;
+        x2_q <= x1_q;
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Shadow of the keys (block RAM, byte lanes): read address R0 / c, sh_q two cycles later
+    // ------------------------------------------------------------------------------------
     logic [IDX_W-1:0] sh_raddr;
-    logic [IDX_W-1:0] sh_raddr_q; // data: the address is registered, the read is not
+    logic [KEY_W-1:0] sh_rd;     // data: the RAM's output
     logic [KEY_W-1:0] sh_q;      // data
-    logic [KEY_W-1:0] key_old_q; // data: the key being replaced (from c2)
-    logic [KEY_W-1:0] key_new_q; // data: the key being written (from c2)
+    logic [7:0]       sh_lane;   // byte lanes of the key written: DST [31:0], SRC [63:32]
 
-    assign rd_idx   = rd_addr[2 +: IDX_W];
-    assign sh_raddr = rd_req ? rd_idx : wr_idx;
+    assign sh_raddr = rd_req ? rd_idx : sq_addr;
+    for (genvar b = 0; b < 8; b++) begin : g_lane
+        assign sh_lane[b] = seq_strb_q[b % 4] && (seq_dst_q == (b < 4));
+    end
 
-    (* ram_style = "distributed" *)  // LUT RAM: a block RAM's output would be too late for sh_q
+    // A read and a write of one key never meet: the sequence writes only while no read is
+    // accepted and reads only when it does not write
+    (* ram_style = "block", no_rw_check *)
     logic [KEY_W-1:0] sh_mem [ENTRIES];
 
     initial begin
@@ -286,58 +407,43 @@ module allow_list #(
     end
 
     always_ff @(posedge clk) begin
-        if (seq_q[8]) sh_mem[seq_idx_q] <= key_new_q;
-    end
-
-    always_ff @(posedge clk) begin
-        sh_raddr_q <= sh_raddr;
-        sh_q       <= sh_mem[sh_raddr_q];
-    end
-
-    // c2: the old and the new key
-    always_ff @(posedge clk) begin
-        if (seq_q[1]) begin
-            key_old_q <= sh_q;
-            key_new_q <= seq_dst_q ? {sh_q[63:32], apply_strb(sh_q[31:0], seq_data_q, seq_strb_q)}
-                                   : {apply_strb(sh_q[63:32], seq_data_q, seq_strb_q), sh_q[31:0]};
+        for (int b = 0; b < 8; b++) begin
+            if (sh_we && sh_lane[b]) sh_mem[seq_idx_q][8*b +: 8] <= seq_data_q[8*(b%4) +: 8];
         end
     end
 
-    // Entry i as a one-hot mask (registered in c1, used from c4)
-    logic [ENTRIES-1:0] seq_bit_q;
-
     always_ff @(posedge clk) begin
-        for (int i = 0; i < ENTRIES; i++) begin
-            seq_bit_q[i] <= seq_idx_q == IDX_W'(i);
-        end
+        sh_rd <= sh_mem[sh_raddr];
+        sh_q  <= sh_rd;
     end
 
-    // Port B of the tables, every control registered: c3 addresses the old key's words, c4
-    // reads them, c5 forms them with bit i cleared, c6 writes them; c6 addresses the new
-    // key's words, c7 reads them, c8 forms them with bit i set, c9 writes them
-    logic tb_re_q;   // c4, c7
-    logic tb_we_q;   // c6, c9
+    // The key read by S_KEY, and the words: bit e of the word of table c for value v is set
+    // iff chunk c of key e is v (in phase 0 bit i is left clear)
+    for (genvar c = 0; c < NCHUNK; c++) begin : g_eq
+        localparam int LSB = c * CHUNK_W;
+        localparam int W   = (KEY_W - LSB < CHUNK_W) ? KEY_W - LSB : CHUNK_W;
+        assign eq[c] = sh_q[LSB +: W] == t_q[LSB +: W];
+    end
+
+    assign sq_last = p2_q;
+    assign bit_d   = eq[cur_c_q] && !(x2_q && !phase_q);
 
     always_ff @(posedge clk) begin
-        if (rst) begin
-            tb_re_q <= 1'b0;
-            tb_we_q <= 1'b0;
-        end else begin
-            tb_re_q <= seq_q[2] || seq_q[5];
-            tb_we_q <= seq_q[4] || seq_q[7];
-        end
+        if (sq_last && state_q == S_KWAIT) t_q <= sh_q;
+        if (sq_last && state_q != S_KWAIT) w_q <= ENTRIES'({bit_d, w_q} >> 1);
     end
 
     // ------------------------------------------------------------------------------------
     // Read data (R0: rd_req, R1: shadow read, R2: answer from sh_q)
     // ------------------------------------------------------------------------------------
-    logic [1:0] rd_p_q;      // R1, R2
     logic       rd_ok_q;     // data
     logic [1:0] rd_field_q;  // data
-    logic       rd_valid_q;  // data: VALID of the entry at R0
+    logic       rd_valid_q;  // data: VALID of the entry at R1
     logic       rd_ok1_q;    // data
     logic [1:0] rd_field1_q; // data
-    logic       rd_valid1_q; // data
+    logic       seq_busy;    // VALID[i] is held cleared by the sequence: it reads v_save_q
+
+    assign seq_busy = state_q != S_IDLE || done_q;
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -350,10 +456,10 @@ module allow_list #(
     always_ff @(posedge clk) begin
         rd_ok1_q    <= is_entry_addr(rd_addr);
         rd_field1_q <= rd_addr[1:0];
-        rd_valid1_q <= valid_q[rd_idx];
+        rd_idx1_q   <= rd_idx;
         rd_ok_q     <= rd_ok1_q;
         rd_field_q  <= rd_field1_q;
-        rd_valid_q  <= rd_valid1_q;
+        rd_valid_q  <= valid_rd || (seq_busy && rd_idx1_q == seq_idx_q && v_save_q);
     end
 
     assign rd_ack = rd_p_q[1];
@@ -376,12 +482,8 @@ module allow_list #(
     logic [KEY_W-1:0] lk_key;
     assign lk_key = {lookup_src, lookup_dst};
 
-    logic [NCHUNK-1:0][ENTRIES-1:0] vec;   // cycle T+1: the word of each table
-    logic [NCHUNK-1:0][ENTRIES-1:0] vec_a; // ... port A's (not to be used on a collision)
-    logic [NCHUNK-1:0][ENTRIES-1:0] vec_b; // ... port B's (the word before the write)
-    logic [NCHUNK-1:0]              vec_cl;// ... a collision: use vec_b
-    logic                           unused_vec; // each latency uses vec or the other three
-    assign unused_vec = ^{vec, vec_a, vec_b, vec_cl};
+    logic [NCHUNK-1:0][ENTRIES-1:0] vec;    // cycle T+1: the word of each table
+    logic [NCHUNK-1:0]              coll_q; // ... not to be used: take w_q (LOOKUP_LATENCY 3)
     logic [ENTRIES-1:0]             valid_s1_q;
 
     // VALID as it is in cycle T (so a VALID write is seen from its B cycle on)
@@ -397,57 +499,93 @@ module allow_list #(
         localparam int LSB = c * CHUNK_W;
         localparam int W   = (KEY_W - LSB < CHUNK_W) ? KEY_W - LSB : CHUNK_W;
 
-        // A read of port A and a write of port B to one word in one cycle: the read's data is
-        // not used (no_rw_check: no read-first or write-through logic around the RAM)
-        (* no_rw_check *)
-        logic [ENTRIES-1:0] tab [2 ** W];
-        logic [ENTRIES-1:0] rd_a_q;   // port A word (lookup)
-        logic [ENTRIES-1:0] rd_b_q;   // port B word (control)
         logic [W-1:0]       lk_addr;
-        logic [W-1:0]       tb_addr_q;   // data
-        logic [ENTRIES-1:0] tb_wdata_q;  // data
-        logic               lk_coll;  // port B writes the word port A would read
-        logic               coll_q;   // ... in the previous cycle: use rd_b_q
+        logic [W-1:0]       tb_addr;
+        logic               we;
+        logic [ENTRIES-1:0] rd_a_q;   // port A word (lookup)
 
-        initial begin
-            for (int v = 0; v < 2 ** W; v++) tab[v] = (v == 0) ? '1 : '0;
-        end
+        assign lk_addr = lk_key[LSB +: W];
+        assign tb_addr = t_q[LSB +: W];
+        assign we      = tb_we_q[c];
+        assign vec[c]  = rd_a_q;
 
-        assign lk_addr  = lk_key[LSB +: W];
-        always_ff @(posedge clk) begin
-            if (seq_q[2]) tb_addr_q <= key_old_q[LSB +: W];
-            if (seq_q[5]) tb_addr_q <= key_new_q[LSB +: W];
-            if (seq_q[4] || seq_q[7]) begin
-                tb_wdata_q <= seq_q[7] ? (rd_b_q | seq_bit_q) : (rd_b_q & ~seq_bit_q);
+        if (W <= LUTRAM_W) begin : g_lut
+            // A small table: LUT RAM, whose read in the cycle of a write gives the old word
+            (* ram_style = "distributed" *)
+            logic [ENTRIES-1:0] tab [2 ** W];
+
+            initial begin
+                for (int v = 0; v < 2 ** W; v++) tab[v] = (v == 0) ? '1 : '0;
             end
-        end
 
-        // Port A: lookup read (on a collision the lookup uses rd_b_q)
-        always_ff @(posedge clk) begin
-            rd_a_q <= tab[lk_addr];
-        end
-
-        // Port B: control write or read (no change on write)
-        always_ff @(posedge clk) begin
-            if (tb_we_q) begin
-                tab[tb_addr_q] <= tb_wdata_q;
-            end else if (tb_re_q) begin
-                rd_b_q <= tab[tb_addr_q];
+            always_ff @(posedge clk) begin
+                if (we) tab[tb_addr] <= w_q;
+                rd_a_q <= tab[lk_addr];
             end
+
+            assign coll_q[c] = 1'b0;
+        end else if (LOOKUP_LATENCY < 3) begin : g_bram
+            // Block RAM. A write of the word the lookup reads in the same cycle goes through
+            // port A (read-before-write: the lookup gets the old word); any other write
+            // through port B, so the two ports never meet on a word (no_rw_check: no logic
+            // around the RAM for that case). Port B decides from its own copy of the address
+            // (tb_addr_b_q, equal to tb_addr whenever it writes): with both enables from one
+            // address synthesis proves them exclusive and merges the two writes into one port
+            // with an address mux, whose write would then meet the lookup's read on the other
+            (* ram_style = "block", no_rw_check *)
+            logic [ENTRIES-1:0] tab [2 ** W];
+            logic [W-1:0]       tb_addr_b_q;  // data
+            logic               coll_a;
+            logic               coll_b;
+
+            initial begin
+                for (int v = 0; v < 2 ** W; v++) tab[v] = (v == 0) ? '1 : '0;
+            end
+
+            always_ff @(posedge clk) begin
+                if (state_q == S_KWAIT) tb_addr_b_q <= tb_addr;
+            end
+
+            assign coll_a = lk_addr == tb_addr;
+            assign coll_b = lk_addr == tb_addr_b_q;
+
+            always_ff @(posedge clk) begin
+                if (we && coll_a) tab[lk_addr] <= w_q;
+                rd_a_q <= tab[lk_addr];
+            end
+
+            always_ff @(posedge clk) begin
+                if (we && !coll_b) tab[tb_addr_b_q] <= w_q;
+            end
+
+            assign coll_q[c] = 1'b0;
+        end else begin : g_bram3
+            // Block RAM, LOOKUP_LATENCY 3: port A reads for the lookup, port B writes (its
+            // enable a register: no path from the lookup's address to the RAM's controls).
+            // When the lookup reads the word port B writes, port A's word is not used
+            // (no_rw_check): coll_q marks it and the lookup takes w_q, the word written
+            (* ram_style = "block", no_rw_check *)
+            logic [ENTRIES-1:0] tab [2 ** W];
+            logic               coll_r;
+
+            initial begin
+                for (int v = 0; v < 2 ** W; v++) tab[v] = (v == 0) ? '1 : '0;
+            end
+
+            always_ff @(posedge clk) begin
+                rd_a_q <= tab[lk_addr];
+            end
+
+            always_ff @(posedge clk) begin
+                if (we) tab[tb_addr] <= w_q;
+            end
+
+            always_ff @(posedge clk) begin
+                coll_r <= we && lk_addr == tb_addr;
+            end
+
+            assign coll_q[c] = coll_r;
         end
-
-        // A collision: port B holds the word as it was before the write (it does not read
-        // in a write cycle nor in the cycle after one)
-        assign lk_coll = tb_we_q && tb_addr_q == lk_addr;
-
-        always_ff @(posedge clk) begin
-            coll_q <= lk_coll;
-        end
-
-        assign vec[c]    = coll_q ? rd_b_q : rd_a_q;
-        assign vec_a[c]  = rd_a_q;
-        assign vec_b[c]  = rd_b_q;
-        assign vec_cl[c] = coll_q;
     end
 
     // ------------------------------------------------------------------------------------
@@ -465,9 +603,14 @@ module allow_list #(
     endfunction
 
     if (LOOKUP_LATENCY == 1) begin : g_lat1
-        assign lookup_hit = |match(vec, valid_s1_q);
+        logic unused_coll;  // all 0: the tables of latency 1 and 2 have no collisions
+        assign unused_coll = ^coll_q;
+        assign lookup_hit  = |match(vec, valid_s1_q);
     end else if (LOOKUP_LATENCY == 2) begin : g_lat2
+        logic               unused_coll;  // all 0, as for latency 1
         logic [ENTRIES-1:0] hit_q;
+
+        assign unused_coll = ^coll_q;
 
         always_ff @(posedge clk) begin
             if (rst) begin
@@ -480,22 +623,20 @@ module allow_list #(
         assign lookup_hit = |hit_q;
     end else begin : g_lat3
         // The RAMs' outputs go straight into registers (a block RAM's clock-to-output leaves
-        // no room for logic); the collision select is made a cycle later
-        logic [NCHUNK-1:0][ENTRIES-1:0] vec_a_q;  // data
-        logic [NCHUNK-1:0][ENTRIES-1:0] vec_b_q;  // data
-        logic [NCHUNK-1:0]              vec_cl_q; // data
-        logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;
+        // no room for logic). A word not to be used (coll_q) is registered as all ones (the
+        // flip-flops' synchronous set) and w_q, the word written, is AND-ed in instead: w_q
+        // holds it in the cycle after the write and differs from the word it replaces at most
+        // in bit i, which VALID[i] = 0 masks during the sequence
+        logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;  // data
+        logic [ENTRIES-1:0]             wm_q;   // data: w_q on a collision, else all ones
         logic [ENTRIES-1:0]             valid_s2_q;
         logic [ENTRIES-1:0]             hit_q;
 
         always_ff @(posedge clk) begin
-            vec_a_q  <= vec_a;
-            vec_b_q  <= vec_b;
-            vec_cl_q <= vec_cl;
-        end
-
-        for (genvar c = 0; c < NCHUNK; c++) begin : g_sel
-            assign vec_q[c] = vec_cl_q[c] ? vec_b_q[c] : vec_a_q[c];
+            for (int c = 0; c < NCHUNK; c++) begin
+                vec_q[c] <= coll_q[c] ? '1 : vec[c];
+            end
+            wm_q <= (|coll_q) ? w_q : '1;
         end
 
         always_ff @(posedge clk) begin
@@ -504,7 +645,7 @@ module allow_list #(
                 hit_q      <= '0;
             end else begin
                 valid_s2_q <= valid_s1_q;
-                hit_q      <= match(vec_q, valid_s2_q);
+                hit_q      <= match(vec_q, valid_s2_q & wm_q);
             end
         end
 

@@ -20,10 +20,15 @@ PERIOD_NS = 4
 ENTRIES = int(os.environ.get("WS_ENTRIES", "64"))
 ADDR_W = int(os.environ.get("WS_ADDR_W", "12"))
 LAT = int(os.environ.get("WS_LOOKUP_LATENCY", "2"))
-# A SRC/DST write: B is raised KEY_B cycles after the cycle both AW and W are present; the
-# old pair still hits through its entry for lookups presented up to cycle B - OLD_UNTIL.
-KEY_B = 10
-OLD_UNTIL = 4
+# A SRC/DST write (with no read accepted meanwhile): B is raised KEY_B cycles after the cycle
+# both AW and W are present (c0); the old pair still hits through its entry for lookups
+# presented up to cycle B - OLD_UNTIL (c1). The sequence forms 2 words of each of the NCHUNK
+# tables (CHUNK_W 10: 7) from the ENTRIES keys, ENTRIES + 3 cycles a word.
+NCHUNK = 7
+KEY_B = 12 + 2 * NCHUNK * (ENTRIES + 3)
+OLD_UNTIL = KEY_B - 1
+# Simulated time limits grow with the write time (the tests are written for 64 entries)
+TSCALE = max(1, ENTRIES // 64)
 
 
 def allow_addr(i: int, field: int) -> int:
@@ -40,7 +45,7 @@ async def setup(dut) -> Axil:
     dut.rst.value = 1
     dut.lookup_src.value = 0
     dut.lookup_dst.value = 0
-    axil = Axil(dut)
+    axil = Axil(dut, timeout=KEY_B + 64)  # a SRC/DST write answers after KEY_B cycles
     for _ in range(3):
         await RisingEdge(dut.clk)
     dut.rst.value = 0
@@ -92,7 +97,7 @@ class Model:
 # ---------------------------------------------------------------------------------------------
 
 
-@cocotb.test(timeout_time=2000, timeout_unit="us")
+@cocotb.test(timeout_time=2000 * TSCALE, timeout_unit="us")
 async def program_and_lookup(dut):
     """Programming, read-back, byte strobes, VALID, and the registered lookup_hit."""
     axil = await setup(dut)
@@ -147,7 +152,7 @@ async def program_and_lookup(dut):
         assert await hit(dut, s, t) == 0
 
 
-@cocotb.test(timeout_time=2000, timeout_unit="us")
+@cocotb.test(timeout_time=2000 * TSCALE, timeout_unit="us")
 async def lookup_follows_write(dut):
     """A VALID write takes effect in the lookup presented in the cycle its B is taken, answered
     LAT cycles later."""
@@ -166,7 +171,7 @@ async def lookup_follows_write(dut):
         await RisingEdge(dut.clk)
 
 
-@cocotb.test(timeout_time=2000, timeout_unit="us")
+@cocotb.test(timeout_time=2000 * TSCALE, timeout_unit="us")
 async def slverr(dut):
     """Offset 0xC of an entry, entries beyond ENTRIES: SLVERR on read and write, no effect."""
     axil = await setup(dut)
@@ -192,7 +197,7 @@ async def slverr(dut):
     assert await axil.rd(allow_addr(0, 0) + 3) == 0x11111111
 
 
-@cocotb.test(timeout_time=2000, timeout_unit="us")
+@cocotb.test(timeout_time=2000 * TSCALE, timeout_unit="us")
 async def handshake_orders(dut):
     """AW before W, W before AW, both together, slow B and R ready; reads during writes."""
     axil = await setup(dut)
@@ -211,7 +216,7 @@ async def handshake_orders(dut):
     assert await axil.rd(a) == 0x3
 
 
-@cocotb.test(timeout_time=4000, timeout_unit="us")
+@cocotb.test(timeout_time=4000 * TSCALE, timeout_unit="us")
 async def random_against_model(dut):
     """Random writes (any field, any strobes, some unmapped), reads and lookups, against a
     Python model; a small address pool so entries collide and duplicate."""
@@ -249,7 +254,7 @@ async def random_against_model(dut):
             assert await hit(dut, s, t) == model.hit(s, t), f"lookup {s:#x} {t:#x}"
 
 
-@cocotb.test(timeout_time=4000, timeout_unit="us")
+@cocotb.test(timeout_time=4000 * TSCALE, timeout_unit="us")
 async def lookups_every_cycle(dut):
     """A lookup in every cycle (pairs from a small pool, so the written pairs and the words
     they share are looked up all the time: port A and port B collide) while entries are
@@ -336,3 +341,65 @@ async def lookups_every_cycle(dut):
         assert hits[t] == want, f"lookup presented in cycle {t} {s:#x} {d:#x}: {hits[t]} (writes {writes[max(w-1,0)][:3]} {writes[w][:3] if w < len(writes) else None})"
         checked += 1
     dut._log.info("lookups_every_cycle: %d lookups checked around %d writes", checked, len(writes))
+
+
+@cocotb.test(timeout_time=2000 * TSCALE, timeout_unit="us")
+async def key_write_timing(dut):
+    """A SRC/DST write: B exactly KEY_B cycles after the cycle AW and W are both present, one
+    cycle later for each read accepted while it runs; the reads answer in their 3 cycles."""
+    axil = await setup(dut)
+    cycle = 0
+    aws = []     # cycles of an AW handshake
+    ws = []      # cycles of a W handshake
+    bup = []     # cycles B is raised in
+    ars = []     # cycles of an AR handshake
+    rvs = []     # cycles R is raised in
+    running = True
+
+    async def mon():
+        nonlocal cycle
+        prev_b = prev_r = 0
+        while running:
+            await RisingEdge(dut.clk)
+            cycle += 1
+            await ReadOnly()
+            if int(dut.s_axil_awvalid.value) and int(dut.s_axil_awready.value):
+                aws.append(cycle)
+            if int(dut.s_axil_wvalid.value) and int(dut.s_axil_wready.value):
+                ws.append(cycle)
+            if int(dut.s_axil_arvalid.value) and int(dut.s_axil_arready.value):
+                ars.append(cycle)
+            b, r = int(dut.s_axil_bvalid.value), int(dut.s_axil_rvalid.value)
+            if b and not prev_b:
+                bup.append(cycle)
+            if r and not prev_r:
+                rvs.append(cycle)
+            prev_b, prev_r = b, r
+
+    task = cocotb.start_soon(mon())
+    await RisingEdge(dut.clk)  # the monitor samples every cycle the writes drive
+    i = ENTRIES - 1
+    await axil.wr(allow_addr(i, 0), 0x01020304)
+    c0 = max(aws[-1], ws[-1])
+    assert bup[-1] - c0 == KEY_B, f"B {bup[-1] - c0} cycles after c0"
+    # the same with reads: VALID[i] (held by the write) and SRC[i] (still the old key early)
+    for nreads in (1, 3):
+        await axil.wr(allow_addr(i, 2), 1)
+        n0 = len(ars)
+        w = cocotb.start_soon(axil.write(allow_addr(i, 1), 0x0A0B0C0D))
+        for k in range(nreads):
+            for _ in range(5 + KEY_B // (nreads + 3)):
+                await RisingEdge(dut.clk)
+            assert await axil.read(allow_addr(i, 2 if k % 2 == 0 else 0)) == (
+                (1, OKAY) if k % 2 == 0 else (0x01020304, OKAY))
+        assert await w == OKAY
+        c0 = max(aws[-1], ws[-1])
+        assert len(ars) - n0 == nreads
+        assert all(c0 < a < bup[-1] - 1 for a in ars[n0:])
+        assert bup[-1] - c0 == KEY_B + nreads, f"B {bup[-1] - c0} cycles after c0"
+        assert [r - a for a, r in zip(ars[n0:], rvs[-nreads:])] == [3] * nreads
+    running = False
+    await task
+    await RisingEdge(dut.clk)
+    assert await axil.rd(allow_addr(i, 1)) == 0x0A0B0C0D
+    assert await axil.rd(allow_addr(i, 2)) == 1
