@@ -47,12 +47,14 @@ module sync_fifo #(
     logic [PTR_W:0]   wr_ptr_q, rd_ptr_q;
     logic [WIDTH-1:0] out_q;
     logic             out_valid_q;
+    // The RAM is empty (wr_ptr_q == rd_ptr_q), as a register: `load` selects and enables
+    // every bit of the output register, so it comes from registers through one LUT.
+    logic             ram_empty_q;
 
-    wire ram_empty = wr_ptr_q == rd_ptr_q;
     // BYPASS: the offered word goes straight out when nothing older waits.
-    wire direct    = BYPASS && ram_empty && !out_valid_q && s_valid;
+    wire direct    = BYPASS && ram_empty_q && !out_valid_q && s_valid;
     wire push      = s_valid && s_ready && !direct;
-    wire load      = !ram_empty && (!out_valid_q || m_ready);
+    wire load      = !ram_empty_q && (!out_valid_q || m_ready);
 
     assign m_valid = out_valid_q || direct;
     assign m_data  = out_valid_q ? out_q : s_data;
@@ -62,9 +64,13 @@ module sync_fifo #(
     end
 
     always_ff @(posedge clk) begin
-        if (push) wr_ptr_q <= wr_ptr_q + 1'b1;
+        logic [PTR_W:0] wr_ptr_d, rd_ptr_d;
+        wr_ptr_d = wr_ptr_q + (PTR_W+1)'(push);
+        rd_ptr_d = rd_ptr_q + (PTR_W+1)'(load);
+        wr_ptr_q    <= wr_ptr_d;
+        rd_ptr_q    <= rd_ptr_d;
+        ram_empty_q <= wr_ptr_d == rd_ptr_d;
         if (load) begin
-            rd_ptr_q <= rd_ptr_q + 1'b1;
             out_q    <= mem[rd_ptr_q[PTR_W-1:0]];
         end else if (direct && !m_ready) begin
             out_q    <= s_data;      // shown but not taken: held in the output register
@@ -72,11 +78,11 @@ module sync_fifo #(
         if (load || (direct && !m_ready)) out_valid_q <= 1'b1;
         else if (m_ready)                 out_valid_q <= 1'b0;
         // Full next cycle: the RAM holds DEPTH words after this cycle's push and read.
-        s_ready <= (wr_ptr_q + (PTR_W+1)'(push)) - (rd_ptr_q + (PTR_W+1)'(load))
-                   != (PTR_W+1)'(DEPTH);
+        s_ready <= wr_ptr_d - rd_ptr_d != (PTR_W+1)'(DEPTH);
         if (rst) begin
             wr_ptr_q    <= '0;
             rd_ptr_q    <= '0;
+            ram_empty_q <= 1'b1;
             out_valid_q <= 1'b0;
             s_ready     <= 1'b0;
         end

@@ -220,7 +220,13 @@ async def allow_list_update_under_traffic(dut):
     rng = random.Random(0xAB + h.data_w)
     kinds = []
     frames = []
-    for i in range(500):
+    # A SRC/DST write takes 12 + 2 * NCHUNK * (ENTRIES + 3) cycles (allow_list.sv: the table
+    # words rebuilt one at a time, the entry off meanwhile); a rewrite is two of them, and the
+    # new pair then stays up to two write times. The traffic lasts at least four rewrites
+    # (frames of ~100 bytes back to back).
+    write_cycles = 12 + 2 * 7 * (64 + 3)
+    n_frames = max(500, 4 * (4 * write_cycles + 40) * (h.data_w // 8) // 100)
+    for i in range(n_frames):
         k = rng.choice(["A", "B", "T0", "T1"])
         s, d = {"A": A, "B": B, "T0": torn[0], "T1": torn[1]}[k]
         kinds.append(k)
@@ -238,7 +244,7 @@ async def allow_list_update_under_traffic(dut):
             await h.write32(REG_ALLOW_BASE + 4, cur[1])
             await h.write32(REG_ALLOW_BASE + 8, 1)
             rewrites += 1
-            await ClockCycles(dut.clk, rng.randrange(0, 6))
+            await ClockCycles(dut.clk, rng.randrange(0, 2 * write_cycles))
 
     h.unpause()   # full rate: no idle, no backpressure
     stat0 = len(h.stats)
@@ -279,7 +285,7 @@ async def allow_list_update_under_traffic(dut):
     assert not errs, f"{len(errs)} problems, first: {errs[:5]}"
     # The race was real: the entry changed many times, and A and B frames were both admitted
     # and refused while it did.
-    assert rewrites >= 20, rewrites
+    assert rewrites >= 4, rewrites
     for k in ("A", "B"):
         assert tally[k][0] > 0 and tally[k][1] > 0, tally
     dut._log.info("allow-list rewrites under traffic: %d rewrites, tally (dropped, decapsulated) %s",
@@ -296,10 +302,10 @@ async def counters_64bit(dut):
     await ClockCycles(dut.clk, 2)  # block_csr acts on a clear two cycles after accepting it
     n = Outcome.DECAP_L3
     base_p, base_b = (1 << 32) - 3, (1 << 32) - 100
-    set_counter(dut.csr, int(n), "pkts", base_p)
-    set_counter(dut.csr, int(n), "bytes", base_b)
-    set_counter(dut.csr, TX_SLOT, "pkts", (1 << 32) - 1)
-    set_counter(dut.csr, TX_SLOT, "bytes", (5 << 32) - 7)
+    set_counter(dut.shell.csr, int(n), "pkts", base_p)
+    set_counter(dut.shell.csr, int(n), "bytes", base_b)
+    set_counter(dut.shell.csr, TX_SLOT, "pkts", (1 << 32) - 1)
+    set_counter(dut.shell.csr, TX_SLOT, "bytes", (5 << 32) - 7)
     await ClockCycles(dut.clk, 2)
     assert await h.read64(REG_CNT_BASE + 16 * n) == base_p
     rng = random.Random(64)
