@@ -44,12 +44,13 @@ module sync_fifo #(
     end
 
     logic [WIDTH-1:0] mem [DEPTH];
-    logic [PTR_W:0]   wr_ptr_q, rd_ptr_q;
+    logic [PTR_W-1:0] wr_ptr_q, rd_ptr_q;
+    logic [PTR_W:0]   cnt_q;               // words in the RAM
     logic [WIDTH-1:0] out_q;
     logic             out_valid_q;
-    // The RAM is empty (wr_ptr_q == rd_ptr_q), as a register: `load` selects and enables
-    // every bit of the output register, so it comes from registers through one LUT.
-    logic             ram_empty_q;
+    // The RAM's state as flags registered from the count: `load` selects and enables every
+    // bit of the output register and s_ready feeds `push`, so neither waits for an adder.
+    logic             ram_empty_q, one_q, almost_q, full_q;
 
     // BYPASS: the offered word goes straight out when nothing older waits.
     wire direct    = BYPASS && ram_empty_q && !out_valid_q && s_valid;
@@ -60,28 +61,37 @@ module sync_fifo #(
     assign m_data  = out_valid_q ? out_q : s_data;
 
     always_ff @(posedge clk) begin
-        if (push) mem[wr_ptr_q[PTR_W-1:0]] <= s_data;
+        if (push) mem[wr_ptr_q] <= s_data;
     end
 
     always_ff @(posedge clk) begin
-        logic [PTR_W:0] wr_ptr_d, rd_ptr_d;
-        wr_ptr_d = wr_ptr_q + (PTR_W+1)'(push);
-        rd_ptr_d = rd_ptr_q + (PTR_W+1)'(load);
-        wr_ptr_q    <= wr_ptr_d;
-        rd_ptr_q    <= rd_ptr_d;
-        ram_empty_q <= wr_ptr_d == rd_ptr_d;
+        logic [PTR_W:0] cnt_d;
+        logic           full_d;
+        cnt_d  = cnt_q + (PTR_W+1)'(push) - (PTR_W+1)'(load);
+        // Full next cycle: the RAM holds DEPTH words after this cycle's push and read.
+        full_d = (full_q && !load) || (almost_q && push && !load);
+        cnt_q       <= cnt_d;
+        one_q       <= cnt_d == (PTR_W+1)'(1);
+        almost_q    <= cnt_d == (PTR_W+1)'(DEPTH - 1);
+        full_q      <= full_d;
+        s_ready     <= !full_d;
+        ram_empty_q <= !push && (ram_empty_q || (one_q && load));
+        if (push) wr_ptr_q <= wr_ptr_q + 1'b1;
         if (load) begin
-            out_q    <= mem[rd_ptr_q[PTR_W-1:0]];
+            rd_ptr_q <= rd_ptr_q + 1'b1;
+            out_q    <= mem[rd_ptr_q];
         end else if (direct && !m_ready) begin
             out_q    <= s_data;      // shown but not taken: held in the output register
         end
         if (load || (direct && !m_ready)) out_valid_q <= 1'b1;
         else if (m_ready)                 out_valid_q <= 1'b0;
-        // Full next cycle: the RAM holds DEPTH words after this cycle's push and read.
-        s_ready <= wr_ptr_d - rd_ptr_d != (PTR_W+1)'(DEPTH);
         if (rst) begin
             wr_ptr_q    <= '0;
             rd_ptr_q    <= '0;
+            cnt_q       <= '0;
+            one_q       <= 1'b0;
+            almost_q    <= 1'b0;
+            full_q      <= 1'b0;
             ram_empty_q <= 1'b1;
             out_valid_q <= 1'b0;
             s_ready     <= 1'b0;

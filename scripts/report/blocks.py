@@ -206,7 +206,10 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module == "block_csr":
         # As gre_decap instantiates it (NUM_OUTCOMES: its 14 outcome codes; CONTROL only).
         return {"NUM_OUTCOMES": 14}
-    if module in ("hash_table", "allow_list", "gre_classify", "rss_hash"):
+    if module == "allow_list":
+        # As gre_decap instantiates it: the block-RAM words registered before the match.
+        return {"LOOKUP_LATENCY": 3}
+    if module in ("hash_table", "gre_classify", "rss_hash"):
         # Not bus-width dependent: the same block at every width, with its defaults as the
         # tops instantiate it (vxlan_encap's tunnels; gre_decap's allow list and classifier,
         # which reads the front end's tap).

@@ -1,0 +1,22 @@
+"""pytest entry: sync_fifo (rtl/stream/sync_fifo.sv) against a cycle model, with and without
+BYPASS, at the smallest and the decap shell's depth."""
+
+from pathlib import Path
+
+import pytest
+
+from tb.common.runner import run_cocotb
+from wirespeed.paths import RTL
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.mark.parametrize("depth,bypass", [(2, 0), (2, 1), (16, 0), (16, 1)])
+def test_sync_fifo(depth: int, bypass: int) -> None:
+    run_cocotb(
+        toplevel="sync_fifo",
+        test_module="sync_fifo_tb",
+        test_dir=HERE,
+        parameters={"WIDTH": 16, "DEPTH": depth, "BYPASS": bypass},
+        sources=[RTL / "stream" / "sync_fifo.sv"],
+    )
