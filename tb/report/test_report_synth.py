@@ -130,9 +130,7 @@ def test_dependencies_follow_instances_and_packages(tmp_path):
 
 
 def _instance_params(src: str, module: str, inst: str) -> dict[str, str]:
-    m = re.search(rf"{module}\s*#\s*\((.*?)\)\s*{inst}\s*\(", src, flags=re.S)
-    assert m, f"no {module} instance '{inst}'"
-    return dict(re.findall(r"\.(\w+)\s*\(\s*([^()]*?)\s*\)", m.group(1)))
+    return dict(re.findall(r"\.(\w+)\s*\(\s*([^()]*?)\s*\)", _instance_block(src, module, inst)))
 
 
 def test_edit_engine_parameters_match_decap_shell_instance():
