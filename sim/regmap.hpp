@@ -280,6 +280,32 @@ constexpr uint32_t TBL_STATUS_BUSY = 0x1u;  // [0]
 constexpr uint32_t TBL_STATUS_VALID = 0x80000000u;  // [31]
 }  // namespace hash_table
 
+// timestamp clock (docs/host.md)
+namespace ts_clock {
+constexpr uint32_t INFO = 0x000;
+constexpr uint32_t CMD = 0x004;
+constexpr uint32_t INCR_FRAC = 0x008;
+constexpr uint32_t INCR_NS = 0x00C;
+constexpr uint32_t SET_LO = 0x010;
+constexpr uint32_t SET_HI = 0x014;
+constexpr uint32_t ADJ_LO = 0x018;
+constexpr uint32_t ADJ_HI = 0x01C;
+constexpr uint32_t TIME_LO = 0x020;
+constexpr uint32_t TIME_HI = 0x024;
+constexpr uint32_t TIME_FRAC = 0x028;
+constexpr uint32_t PPS_LO = 0x030;
+constexpr uint32_t PPS_HI = 0x034;
+constexpr uint32_t PPS_FRAC = 0x038;
+constexpr uint32_t PPS_COUNT = 0x03C;
+constexpr uint32_t INFO_VERSION = 0xFFu;  // [7:0]
+constexpr uint32_t INFO_FRAC_BITS = 0xFF00u;  // [15:8]
+constexpr uint32_t INFO_INC_NS_W = 0xFF0000u;  // [23:16]
+constexpr uint32_t INFO_PPS_SYNC = 0xFF000000u;  // [31:24]
+constexpr uint32_t CMD_SET = 0x1u;  // [0]
+constexpr uint32_t CMD_ADJUST = 0x2u;  // [1]
+constexpr uint32_t CMD_INCR = 0x4u;  // [2]
+}  // namespace ts_clock
+
 // vtep_top's windows (docs/vxlan.md)
 namespace vtep_top {
 constexpr uint32_t DECAP = 0x0000;  // vxlan_decap

@@ -463,9 +463,46 @@ TABLE = Block(
 )
 TBL_OP_WRITE, TBL_OP_DELETE, TBL_OP_READ = 1, 2, 3
 
+# ------------------------------------------------------------------------------ host interface
+
+TS_CLOCK = Block(
+    name="ts_clock", prefix="TS", title="timestamp clock", doc="docs/host.md",
+    sv_package="ts_clock_pkg", sv_path="rtl/host/ts_clock_pkg.sv",
+    registers=(
+        Register(0x000, "INFO", "RO", "[7:0] version (1), [15:8] fraction bits (32), "
+                 "[23:16] INC_NS_W, [31:24] PPS_SYNC", reset=None,
+                 fields=(BitField("VERSION", 0, 8, "1"), BitField("FRAC_BITS", 8, 8, "32"),
+                         BitField("INC_NS_W", 16, 8, "integer bits of the increment"),
+                         BitField("PPS_SYNC", 24, 8, "PPS synchroniser stages"))),
+        Register(0x004, "CMD", "WO", "write 1s (byte lane 0): SET loads SET_HI:SET_LO, ADJUST "
+                 "adds ADJ_HI:ADJ_LO once, INCR puts INCR_NS.INCR_FRAC in force (reads 0)",
+                 fields=(_bit("SET", 0, "T = SET_HI:SET_LO (ns) .0"),
+                         _bit("ADJUST", 1, "T += ADJ_HI:ADJ_LO (signed ns), once"),
+                         _bit("INCR", 2, "the increment becomes INCR_NS.INCR_FRAC"))),
+        Register(0x008, "INCR_FRAC", "RW", "staged increment per cycle, fraction (2^-32 ns)",
+                 reset=None),
+        Register(0x00C, "INCR_NS", "RW", "staged increment per cycle, ns ([INC_NS_W-1:0])",
+                 reset=None),
+        Register(0x010, "SET_LO", "RW", "time to set, ns [31:0]"),
+        Register(0x014, "SET_HI", "RW", "time to set, ns [63:32]"),
+        Register(0x018, "ADJ_LO", "RW", "signed offset to add, ns [31:0]"),
+        Register(0x01C, "ADJ_HI", "RW", "signed offset to add, ns [63:32] (two's complement)"),
+        Register(0x020, "TIME_LO", "RO", "the time, ns [31:0]; the read latches ns [63:32] "
+                 "and the fraction of the same cycle"),
+        Register(0x024, "TIME_HI", "RO", "the latched ns [63:32]"),
+        Register(0x028, "TIME_FRAC", "RO", "the latched fraction (2^-32 ns)"),
+        Register(0x030, "PPS_LO", "RO", "time of the last PPS edge, ns [31:0]; the read "
+                 "latches PPS_HI and PPS_FRAC"),
+        Register(0x034, "PPS_HI", "RO", "the latched ns [63:32]"),
+        Register(0x038, "PPS_FRAC", "RO", "the latched fraction"),
+        Register(0x03C, "PPS_COUNT", "RO", "PPS rising edges since reset (32 bits, wraps)"),
+    ),
+)
+
 # ------------------------------------------------------------------------------ address maps
 
-BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP, TABLE)}
+BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP, TABLE,
+                                                 TS_CLOCK)}
 
 GRE_MAP = AddressMap("gre", "gre_decap", (Window(0x0000, "gre", GRE),))
 VTEP_MAP = AddressMap("vtep", "vtep_top", (

@@ -33,7 +33,8 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_
            "gre_decap_avst", "axis_splice", "axis_splice_pipe", "axis_frame_fifo",
            "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify",
            "vxlan_classify_pipe", "encap_classify", "vxlan_decap", "vxlan_decap_pipe",
-           "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe", "rss_hash")
+           "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe", "rss_hash",
+           "ts_clock", "axis_timestamp", "dma_ring_writer")
 
 # The tops the issue's goals name (every one of them and every datapath module is held to the
 # clock goals; these also have area goals, see AREA_GOALS_LUT4).
@@ -70,7 +71,8 @@ ANCHOR_FIGURES = {256: (169.0, 800), 512: (162.0, 1500)}
 
 # Blocks without a bus width: built once (reported at 256 bits).
 WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat4",
-                               "allow_list", "block_csr", "gre_classify", "rss_hash"})
+                               "allow_list", "block_csr", "gre_classify", "rss_hash",
+                               "ts_clock"})
 
 # Builds measured at fewer widths than every module. The VXLAN pipelined variants exist for
 # the timing goals, which are set at 256 and 512 bits. gre_decap_avst is gre_decap between
@@ -168,6 +170,11 @@ DESCRIPTIONS = {
     "rss_hash": "RSS: Toeplitz hash of a parsed tuple (36 per-byte contribution tables in "
                 "block RAM), hash type and indirection table (128 entries), 10 cycles (no "
                 "bus width)",
+    "ts_clock": "64.32-bit nanosecond clock (fractional increment, set/adjust, PPS latch) "
+                "with its AXI4-Lite registers (no bus width)",
+    "axis_timestamp": "stamps each frame at its first beat (register slice + 64-bit sideband)",
+    "dma_ring_writer": "packed DMA of frames into per-queue host rings over an AXI4 write "
+                       "master (16 queues, store-and-forward frame buffer)",
 }
 
 
@@ -208,8 +215,8 @@ def module_params(module: str, width: int) -> dict[str, int]:
         return {"NUM_OUTCOMES": 14}
     if module == "allow_list":
         # As gre_decap instantiates it: the block-RAM words registered before the match.
-        return {"LOOKUP_LATENCY": 3}
-    if module in ("hash_table", "gre_classify", "rss_hash"):
+        return {"LOOKUP_LATENCY": 4}
+    if module in ("hash_table", "gre_classify", "rss_hash", "ts_clock"):
         # Not bus-width dependent: the same block at every width, with its defaults as the
         # tops instantiate it (vxlan_encap's tunnels; gre_decap's allow list and classifier,
         # which reads the front end's tap).

@@ -85,7 +85,8 @@ def test_every_block_with_a_package_is_generated() -> None:
         assert f"namespace {b.name} {{" in hpp, b.name
         if b.outcomes:
             assert b.sv_path in outs, b.name
-    assert set(BLOCKS) == {"gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap", "hash_table"}
+    assert set(BLOCKS) == {"gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap", "hash_table",
+                           "ts_clock"}
 
 
 @pytest.mark.parametrize("block", [GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP], ids=lambda b: b.name)
