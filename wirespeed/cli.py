@@ -761,6 +761,37 @@ def _int_at_least(lo: int):
     return parse
 
 
+def cmd_tap(args: argparse.Namespace) -> int:
+    """Build the live TAP harness of a block and exec it (wirespeed.tap, docs/tap.md)."""
+    from wirespeed import tap
+
+    try:
+        tap.preflight()
+        cfg = load_config(args.config) if args.config else Config()
+    except (tap.TapError, ConfigError) as exc:
+        raise CliError(str(exc), EXIT_INPUT) from exc
+    width = args.width or cfg.data_width
+    try:
+        binary = tap.ensure_tap_harness(args.block, width, verbose=True)
+    except (BuildError, tap.TapError) as exc:
+        raise CliError(str(exc), EXIT_SIM) from exc
+    names = tap.DEFAULT_TAPS[args.block]
+    if args.block == "vtep":
+        taps = (args.net_tap or names[0], args.host_tap or names[1])
+        netns = (args.net_netns, args.host_netns)
+    else:
+        taps = (args.in_tap or names[0], args.out_tap or names[1])
+        netns = (args.in_netns, args.out_netns)
+    extra = ["--interval", str(args.interval)]
+    extra += ["--json"] if args.json else []
+    extra += ["--quiet"] if args.quiet else []
+    extra += ["--duration", str(args.duration)] if args.duration else []
+    extra += ["--loss", str(args.loss), "--reorder", str(args.reorder)] if args.loss or args.reorder else []
+    argv = tap.harness_argv(binary, args.block, taps, netns, tap.regs_file(cfg, args.block), extra)
+    tap.exec_harness(argv)
+    return EXIT_OK  # not reached
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="wirespeed",
@@ -920,6 +951,25 @@ def parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="Verilator -Wall lint of every RTL file")
     lint.add_argument("files", nargs="*", type=Path, help="RTL files (default: all of rtl/)")
     lint.set_defaults(func=cmd_lint)
+
+    tp = sub.add_parser("tap", help="run a block live between Linux TAP devices (root; docs/tap.md)",
+                        description="The block's Verilator model in real time, each port bound to a "
+                                    "TAP device; Ctrl-C stops it with its final counters.")
+    tp.add_argument("--block", choices=("vtep", "gre"), default="vtep",
+                    help="vtep: vtep_top (network and host port); gre: gre_decap (in, out)")
+    tp.add_argument("--width", type=int, choices=WIDTHS, help="bus width (default: the config's, 256)")
+    tp.add_argument("--config", type=Path, help="config file (vtep: tunnels, VNI table; gre: allow list, policy)")
+    for port, what in (("net", "vtep network port"), ("host", "vtep host port"), ("in", "gre input"),
+                       ("out", "gre output")):
+        tp.add_argument(f"--{port}-tap", metavar="NAME", help=f"TAP of the {what}")
+        tp.add_argument(f"--{port}-netns", metavar="NS", help=f"create the {what}'s TAP in this namespace")
+    tp.add_argument("--json", action="store_true", help="JSON lines instead of the table")
+    tp.add_argument("--quiet", action="store_true", help="only the final counters")
+    tp.add_argument("--interval", type=float, default=1.0, help="seconds between views (default 1)")
+    tp.add_argument("--duration", type=float, default=0, help="stop after this many seconds")
+    tp.add_argument("--loss", type=float, default=0, help="lose frames into the network-side port (0..1)")
+    tp.add_argument("--reorder", type=float, default=0, help="reorder frames into the network-side port (0..1)")
+    tp.set_defaults(func=cmd_tap)
     return ap
 
 
