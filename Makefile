@@ -15,6 +15,10 @@
 #   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
 #               and mutated frames through every block and width, checked against the golden
 #               models; failing frames -> build/fuzz/fail-*/ (docs/fuzzing.md)
+#   make demo   (root) the simulated VTEP live between two network namespaces: kernel VXLAN in
+#               "cloud", plain Ethernet in "onprem"; ping both ways, 10 s of iperf2, the NIC's
+#               counters, then GRE frames from scapy to a UDP socket; tears everything down
+#               (docs/tap.md). DEMO_ARGS="--seconds 30 --no-gre --width 512"
 #   make clean  remove build/ (harness binaries, cocotb builds, run outputs)
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -29,7 +33,7 @@ export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
 RTL := $(shell find rtl -name '*.sv' | sort)
 JOBS ?= 2
 
-.PHONY: venv run test test-full lint bench synth report fuzz clean
+.PHONY: venv run test test-full lint bench synth report fuzz clean demo
 
 venv: $(STAMP)
 $(STAMP): requirements.txt scripts/setup.sh pyproject.toml
@@ -69,6 +73,9 @@ SEED ?= 1
 COUNT ?= 1000000
 fuzz: $(STAMP)
 	$(VENV)/bin/wirespeed fuzz --seed $(SEED) --count $(COUNT) $(FUZZ_ARGS)
+
+demo: $(STAMP)
+	$(VPY) -m wirespeed.taplab demo $(DEMO_ARGS)
 
 clean:
 	rm -rf build

@@ -230,7 +230,7 @@ def test_harness_errors_name_the_problem(vtep_binary: Path) -> None:
     ns = f"ws{tag}err"
     subprocess.run(["ip", "netns", "add", ns], check=True)
     try:
-        subprocess.run(["ip", "-n", ns, "link", "add", "taken0", "type", "dummy"], check=True)
+        subprocess.run(["ip", "-n", ns, "link", "add", "taken0", "type", "veth", "peer", "name", "taken1"], check=True)
         r = subprocess.run([str(vtep_binary), "--net-tap", "taken0", "--net-netns", ns, "--host-tap", "free0",
                             "--host-netns", ns], capture_output=True, text=True, timeout=30)
         assert r.returncode == 6, r.stderr
