@@ -11,7 +11,8 @@
 #               -> docs/bench/vtep_linerate.json,
 #               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json, then cycles per
 #               frame and latency of every GRE block and its pipelined build (frames
-#               60..9600 bytes) -> docs/bench/{sweep,linerate,latency}.json
+#               60..9600 bytes) -> docs/bench/{sweep,linerate,latency}.json, then (root only,
+#               else skipped) iperf2 and ping through the live TAP VTEP -> docs/bench/tap.json
 #   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
 #               and mutated frames through every block and width, checked against the golden
 #               models; failing frames -> build/fuzz/fail-*/ (docs/fuzzing.md)
@@ -58,6 +59,7 @@ bench: $(STAMP)
 	$(VENV)/bin/wirespeed bench --block vtep --output docs/bench/vtep_linerate.json $(VTEP_ARGS)
 	$(VENV)/bin/wirespeed run --scenario vxlan-seed --check -q --report docs/bench/vxlan_seed.json
 	$(VPY) scripts/report/bench.py $(BENCH_ARGS)
+	$(VPY) -m wirespeed.tapbench $(TAP_BENCH_ARGS)
 
 # Synthesis (Yosys + nextpnr-ecp5 from PyPI, out of context) -> docs/bench/synth.json; long.
 synth: $(STAMP)

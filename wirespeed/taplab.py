@@ -492,8 +492,8 @@ def print_counters(final: dict[str, Any]) -> None:
     for label, d in final.get("counters", {}).items():
         outs = ", ".join(f"{k} {v['packets']}" for k, v in d["outcomes"].items() if v["packets"])
         print(f"    {label}: in {d['frames_in']} = out {d['tx_packets']} + drops {d['drops']}   ({outs})")
-    print(f"    balanced: {'yes' if final.get('balanced') else 'NO'}; simulated cycles "
-          f"{final.get('cycles')} ({final.get('busy_cycles')} clocked, the rest slept through)")
+    print(f"    balanced: {'yes' if final.get('balanced') else 'NO'}; {final.get('cycles')} cycles simulated "
+          f"({final.get('busy_cycles')} with traffic; idle time is slept through, not clocked)")
 
 
 def demo(seconds: float, gre: bool, width: int) -> int:
