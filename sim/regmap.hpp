@@ -306,6 +306,47 @@ constexpr uint32_t CMD_ADJUST = 0x2u;  // [1]
 constexpr uint32_t CMD_INCR = 0x4u;  // [2]
 }  // namespace ts_clock
 
+// packed DMA ring writer (docs/host.md)
+namespace dma_ring_writer {
+constexpr uint32_t INFO = 0x000;
+constexpr uint32_t PARAMS = 0x004;
+constexpr uint32_t CNT_BRESP_ERR = 0x010;
+constexpr uint32_t CNT_WB = 0x014;
+constexpr uint32_t CNT_BURSTS = 0x018;
+constexpr uint32_t Q_CTRL = 0x100;  // + 64 * q
+constexpr uint32_t Q_CTRL_STRIDE = 64;
+constexpr uint32_t Q_BASE_LO = 0x104;  // + 64 * q
+constexpr uint32_t Q_BASE_LO_STRIDE = 64;
+constexpr uint32_t Q_BASE_HI = 0x108;  // + 64 * q
+constexpr uint32_t Q_BASE_HI_STRIDE = 64;
+constexpr uint32_t Q_WB_LO = 0x10C;  // + 64 * q
+constexpr uint32_t Q_WB_LO_STRIDE = 64;
+constexpr uint32_t Q_WB_HI = 0x110;  // + 64 * q
+constexpr uint32_t Q_WB_HI_STRIDE = 64;
+constexpr uint32_t Q_CONS = 0x114;  // + 64 * q
+constexpr uint32_t Q_CONS_STRIDE = 64;
+constexpr uint32_t Q_PROD = 0x118;  // + 64 * q
+constexpr uint32_t Q_PROD_STRIDE = 64;
+constexpr uint32_t Q_FRAMES = 0x120;  // + 64 * q
+constexpr uint32_t Q_FRAMES_STRIDE = 64;
+constexpr uint32_t Q_BYTES = 0x124;  // + 64 * q
+constexpr uint32_t Q_BYTES_STRIDE = 64;
+constexpr uint32_t Q_DROP_FULL = 0x128;  // + 64 * q
+constexpr uint32_t Q_DROP_FULL_STRIDE = 64;
+constexpr uint32_t Q_DROP_BUF = 0x12C;  // + 64 * q
+constexpr uint32_t Q_DROP_BUF_STRIDE = 64;
+constexpr uint32_t Q_DROP_OFF = 0x130;  // + 64 * q
+constexpr uint32_t Q_DROP_OFF_STRIDE = 64;
+constexpr uint32_t INFO_VERSION = 0xFFu;  // [7:0]
+constexpr uint32_t INFO_LOG2_ALIGN = 0xFF00u;  // [15:8]
+constexpr uint32_t INFO_HDR_BYTES = 0xFF0000u;  // [23:16]
+constexpr uint32_t INFO_QUEUES_M1 = 0xFF000000u;  // [31:24]
+constexpr uint32_t PARAMS_BUF_KIB = 0xFFFFu;  // [15:0]
+constexpr uint32_t PARAMS_BURST_BYTES = 0xFFFF0000u;  // [31:16]
+constexpr uint32_t Q_CTRL_ENABLE = 0x1u;  // [0]
+constexpr uint32_t Q_CTRL_LOG2_SIZE = 0x1F00u;  // [12:8]
+}  // namespace dma_ring_writer
+
 // vtep_top's windows (docs/vxlan.md)
 namespace vtep_top {
 constexpr uint32_t DECAP = 0x0000;  // vxlan_decap

@@ -499,10 +499,56 @@ TS_CLOCK = Block(
     ),
 )
 
+DMA_QUEUES = 16          # dma_ring_writer's QUEUES default (the map describes that build)
+DMA_Q_BASE = 0x100       # queue q's registers: DMA_Q_BASE + DMA_Q_STRIDE * q + offset
+DMA_Q_STRIDE = 0x40
+_q = dict(count=DMA_QUEUES, stride=DMA_Q_STRIDE, index="q")
+
+DMA_RING_WRITER = Block(
+    name="dma_ring_writer", prefix="DMA", title="packed DMA ring writer", doc="docs/host.md",
+    sv_package="dma_ring_writer_pkg", sv_path="rtl/host/dma_ring_writer_pkg.sv",
+    registers=(
+        Register(0x000, "INFO", "RO", "[7:0] version (1), [15:8] log2 of the record alignment "
+                 "(DATA_W / 8 bytes), [23:16] header bytes (16), [31:24] QUEUES - 1", reset=None,
+                 fields=(BitField("VERSION", 0, 8, "1"),
+                         BitField("LOG2_ALIGN", 8, 8, "records start at multiples of 2^this"),
+                         BitField("HDR_BYTES", 16, 8, "16"),
+                         BitField("QUEUES_M1", 24, 8, "queues - 1"))),
+        Register(0x004, "PARAMS", "RO", "[15:0] frame buffer KiB, [31:16] BURST_BYTES",
+                 reset=None, fields=(BitField("BUF_KIB", 0, 16, "frame buffer, KiB"),
+                                     BitField("BURST_BYTES", 16, 16, "largest burst"))),
+        Register(0x010, "CNT_BRESP_ERR", "RO", "B responses other than OKAY (32 bits, wraps)"),
+        Register(0x014, "CNT_WB", "RO", "producer write-backs issued (32 bits, wraps)"),
+        Register(0x018, "CNT_BURSTS", "RO", "data bursts issued (32 bits, wraps)"),
+        Register(DMA_Q_BASE + 0x00, "Q_CTRL", "RW", "queue q: [0] ENABLE, [12:8] LOG2_SIZE "
+                 "(the ring is 2^LOG2_SIZE bytes, 12..30; reset 12)", reset=0xC00,
+                 fields=(_bit("ENABLE", 0, "write the queue's frames (else drop, Q_DROP_OFF)"),
+                         BitField("LOG2_SIZE", 8, 5, "log2 ring bytes, 12..30 (clamped)")), **_q),
+        Register(DMA_Q_BASE + 0x04, "Q_BASE_LO", "RW", "ring base [31:0]: a multiple of the "
+                 "ring size ([11:0] read 0)", **_q),
+        Register(DMA_Q_BASE + 0x08, "Q_BASE_HI", "RW", "ring base [63:32]", **_q),
+        Register(DMA_Q_BASE + 0x0C, "Q_WB_LO", "RW", "producer write-back address [31:0] "
+                 "([1:0] read 0)", **_q),
+        Register(DMA_Q_BASE + 0x10, "Q_WB_HI", "RW", "producer write-back address [63:32]", **_q),
+        Register(DMA_Q_BASE + 0x14, "Q_CONS", "RW", "the host's consumer counter (bytes, "
+                 "free-running 32 bits)", **_q),
+        Register(DMA_Q_BASE + 0x18, "Q_PROD", "RO", "the producer counter last made visible "
+                 "(bytes, free-running)", **_q),
+        Register(DMA_Q_BASE + 0x20, "Q_FRAMES", "RO", "frames written (32 bits, wraps)", **_q),
+        Register(DMA_Q_BASE + 0x24, "Q_BYTES", "RO", "frame bytes written (32 bits, wraps)", **_q),
+        Register(DMA_Q_BASE + 0x28, "Q_DROP_FULL", "RO", "frames dropped: no room in the ring",
+                 **_q),
+        Register(DMA_Q_BASE + 0x2C, "Q_DROP_BUF", "RO", "frames dropped: the frame buffer full",
+                 **_q),
+        Register(DMA_Q_BASE + 0x30, "Q_DROP_OFF", "RO", "frames dropped: the queue disabled",
+                 **_q),
+    ),
+)
+
 # ------------------------------------------------------------------------------ address maps
 
 BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP, TABLE,
-                                                 TS_CLOCK)}
+                                                 TS_CLOCK, DMA_RING_WRITER)}
 
 GRE_MAP = AddressMap("gre", "gre_decap", (Window(0x0000, "gre", GRE),))
 VTEP_MAP = AddressMap("vtep", "vtep_top", (

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from wirespeed import paths
 from wirespeed.regmap import (BLOCKS, CNT_BASE, CNT_STRIDE, GENEVE_DECAP, GRE, OUTCOME_W, TABLE,
-                              TS_CLOCK, TX_BASE, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP, WINDOW_SIZE,
+                              TS_CLOCK, DMA_RING_WRITER, TX_BASE, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP, WINDOW_SIZE,
                               AddressMap, Block, Register)
 
 GENERATOR = "scripts/gen_regmap.py"
@@ -241,6 +241,7 @@ def doc_regions() -> dict[str, str]:
         "geneve-decap-outcomes": md_outcomes(GENEVE_DECAP),
         "geneve-decap-registers": md_registers(GENEVE_DECAP),
         "ts-clock-registers": md_registers(TS_CLOCK, digits=3),
+        "dma-registers": md_registers(DMA_RING_WRITER, digits=3),
     }
 
 

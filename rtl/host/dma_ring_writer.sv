@@ -1,0 +1,1395 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// dma_ring_writer: captured frames into per-queue rings in host memory over an AXI4 write
+// master (docs/host.md, "Packed DMA rings"). The golden model is wirespeed/model/dma.py.
+//
+// Each frame becomes a record: a 16-byte header, the frame, zeros up to a multiple of the bus
+// width (ALIGN = DATA_W / 8 bytes). Records of a queue are written back to back into its ring
+// (a power of two of 4 KiB..1 GiB, based at a multiple of its size); a record may wrap from
+// the ring's end to its start. The header, little-endian:
+//   0x0 u16 length (frame bytes)   0x2 u8 queue   0x3 u8 [2:0] hash type, [3] RX error (tuser),
+//   [5:4] port, [7:6] flags        0x4 u32 hash   0x8 u64 timestamp (ns)
+// Ring positions are free-running 32-bit byte counters: PROD (the writer's, written back to
+// the queue's write-back address once the records before it are acknowledged) and CONS (the
+// host's, written to Q_CONS). A record is written only if PROD + its size <= CONS + ring size,
+// so nothing the host has not consumed is ever overwritten; otherwise it is dropped and
+// counted (Q_DROP_FULL; a disabled queue: Q_DROP_OFF).
+//
+// Input: s_axis_* never stalls (tready is 1 after reset). The sideband s_axis_t{queue, ts,
+// hash, htype, port, flags} is sampled on each frame's last beat. Frames are stored whole in
+// a buffer of BUF_BYTES (store and forward): a frame that does not fit (buffer or its frame
+// record queue full when it starts, or the buffer full mid-frame) is dropped whole and counted
+// under its queue (Q_DROP_BUF).
+//
+// Output: bursts (INCR, full bus width, every strobe set) never cross a BURST_BYTES boundary,
+// hence never 4 KiB; a burst carries consecutive beats of one queue, across records when the
+// next record of that queue is ready. The producer write-back is a one-beat write of 4 bytes
+// (its strobes), issued after the B of every burst it covers.
+//
+// Pipeline (cycles; registers at the end of each)
+//   input: I the beat registered; F written to the buffer (frame length counted); E1 length;
+//   E2 the frame record queued (stat FIFO, 2 more cycles to its head).
+//   decision (one record every 2 cycles at most, which is every record of 2+ beats at one
+//   beat a cycle): D1 the queue's state read; D2 PROD (the previous record's forwarded) +
+//   size; D3 the fit compared, PROD updated, the command queued (cmd FIFO).
+//   mover (one output beat a cycle, records back to back): M0 the beat planned (burst cut,
+//   buffer read issued); M1 buffer read; M2 its word registered; M3 the beat composed (header,
+//   frame shifted by 16 bytes when ALIGN > 16); into the W FIFO.
+//   AXI: the AW output register (data bursts and write-backs, alternating when both wait),
+//   the W output register, B always ready.
+//
+// Latency: see docs/host.md (tb/dma_ring_writer measures it).
+
+`default_nettype none
+
+module dma_ring_writer
+    import dma_ring_writer_pkg::*;
+#(
+    // AXI4-Stream and AXI4 data width in bits (64, 128, 256 or 512)
+    parameter int DATA_W = 256,
+    // tkeep bits: one per byte
+    parameter int KEEP_W = DATA_W / 8,
+    // AXI4 address width (32..64)
+    parameter int ADDR_W = 64,
+    // Queues (rings), 1..256
+    parameter int QUEUES = 16,
+    // The frame buffer in bytes (a power of two, 4 KiB..32 KiB, at least 16 beats)
+    parameter int BUF_BYTES = 16384,
+    // Frame records the buffer can hold (a power of two, 8..256)
+    parameter int FRAMES = 64,
+    // Largest burst in bytes (a power of two, 2 beats..4096)
+    parameter int BURST_BYTES = 256,
+    // Writes in flight (AW issued, B not yet back): a power of two, 2..64
+    parameter int MAX_OUTSTANDING = 16,
+    // Cycles between producer write-backs while data moves (2..1024): under load a
+    // write-back takes one AW and one W slot in WB_GAP cycles; when the mover is idle, at once
+    parameter int WB_GAP = 64,
+    // AXI4-Lite byte address width (12..16); the map needs 0x100 + 0x40 * QUEUES bytes
+    parameter int AXIL_ADDR_W = 12
+) (
+    input  wire logic                   clk,
+    input  wire logic                   rst,
+
+    // Frames in (never stalled) and their sideband, sampled with tlast
+    input  wire logic [DATA_W-1:0]      s_axis_tdata,
+    input  wire logic [KEEP_W-1:0]      s_axis_tkeep,
+    input  wire logic                   s_axis_tvalid,
+    output      logic                   s_axis_tready,
+    input  wire logic                   s_axis_tlast,
+    input  wire logic                   s_axis_tuser,    // RX error: the header's bit
+    input  wire logic [$clog2(QUEUES > 1 ? QUEUES : 2)-1:0] s_axis_tqueue,
+    input  wire logic [63:0]            s_axis_tts,
+    input  wire logic [31:0]            s_axis_thash,
+    input  wire logic [2:0]             s_axis_thtype,
+    input  wire logic [1:0]             s_axis_tport,
+    input  wire logic [1:0]             s_axis_tflags,
+
+    // AXI4 write master
+    output      logic [0:0]             m_axi_awid,
+    output      logic [ADDR_W-1:0]      m_axi_awaddr,
+    output      logic [7:0]             m_axi_awlen,
+    output      logic [2:0]             m_axi_awsize,
+    output      logic [1:0]             m_axi_awburst,
+    output      logic [3:0]             m_axi_awcache,
+    output      logic [2:0]             m_axi_awprot,
+    output      logic                   m_axi_awvalid,
+    input  wire logic                   m_axi_awready,
+    output      logic [DATA_W-1:0]      m_axi_wdata,
+    output      logic [KEEP_W-1:0]      m_axi_wstrb,
+    output      logic                   m_axi_wlast,
+    output      logic                   m_axi_wvalid,
+    input  wire logic                   m_axi_wready,
+    input  wire logic [0:0]             m_axi_bid,
+    input  wire logic [1:0]             m_axi_bresp,
+    input  wire logic                   m_axi_bvalid,
+    output      logic                   m_axi_bready,
+
+    // AXI4-Lite slave (registers)
+    input  wire logic [AXIL_ADDR_W-1:0] s_axil_awaddr,
+    input  wire logic [2:0]             s_axil_awprot,
+    input  wire logic                   s_axil_awvalid,
+    output      logic                   s_axil_awready,
+    input  wire logic [31:0]            s_axil_wdata,
+    input  wire logic [3:0]             s_axil_wstrb,
+    input  wire logic                   s_axil_wvalid,
+    output      logic                   s_axil_wready,
+    output      logic [1:0]             s_axil_bresp,
+    output      logic                   s_axil_bvalid,
+    input  wire logic                   s_axil_bready,
+    input  wire logic [AXIL_ADDR_W-1:0] s_axil_araddr,
+    input  wire logic [2:0]             s_axil_arprot,
+    input  wire logic                   s_axil_arvalid,
+    output      logic                   s_axil_arready,
+    output      logic [31:0]            s_axil_rdata,
+    output      logic [1:0]             s_axil_rresp,
+    output      logic                   s_axil_rvalid,
+    input  wire logic                   s_axil_rready
+);
+
+    // ------------------------------------------------------------------------------------
+    // Parameters
+    // ------------------------------------------------------------------------------------
+    localparam int KW      = DATA_W / 8;            // bytes a beat = the record alignment
+    localparam int LOG_KW  = $clog2(KW);
+    localparam int QW      = $clog2(QUEUES > 1 ? QUEUES : 2);
+    localparam int DEPTH   = BUF_BYTES / KW;        // buffer beats
+    localparam int BP_W    = $clog2(DEPTH);
+    localparam int NB_W    = BP_W + 2;              // beats of a record (in or out)
+    localparam int HDR     = 16;                    // header bytes
+    localparam int HB      = KW <= HDR ? HDR / KW : 0;   // header-only beats
+    localparam int SH      = KW > HDR ? HDR : 0;    // the frame's shift within a beat
+    localparam int BB      = BURST_BYTES / KW;      // beats of the largest burst
+    localparam int WD      = 1 << $clog2(2 * BB + 16);   // W FIFO words: two bursts + slack
+    localparam int WD_W    = $clog2(WD);
+    localparam int CD      = 16;                    // decided commands queued for the mover
+    localparam int OFF_W   = 30;                    // ring offsets (rings up to 1 GiB)
+    localparam int BASE_W  = ADDR_W - 12;           // a ring base's bits above 4 KiB
+    localparam int RAW     = AXIL_ADDR_W - 2;
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_chk_dw
+        $error("dma_ring_writer: DATA_W (%0d) must be 64, 128, 256 or 512", DATA_W);
+    end
+    if (KEEP_W * 8 != DATA_W) begin : g_chk_kw
+        $error("dma_ring_writer: KEEP_W must be DATA_W / 8");
+    end
+    if (ADDR_W < 32 || ADDR_W > 64) begin : g_chk_aw
+        $error("dma_ring_writer: ADDR_W (%0d) must be 32..64", ADDR_W);
+    end
+    if (QUEUES < 1 || QUEUES > 256) begin : g_chk_q
+        $error("dma_ring_writer: QUEUES (%0d) must be 1..256", QUEUES);
+    end
+    if (BUF_BYTES < 4096 || BUF_BYTES > 32768 || (1 << $clog2(BUF_BYTES)) != BUF_BYTES
+        || DEPTH < 16) begin : g_chk_buf
+        $error("dma_ring_writer: BUF_BYTES (%0d) must be a power of two, 4096..32768, 16+ beats",
+               BUF_BYTES);
+    end
+    if (FRAMES < 8 || FRAMES > 256 || (1 << $clog2(FRAMES)) != FRAMES) begin : g_chk_fr
+        $error("dma_ring_writer: FRAMES (%0d) must be a power of two, 8..256", FRAMES);
+    end
+    if (BURST_BYTES < 2 * KW || BURST_BYTES > 4096
+        || (1 << $clog2(BURST_BYTES)) != BURST_BYTES) begin : g_chk_burst
+        $error("dma_ring_writer: BURST_BYTES (%0d) must be a power of two, 2 beats..4096",
+               BURST_BYTES);
+    end
+    if (MAX_OUTSTANDING < 2 || MAX_OUTSTANDING > 64
+        || (1 << $clog2(MAX_OUTSTANDING)) != MAX_OUTSTANDING) begin : g_chk_out
+        $error("dma_ring_writer: MAX_OUTSTANDING (%0d) must be a power of two, 2..64",
+               MAX_OUTSTANDING);
+    end
+    if (WB_GAP < 2 || WB_GAP > 1024) begin : g_chk_wb_gap
+        $error("dma_ring_writer: WB_GAP (%0d) must be 2..1024", WB_GAP);
+    end
+    if (AXIL_ADDR_W < 12 || AXIL_ADDR_W > 16 || 256 + 64 * QUEUES > (1 << AXIL_ADDR_W))
+    begin : g_chk_axil
+        $error("dma_ring_writer: AXIL_ADDR_W (%0d) must be 12..16 and hold 0x100 + 0x40 * QUEUES",
+               AXIL_ADDR_W);
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Per-queue state (registers: written by the datapath or the host, read by muxes)
+    // ------------------------------------------------------------------------------------
+    logic [QUEUES-1:0]             q_en;
+    logic [QUEUES-1:0][4:0]        q_lsize;     // log2 ring size, 12..30
+    logic [QUEUES-1:0][BASE_W-1:0] q_base;      // ring base [ADDR_W-1:12]
+    logic [QUEUES-1:0][ADDR_W-3:0] q_wb;        // write-back address [ADDR_W-1:2]
+    logic [QUEUES-1:0][31:0]       q_cons;      // host's consumer counter
+    logic [QUEUES-1:0][31:0]       q_lim;       // q_cons + ring size (lags q_cons: safe)
+    logic [QUEUES-1:0][31:0]       q_prod;      // allocated producer counter
+    logic [QUEUES-1:0][31:0]       q_cprod;     // committed (acknowledged) producer counter
+    logic [QUEUES-1:0][31:0]       n_frames;
+    logic [QUEUES-1:0][31:0]       n_bytes;
+    logic [QUEUES-1:0][31:0]       n_full;
+    logic [QUEUES-1:0][31:0]       n_buf;
+    logic [QUEUES-1:0][31:0]       n_off;
+    logic [31:0]                   n_berr;      // B responses with an error
+    logic [31:0]                   n_wb;        // write-backs issued
+    logic [31:0]                   n_bursts;    // data bursts issued
+
+    // ====================================================================================
+    // Input: I (registered beat), F (buffer write), E1/E2 (the frame's record)
+    // ====================================================================================
+    logic              i_v;
+    logic [DATA_W-1:0] i_data;     // data: bytes past tkeep zeroed
+    logic              i_last;
+    logic [LOG_KW:0]   i_nbytes;   // data: bytes in the beat
+    logic              i_user;
+    logic [QW-1:0]     i_q;
+    logic [63:0]       i_ts;
+    logic [31:0]       i_hash;
+    logic [2:0]        i_htype;
+    logic [1:0]        i_port;
+    logic [1:0]        i_flags;
+    logic              rdy_q;
+
+    assign s_axis_tready = rdy_q;
+
+    function automatic logic [LOG_KW:0] count_keep(input logic [KEEP_W-1:0] k);
+        logic [LOG_KW:0] n;
+        n = '0;
+        for (int b = 0; b < KEEP_W; b++) n = n + (LOG_KW+1)'(k[b]);
+        return n;
+    endfunction
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            i_v   <= 1'b0;
+            rdy_q <= 1'b0;
+        end else begin
+            i_v   <= s_axis_tvalid && rdy_q;
+            rdy_q <= 1'b1;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        for (int b = 0; b < KW; b++) begin
+            i_data[8*b +: 8] <= s_axis_tkeep[b] ? s_axis_tdata[8*b +: 8] : 8'd0;
+        end
+        i_last   <= s_axis_tlast;
+        i_nbytes <= count_keep(s_axis_tkeep);
+        i_user   <= s_axis_tuser;
+        i_q      <= s_axis_tqueue;
+        i_ts     <= s_axis_tts;
+        i_hash   <= s_axis_thash;
+        i_htype  <= s_axis_thtype;
+        i_port   <= s_axis_tport;
+        i_flags  <= s_axis_tflags;
+    end
+
+    // The buffer (BUF_BYTES): written at wp, read by the mover at rp
+    logic [DATA_W-1:0] buf_mem [DEPTH];
+    logic [BP_W:0]     wp_q;        // next free beat
+    logic [BP_W:0]     fwp_q;       // the current frame's first beat
+    logic [BP_W:0]     rpf_q;       // beats before it are free (the mover's pointer, delayed)
+    logic [BP_W:0]     used_q;      // wp - rpf of the cycle before
+    logic              in_frame_q;  // a frame has started
+    logic              fdrop_q;     // the current frame is being dropped
+    logic [15:0]       flen_q;      // bytes of the current frame before this beat
+    logic [NB_W-1:0]   fnb_q;       // beats of it written
+    logic [$clog2(FRAMES):0] st_used_q;   // frame records queued or on their way
+    logic              st_pop;
+
+    logic              f_room;      // a beat may be written this cycle
+    logic              f_sroom;     // a frame may start (its record has a place)
+    logic              f_drop;      // this beat is not written
+    logic              f_write;
+
+    assign f_room  = used_q <= (BP_W+1)'(DEPTH - 2);
+    assign f_sroom = 32'(st_used_q) < FRAMES - 4;
+    assign f_drop  = in_frame_q ? (fdrop_q || !f_room) : !(f_room && f_sroom);
+    assign f_write = i_v && !f_drop;
+
+    always_ff @(posedge clk) begin
+        if (f_write) buf_mem[wp_q[BP_W-1:0]] <= i_data;
+    end
+
+    // E1: the frame's end
+    logic              e1_v;
+    logic              e1_drop;
+    logic [15:0]       e1_len;
+    logic [NB_W-1:0]   e1_nb;
+    logic [QW-1:0]     e1_q;
+    logic [7:0]        e1_info;
+    logic [31:0]       e1_hash;
+    logic [63:0]       e1_ts;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            wp_q       <= '0;
+            fwp_q      <= '0;
+            in_frame_q <= 1'b0;
+            fdrop_q    <= 1'b0;
+            flen_q     <= '0;
+            fnb_q      <= '0;
+            e1_v       <= 1'b0;
+            used_q     <= '0;
+        end else begin
+            used_q <= wp_q - rpf_q;
+            e1_v   <= i_v && i_last;
+            if (i_v) begin
+                if (i_last) begin
+                    in_frame_q <= 1'b0;
+                    fdrop_q    <= 1'b0;
+                    flen_q     <= '0;
+                    fnb_q      <= '0;
+                    if (f_drop) begin
+                        wp_q  <= fwp_q;                 // the frame's beats are given back
+                    end else begin
+                        wp_q  <= wp_q + 1'b1;
+                        fwp_q <= wp_q + 1'b1;
+                    end
+                end else begin
+                    in_frame_q <= 1'b1;
+                    fdrop_q    <= f_drop;
+                    flen_q     <= flen_q + 16'(KW);
+                    fnb_q      <= fnb_q + NB_W'(f_write);
+                    if (f_write) wp_q <= wp_q + 1'b1;
+                end
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        e1_drop <= f_drop;
+        e1_len  <= flen_q + 16'(i_nbytes);
+        e1_nb   <= fnb_q + 1'b1;
+        e1_q    <= i_q;
+        e1_info <= {i_flags, i_port, i_user, i_htype};
+        e1_hash <= i_hash;
+        e1_ts   <= i_ts;
+    end
+
+    // E2: beats out, the frame record pushed (or the drop counted)
+    localparam int ST_W = 16 + 2 * NB_W + QW + 8 + 32 + 64;
+
+    logic            e2_v;
+    logic            e2_drop;
+    logic [ST_W-1:0] e2_rec;       // data
+    logic [QW-1:0]   e2_q;         // data
+    logic            st_valid;
+    logic [ST_W-1:0] st_data;
+    logic            st_s_ready;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            e2_v <= 1'b0;
+        end else begin
+            e2_v <= e1_v;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        logic [16:0] rec_bytes;
+        rec_bytes = 17'(e1_len) + 17'(HDR + KW - 1);
+        e2_drop <= e1_drop;
+        e2_q    <= e1_q;
+        e2_rec  <= {e1_len, e1_nb, NB_W'(rec_bytes >> LOG_KW), e1_q, e1_info, e1_hash, e1_ts};
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            st_used_q <= '0;
+        end else begin
+            // a frame's place is taken at its first beat's cycle... counted here from E2 and
+            // at the pop; f_sroom leaves room for the frames between (4)
+            st_used_q <= st_used_q + ($clog2(FRAMES)+1)'(e2_v && !e2_drop)
+                                   - ($clog2(FRAMES)+1)'(st_pop);
+        end
+    end
+
+    sync_fifo #(
+        .WIDTH  (ST_W),
+        .DEPTH  (FRAMES),
+        .BYPASS (1'b0)
+    ) u_stat (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (e2_rec),
+        .s_valid (e2_v && !e2_drop),
+        .s_ready (st_s_ready),
+        .m_data  (st_data),
+        .m_valid (st_valid),
+        .m_ready (st_pop)
+    );
+
+    // ====================================================================================
+    // Decision: D1 read, D2 sum, D3 compare and commit to PROD
+    // ====================================================================================
+    localparam int CMD_W = 1 + QW + 2 * NB_W + 2 * OFF_W + BASE_W + 32 + 16 + 8 + 32 + 64;
+
+    // A frame record's fields: {len, nb_in, nb_out, q, info, hash, ts}
+    localparam int REC_Q   = 8 + 32 + 64;
+    localparam int REC_NBO = REC_Q + QW;
+
+    logic [QW-1:0]   st_q;
+    assign st_q = st_data[REC_Q +: QW];
+
+    logic            cmd_room_q;   // the command FIFO can take what is in the decision
+    logic            d_gap_q;      // a record was taken last cycle
+    logic            d1_v;
+    logic            d1_fwd;       // data: the record before is the same queue
+    logic [ST_W-1:0] d1_rec;       // data
+    logic [31:0]     d1_prod;      // data
+    logic [31:0]     d1_lim;       // data
+    logic            d1_en;        // data
+    logic [OFF_W-1:0] d1_mask;     // data: ring size - 1
+    logic [BASE_W-1:0] d1_base;    // data
+    logic            d2_v;
+    logic [ST_W-1:0] d2_rec;       // data
+    logic [31:0]     d2_prod;      // data: PROD before the record
+    logic [31:0]     d2_sum;       // data: PROD after it
+    logic [31:0]     d2_lim;       // data
+    logic            d2_en;        // data
+    logic [OFF_W-1:0] d2_mask;     // data
+    logic [BASE_W-1:0] d2_base;    // data
+    logic [31:0]     l_prod_q;     // the last decided record's queue PROD after it
+    logic            d3_v;
+    logic            d3_ok;
+    logic            d3_off;       // data: the queue is disabled
+    logic [CMD_W-1:0] d3_cmd;      // data
+    logic [QW-1:0]   d3_q;         // data
+    logic [15:0]     d3_len;       // data
+
+    assign st_pop = st_valid && !d_gap_q && cmd_room_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            d_gap_q <= 1'b0;
+            d1_v    <= 1'b0;
+            d2_v    <= 1'b0;
+            d3_v    <= 1'b0;
+        end else begin
+            d_gap_q <= st_pop;
+            d1_v    <= st_pop;
+            d2_v    <= d1_v;
+            d3_v    <= d2_v;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        // D1
+        d1_rec  <= st_data;
+        // the record before (two cycles apart at least) is in D2 now: its PROD is written at
+        // the end of this cycle, too late for the read; D2 takes it from l_prod_q
+        d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == st_q;
+        d1_prod <= q_prod[st_q];
+        d1_lim  <= q_lim[st_q];
+        d1_en   <= q_en[st_q];
+        d1_mask <= OFF_W'((64'd1 << q_lsize[st_q]) - 64'd1);
+        d1_base <= q_base[st_q];
+        // D2
+        d2_rec  <= d1_rec;
+        d2_prod <= d1_fwd ? l_prod_q : d1_prod;
+        d2_sum  <= (d1_fwd ? l_prod_q : d1_prod) + (32'(d1_rec[REC_NBO +: NB_W]) << LOG_KW);
+        d2_lim  <= d1_lim;
+        d2_en   <= d1_en;
+        d2_mask <= d1_mask;
+        d2_base <= d1_base;
+    end
+
+    // D3: fits if PROD + size <= CONS + ring size (as a signed 32-bit difference)
+    logic [31:0] d2_room;
+    logic        d2_fit;
+    assign d2_room = d2_lim - d2_sum;
+    assign d2_fit  = d2_en && !d2_room[31];
+
+    always_ff @(posedge clk) begin
+        if (d2_v) l_prod_q <= d2_fit ? d2_sum : d2_prod;
+    end
+
+    always_ff @(posedge clk) begin
+        logic [15:0]     len;
+        logic [NB_W-1:0] nb_in;
+        logic [NB_W-1:0] nb_out;
+        logic [QW-1:0]   q;
+        logic [7:0]      info;
+        logic [31:0]     hash;
+        logic [63:0]     ts;
+        {len, nb_in, nb_out, q, info, hash, ts} = d2_rec;
+        d3_ok  <= d2_fit;
+        d3_off <= !d2_en;
+        d3_q   <= q;
+        d3_len <= len;
+        d3_cmd <= {!d2_fit, q, nb_in, nb_out, OFF_W'(d2_prod) & d2_mask, d2_mask, d2_base,
+                   d2_sum, len, info, hash, ts};
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            q_prod <= '0;
+        end else if (d2_v && d2_fit) begin
+            q_prod[d2_rec[REC_Q +: QW]] <= d2_sum;
+        end
+    end
+
+    // The command FIFO: the mover's records and skips, in frame order
+    logic             cmd_valid;
+    logic [CMD_W-1:0] cmd_data;
+    logic             cmd_pop;
+    logic             cmd_s_ready;
+    logic [$clog2(CD):0] cmd_used_q;   // in the FIFO or in D1..D3
+
+    sync_fifo #(
+        .WIDTH  (CMD_W),
+        .DEPTH  (CD),
+        .BYPASS (1'b0)
+    ) u_cmd (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (d3_cmd),
+        .s_valid (d3_v),
+        .s_ready (cmd_s_ready),
+        .m_data  (cmd_data),
+        .m_valid (cmd_valid),
+        .m_ready (cmd_pop)
+    );
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            cmd_used_q <= '0;
+            cmd_room_q <= 1'b0;
+        end else begin
+            cmd_used_q <= cmd_used_q + ($clog2(CD)+1)'(st_pop) - ($clog2(CD)+1)'(cmd_pop);
+            cmd_room_q <= 32'(cmd_used_q) < CD - 2;
+        end
+    end
+
+    // ====================================================================================
+    // Mover: M0 plans a beat, M1 reads the buffer, M2 registers the word, M3 composes
+    // ====================================================================================
+    logic              c_skip;
+    logic [QW-1:0]     c_q;
+    logic [NB_W-1:0]   c_nb_in;
+    logic [NB_W-1:0]   c_nb_out;
+    logic [OFF_W-1:0]  c_off;
+    logic [OFF_W-1:0]  c_mask;
+    logic [BASE_W-1:0] c_base;
+    logic [31:0]       c_end;
+    logic [15:0]       c_len;
+    logic [7:0]        c_info;
+    logic [31:0]       c_hash;
+    logic [63:0]       c_ts;
+    assign {c_skip, c_q, c_nb_in, c_nb_out, c_off, c_mask, c_base, c_end, c_len, c_info,
+            c_hash, c_ts} = cmd_data;
+
+    // The record being moved
+    logic              m_v_q;
+    logic [QW-1:0]     m_q_q;
+    logic [NB_W-1:0]   m_left_q;     // beats left including this one
+    logic              m_lastb_q;    // this beat is the record's last
+    logic [NB_W-1:0]   m_j_q;        // out beat index
+    logic [NB_W-1:0]   m_inl_q;      // in-beats left to read
+    logic [OFF_W-1:0]  m_off_q;      // ring offset of this beat
+    logic [OFF_W-1:0]  m_mask_q;
+    logic [BASE_W-1:0] m_base_q;
+    logic [31:0]       m_end_q;
+    logic [127:0]      m_hdr_q;
+    logic [BP_W:0]     rp_q;         // the buffer's read pointer
+    // The open burst
+    logic              b_open_q;
+    logic [ADDR_W-1:0] b_addr_q;
+    logic [7:0]        b_len_q;      // beats - 1
+    logic              b_cv_q;       // a record ended in it: commit
+    logic [QW-1:0]     b_cq_q;
+    logic [31:0]       b_cprod_q;
+    // W FIFO credits
+    logic [WD_W:0]     w_alloc_q;    // beats planned
+    logic [WD_W:0]     w_sent_q;     // beats sent
+    logic [WD_W:0]     w_used_q;
+    logic              w_room;
+
+    assign w_room = w_used_q <= (WD_W+1)'(WD - 8);
+
+    logic m_go;        // a beat is planned this cycle
+    logic m_fill;      // the mover is free or frees itself this cycle
+    logic m_rd;        // the beat reads an in-beat
+    logic m_blockend;  // the beat ends a BURST_BYTES block
+    logic m_cont;      // the next record continues the burst
+    logic m_close;
+    logic m_hdr_beat;  // a beat of the header alone (ALIGN < 16)
+
+    if (HB == 0) begin : g_no_hdr_beat
+        assign m_hdr_beat = 1'b0;
+    end else begin : g_hdr_beat
+        assign m_hdr_beat = m_j_q < NB_W'(HB);
+    end
+
+    assign m_go       = m_v_q && w_room;
+    assign m_fill     = !m_v_q || (m_go && m_lastb_q);
+    assign cmd_pop    = cmd_valid && m_fill;
+    assign m_rd       = m_go && !m_hdr_beat && m_inl_q != '0;
+    assign m_blockend = &m_off_q[$clog2(BURST_BYTES)-1:LOG_KW];
+    assign m_cont     = cmd_valid && !c_skip && c_q == m_q_q;
+    assign m_close    = m_blockend || (m_lastb_q && !m_cont);
+
+    // skips: a dropped frame's beats are given back (one cycle per skip, at the head)
+    logic skip_now;
+    assign skip_now = cmd_pop && c_skip;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            m_v_q    <= 1'b0;
+            rp_q     <= '0;
+            b_open_q <= 1'b0;
+            b_cv_q   <= 1'b0;
+        end else begin
+            rp_q <= rp_q + (BP_W+1)'(m_rd) + (skip_now ? (BP_W+1)'(c_nb_in) : '0);
+            if (m_fill) m_v_q <= cmd_valid && !c_skip;
+            if (m_go) begin
+                b_open_q <= !m_close;
+                if (m_close) b_cv_q <= 1'b0;
+                else if (m_lastb_q) b_cv_q <= 1'b1;
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (m_fill && cmd_valid && !c_skip) begin
+            m_q_q     <= c_q;
+            m_left_q  <= c_nb_out;
+            m_lastb_q <= c_nb_out == NB_W'(1);
+            m_j_q     <= '0;
+            m_inl_q   <= c_nb_in;
+            m_off_q   <= c_off;
+            m_mask_q  <= c_mask;
+            m_base_q  <= c_base;
+            m_end_q   <= c_end;
+            m_hdr_q   <= {c_ts, c_hash, c_info, 8'(c_q), c_len};
+        end else if (m_go) begin
+            m_left_q  <= m_left_q - 1'b1;
+            m_lastb_q <= m_left_q == NB_W'(2);
+            m_j_q     <= m_j_q + 1'b1;
+            if (m_rd) m_inl_q <= m_inl_q - 1'b1;
+            m_off_q   <= (m_off_q + OFF_W'(KW)) & m_mask_q;
+        end
+        if (m_go) begin
+            if (!b_open_q) begin
+                b_addr_q <= {m_base_q, 12'd0} | ADDR_W'(m_off_q);
+                b_len_q  <= '0;
+            end else begin
+                b_len_q  <= b_len_q + 1'b1;
+            end
+            if (m_lastb_q) begin
+                b_cq_q    <= m_q_q;
+                b_cprod_q <= m_end_q;
+            end
+        end
+    end
+
+    // AW entries, pushed when a burst closes: {address, len, commit, queue, PROD}
+    localparam int AWE_W = ADDR_W + 8 + 1 + QW + 32;
+    logic             awe_push;
+    logic [AWE_W-1:0] awe_data;
+    logic             awf_valid;
+    logic [AWE_W-1:0] awf_data;
+    logic             awf_pop;
+    logic             awf_s_ready;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            awe_push <= 1'b0;
+        end else begin
+            awe_push <= m_go && m_close;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        logic [ADDR_W-1:0] a;
+        logic [7:0]        l;
+        logic              cv;
+        logic [QW-1:0]     cq;
+        logic [31:0]       cp;
+        a  = b_open_q ? b_addr_q : {m_base_q, 12'd0} | ADDR_W'(m_off_q);
+        l  = b_open_q ? b_len_q + 1'b1 : 8'd0;
+        cv = m_lastb_q || b_cv_q;
+        cq = m_lastb_q ? m_q_q : b_cq_q;
+        cp = m_lastb_q ? m_end_q : b_cprod_q;
+        if (m_go && m_close) awe_data <= {a, l, cv, cq, cp};
+    end
+
+    sync_fifo #(
+        .WIDTH  (AWE_W),
+        .DEPTH  (WD),
+        .BYPASS (1'b0)
+    ) u_awf (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (awe_data),
+        .s_valid (awe_push),
+        .s_ready (awf_s_ready),
+        .m_data  (awf_data),
+        .m_valid (awf_valid),
+        .m_ready (awf_pop)
+    );
+
+    // M1: the buffer read; M2: its word registered; M3: the beat composed
+    logic              m1_v;
+    logic              m1_rd;
+    logic [NB_W-1:0]   m1_j;
+    logic [127:0]      m1_hdr;
+    logic [DATA_W-1:0] m2_word;
+    logic              m2_v;
+    logic              m2_rd;
+    logic [NB_W-1:0]   m2_j;
+    logic [127:0]      m2_hdr;
+    logic [BP_W-1:0]   m1_addr;
+    logic              m3_v;
+    logic [DATA_W-1:0] m3_beat;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            m1_v <= 1'b0;
+            m2_v <= 1'b0;
+            m3_v <= 1'b0;
+        end else begin
+            m1_v <= m_go;
+            m2_v <= m1_v;
+            m3_v <= m2_v;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        m1_rd   <= m_rd;
+        m1_j    <= m_j_q;
+        m1_hdr  <= m_hdr_q;
+        m1_addr <= rp_q[BP_W-1:0];
+        m2_word <= buf_mem[m1_addr];
+        m2_rd   <= m1_rd;
+        m2_j    <= m1_j;
+        m2_hdr  <= m1_hdr;
+    end
+
+    logic [DATA_W-1:0] m2_in;   // the in-beat, or zeros past the frame
+    assign m2_in = m2_rd ? m2_word : '0;
+
+    if (SH != 0) begin : g_shift
+        // ALIGN > 16: out = in's low KW-16 bytes above the carry (the header, then the top 16
+        // bytes of the in-beat before)
+        logic [127:0] carry_q;
+        always_ff @(posedge clk) begin
+            if (m2_v) begin
+                m3_beat <= {m2_in[DATA_W-129:0], (m2_j == '0) ? m2_hdr : carry_q};
+                carry_q <= m2_in[DATA_W-1 -: 128];
+            end
+        end
+    end else begin : g_whole
+        // ALIGN <= 16: the header's beats, then the in-beats unchanged
+        always_ff @(posedge clk) begin
+            if (m2_v) begin
+                if (m2_j < NB_W'(HB)) m3_beat <= DATA_W'(m2_hdr >> (DATA_W * 32'(m2_j)));
+                else                  m3_beat <= m2_in;
+            end
+        end
+    end
+
+    // The buffer's free pointer: the read pointer two cycles late (a slot is free once read)
+    logic [BP_W:0] rp_d1_q;
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rp_d1_q <= '0;
+            rpf_q   <= '0;
+        end else begin
+            rp_d1_q <= rp_q;
+            rpf_q   <= rp_d1_q;
+        end
+    end
+
+    // The W data FIFO
+    logic              wdf_valid;
+    logic [DATA_W-1:0] wdf_data;
+    logic              wdf_pop;
+    logic              wdf_s_ready;
+
+    sync_fifo #(
+        .WIDTH  (DATA_W),
+        .DEPTH  (WD),
+        .BYPASS (1'b0)
+    ) u_wdf (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (m3_beat),
+        .s_valid (m3_v),
+        .s_ready (wdf_s_ready),
+        .m_data  (wdf_data),
+        .m_valid (wdf_valid),
+        .m_ready (wdf_pop)
+    );
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            w_alloc_q <= '0;
+            w_sent_q  <= '0;
+            w_used_q  <= '0;
+        end else begin
+            if (m_go)    w_alloc_q <= w_alloc_q + 1'b1;
+            if (wdf_pop) w_sent_q  <= w_sent_q + 1'b1;
+            w_used_q <= w_alloc_q - w_sent_q;
+        end
+    end
+
+    // ====================================================================================
+    // Producer write-backs: dirty queues, one picked at a time (round robin)
+    // ====================================================================================
+    logic [QUEUES-1:0] dirty_q;
+    logic              wbp_v_q;       // a queue picked (W0)
+    logic [QW-1:0]     wbp_q_q;
+    logic [QW-1:0]     wb_last_q;     // the queue picked last
+    logic              wbr_v_q;       // the write-back request (W1)
+    logic [ADDR_W-1:0] wbr_addr_q;
+    logic [31:0]       wbr_val_q;
+    logic              wb_take;       // the AW arbiter takes the request
+    logic              b_commit;      // a B commits a queue's PROD
+    logic [QW-1:0]     b_cq;
+    logic [31:0]       b_cp;
+
+    logic [QUEUES-1:0] above;         // queues after the last picked
+    logic              pick_v;
+    logic [QW-1:0]     pick;
+
+    always_comb begin
+        logic [QUEUES-1:0] hi;
+        hi     = '0;
+        for (int q = 0; q < QUEUES; q++) above[q] = 32'(q) > 32'(wb_last_q);
+        hi     = dirty_q & above;
+        pick_v = |dirty_q;
+        pick   = '0;
+        for (int q = QUEUES - 1; q >= 0; q--) begin
+            if (dirty_q[q]) pick = QW'(q);
+        end
+        for (int q = QUEUES - 1; q >= 0; q--) begin
+            if (hi[q]) pick = QW'(q);
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            dirty_q   <= '0;
+            wbp_v_q   <= 1'b0;
+            wbr_v_q   <= 1'b0;
+            wb_last_q <= '0;
+        end else begin
+            logic [QUEUES-1:0] d;
+            d = dirty_q;
+            if (!wbp_v_q && !wbr_v_q && pick_v) begin
+                d[pick]   = 1'b0;
+                wbp_v_q   <= 1'b1;
+                wbp_q_q   <= pick;
+                wb_last_q <= pick;
+            end else if (wbp_v_q) begin
+                wbp_v_q <= 1'b0;
+            end
+            if (b_commit) d[b_cq] = 1'b1;
+            dirty_q <= d;
+            if (wbp_v_q) wbr_v_q <= 1'b1;
+            else if (wb_take) wbr_v_q <= 1'b0;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (wbp_v_q) begin
+            wbr_addr_q <= {q_wb[wbp_q_q], 2'b00};
+            wbr_val_q  <= q_cprod[wbp_q_q];
+        end
+    end
+
+    // ====================================================================================
+    // AW: data bursts and write-backs into the output register
+    // ====================================================================================
+    localparam int WC_W = 1 + 8 + LOG_KW + 32;   // kind (1: write-back), len, lane, value
+    localparam int BE_W = 1 + QW + 32;           // commit, queue, PROD
+
+    logic             wcf_s_ready;
+    logic             wcf_push;
+    logic [WC_W-1:0]  wcf_in;
+    logic             wcf_valid;
+    logic [WC_W-1:0]  wcf_data;
+    logic             wcf_pop;
+    logic             bf_s_ready;
+    logic [BE_W-1:0]  bf_in;
+    logic             bf_valid;
+    logic [BE_W-1:0]  bf_data;
+    logic             bf_pop;
+
+    logic             aw_v_q;
+    logic [ADDR_W-1:0] aw_addr_q;
+    logic [7:0]       aw_len_q;
+    logic             wb_due_q;      // WB_GAP cycles since the last write-back: it goes first
+    logic [10:0]      wb_gap_q;
+    logic             d_idle_q;      // no record in the mover nor a beat in the W FIFO
+    logic             aw_load;
+    logic             aw_can;
+    logic             take_data;
+
+    logic [ADDR_W-1:0] awf_addr;
+    logic [7:0]        awf_len;
+    logic              awf_cv;
+    logic [QW-1:0]     awf_cq;
+    logic [31:0]       awf_cp;
+    assign {awf_addr, awf_len, awf_cv, awf_cq, awf_cp} = awf_data;
+
+    assign aw_load   = !aw_v_q || m_axi_awready;
+    assign aw_can    = aw_load && wcf_s_ready && bf_s_ready;
+    assign take_data = aw_can && awf_valid && !(wbr_v_q && wb_due_q);
+    assign wb_take   = aw_can && wbr_v_q && !take_data && (wb_due_q || d_idle_q);
+    assign awf_pop   = take_data;
+    assign wcf_push  = take_data || wb_take;
+    assign wcf_in    = take_data ? {1'b0, awf_len, LOG_KW'(0), 32'd0}
+                                 : {1'b1, 8'd0, wbr_addr_q[LOG_KW-1:0], wbr_val_q};
+    assign bf_in     = take_data ? {awf_cv, awf_cq, awf_cp} : {1'b0, QW'(0), 32'd0};
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            aw_v_q   <= 1'b0;
+            wb_due_q <= 1'b1;
+            wb_gap_q <= '0;
+            d_idle_q <= 1'b0;
+        end else begin
+            d_idle_q <= !m_v_q && !cmd_valid && !awf_valid && w_used_q == '0;
+            if (aw_load) aw_v_q <= take_data || wb_take;
+            if (wb_take) begin
+                wb_gap_q <= 11'(WB_GAP - 2);
+                wb_due_q <= 1'b0;
+            end else if (wb_gap_q != '0) begin
+                wb_gap_q <= wb_gap_q - 1'b1;
+            end else begin
+                wb_due_q <= 1'b1;
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (take_data) begin
+            aw_addr_q <= awf_addr;
+            aw_len_q  <= awf_len;
+        end else if (wb_take) begin
+            aw_addr_q <= {wbr_addr_q[ADDR_W-1:LOG_KW], LOG_KW'(0)};
+            aw_len_q  <= 8'd0;
+        end
+    end
+
+    assign m_axi_awid    = 1'b0;
+    assign m_axi_awaddr  = aw_addr_q;
+    assign m_axi_awlen   = aw_len_q;
+    assign m_axi_awsize  = 3'(LOG_KW);
+    assign m_axi_awburst = 2'b01;        // INCR
+    assign m_axi_awcache = 4'b0011;      // normal, bufferable
+    assign m_axi_awprot  = 3'b000;
+    assign m_axi_awvalid = aw_v_q;
+
+    sync_fifo #(
+        .WIDTH  (WC_W),
+        .DEPTH  (MAX_OUTSTANDING),
+        .BYPASS (1'b0)
+    ) u_wcf (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (wcf_in),
+        .s_valid (wcf_push),
+        .s_ready (wcf_s_ready),
+        .m_data  (wcf_data),
+        .m_valid (wcf_valid),
+        .m_ready (wcf_pop)
+    );
+
+    sync_fifo #(
+        .WIDTH  (BE_W),
+        .DEPTH  (MAX_OUTSTANDING),
+        .BYPASS (1'b0)
+    ) u_bf (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (bf_in),
+        .s_valid (wcf_push),
+        .s_ready (bf_s_ready),
+        .m_data  (bf_data),
+        .m_valid (bf_valid),
+        .m_ready (bf_pop)
+    );
+
+    // ====================================================================================
+    // W: the bursts' beats from the W FIFO, a write-back's one beat
+    // ====================================================================================
+    logic              wc_wb;
+    logic [7:0]        wc_len;
+    logic [LOG_KW-1:0] wc_lane;
+    logic [31:0]       wc_val;
+    assign {wc_wb, wc_len, wc_lane, wc_val} = wcf_data;
+
+    logic              w_v_q;
+    logic [DATA_W-1:0] w_data_q;
+    logic [KEEP_W-1:0] w_strb_q;
+    logic              w_last_q;
+    logic [7:0]        w_cnt_q;      // beats of the burst sent
+    logic              w_load;
+    logic              w_data_go;
+    logic              w_wb_go;
+
+    assign w_load    = !w_v_q || m_axi_wready;
+    assign w_data_go = w_load && wcf_valid && !wc_wb && wdf_valid;
+    assign w_wb_go   = w_load && wcf_valid && wc_wb;
+    assign wdf_pop   = w_data_go;
+    assign wcf_pop   = w_wb_go || (w_data_go && w_cnt_q == wc_len);
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            w_v_q   <= 1'b0;
+            w_cnt_q <= '0;
+        end else begin
+            if (w_load) w_v_q <= w_data_go || w_wb_go;
+            if (w_data_go) w_cnt_q <= (w_cnt_q == wc_len) ? 8'd0 : w_cnt_q + 1'b1;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (w_data_go) begin
+            w_data_q <= wdf_data;
+            w_strb_q <= '1;
+            w_last_q <= w_cnt_q == wc_len;
+        end else if (w_wb_go) begin
+            w_data_q <= {(DATA_W / 32){wc_val}};
+            w_strb_q <= KEEP_W'(4'hF) << wc_lane;
+            w_last_q <= 1'b1;
+        end
+    end
+
+    assign m_axi_wdata  = w_data_q;
+    assign m_axi_wstrb  = w_strb_q;
+    assign m_axi_wlast  = w_last_q;
+    assign m_axi_wvalid = w_v_q;
+
+    // ====================================================================================
+    // B: in order; a burst's commit makes its queue's PROD visible (write-back)
+    // ====================================================================================
+    logic          bf_cv;
+    logic [QW-1:0] bf_cq;
+    logic [31:0]   bf_cp;
+    assign {bf_cv, bf_cq, bf_cp} = bf_data;
+
+    assign m_axi_bready = 1'b1;
+    assign bf_pop       = m_axi_bvalid;
+    assign b_commit     = m_axi_bvalid && bf_cv;
+    assign b_cq         = bf_cq;
+    assign b_cp         = bf_cp;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            q_cprod <= '0;
+        end else if (b_commit) begin
+            q_cprod[b_cq] <= b_cp;
+        end
+    end
+
+    // ====================================================================================
+    // Counters
+    // ====================================================================================
+    logic [QUEUES-1:0] hit_ok;
+    logic [QUEUES-1:0] hit_full;
+    logic [QUEUES-1:0] hit_off;
+    logic [QUEUES-1:0] hit_buf;
+    logic [15:0]       cnt_len_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            hit_ok   <= '0;
+            hit_full <= '0;
+            hit_off  <= '0;
+            hit_buf  <= '0;
+        end else begin
+            for (int q = 0; q < QUEUES; q++) begin
+                hit_ok[q]   <= d3_v && d3_ok && d3_q == QW'(q);
+                hit_full[q] <= d3_v && !d3_ok && !d3_off && d3_q == QW'(q);
+                hit_off[q]  <= d3_v && d3_off && d3_q == QW'(q);
+                hit_buf[q]  <= e2_v && e2_drop && e2_q == QW'(q);
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        cnt_len_q <= d3_len;
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            n_frames <= '0;
+            n_bytes  <= '0;
+            n_full   <= '0;
+            n_off    <= '0;
+            n_buf    <= '0;
+            n_berr   <= '0;
+            n_wb     <= '0;
+            n_bursts <= '0;
+        end else begin
+            for (int q = 0; q < QUEUES; q++) begin
+                if (hit_ok[q]) begin
+                    n_frames[q] <= n_frames[q] + 32'd1;
+                    n_bytes[q]  <= n_bytes[q] + 32'(cnt_len_q);
+                end
+                if (hit_full[q]) n_full[q] <= n_full[q] + 32'd1;
+                if (hit_off[q])  n_off[q]  <= n_off[q] + 32'd1;
+                if (hit_buf[q])  n_buf[q]  <= n_buf[q] + 32'd1;
+            end
+            if (m_axi_bvalid && m_axi_bresp != 2'b00) n_berr <= n_berr + 32'd1;
+            if (wb_take)   n_wb     <= n_wb + 32'd1;
+            if (take_data) n_bursts <= n_bursts + 32'd1;
+        end
+    end
+
+    // ====================================================================================
+    // AXI4-Lite registers
+    // ====================================================================================
+    logic           wr_req;
+    logic [RAW-1:0] wr_addr;
+    logic [31:0]    wr_data;
+    logic [3:0]     wr_strb;
+    logic           wr_err;
+    logic           rd_req;
+    logic [RAW-1:0] rd_addr;
+    logic           rd_ack;
+    logic [31:0]    rd_data;
+    logic           rd_err;
+
+    axil_reg_if #(
+        .ADDR_W (AXIL_ADDR_W)
+    ) u_axil (
+        .clk            (clk),
+        .rst            (rst),
+        .s_axil_awaddr  (s_axil_awaddr),
+        .s_axil_awprot  (s_axil_awprot),
+        .s_axil_awvalid (s_axil_awvalid),
+        .s_axil_awready (s_axil_awready),
+        .s_axil_wdata   (s_axil_wdata),
+        .s_axil_wstrb   (s_axil_wstrb),
+        .s_axil_wvalid  (s_axil_wvalid),
+        .s_axil_wready  (s_axil_wready),
+        .s_axil_bresp   (s_axil_bresp),
+        .s_axil_bvalid  (s_axil_bvalid),
+        .s_axil_bready  (s_axil_bready),
+        .s_axil_araddr  (s_axil_araddr),
+        .s_axil_arprot  (s_axil_arprot),
+        .s_axil_arvalid (s_axil_arvalid),
+        .s_axil_arready (s_axil_arready),
+        .s_axil_rdata   (s_axil_rdata),
+        .s_axil_rresp   (s_axil_rresp),
+        .s_axil_rvalid  (s_axil_rvalid),
+        .s_axil_rready  (s_axil_rready),
+        .wr_ready       (1'b1),
+        .wr_req         (wr_req),
+        .wr_addr        (wr_addr),
+        .wr_data        (wr_data),
+        .wr_strb        (wr_strb),
+        .wr_ack         (wr_req),
+        .wr_err         (wr_err),
+        .rd_req         (rd_req),
+        .rd_addr        (rd_addr),
+        .rd_ack         (rd_ack),
+        .rd_data        (rd_data),
+        .rd_err         (rd_err)
+    );
+
+    // An address: global (q_sel = 0) or queue q's register r (offset 0x100 + 0x40 q + 4 r)
+    function automatic logic is_queue(input logic [RAW-1:0] wa);
+        return 32'(wa) >= 32'h40 && 32'(wa) < 32'h40 + 16 * QUEUES;
+    endfunction
+    function automatic logic [QW-1:0] qidx(input logic [RAW-1:0] wa);
+        return QW'((32'(wa) - 32'h40) >> 4);
+    endfunction
+    function automatic logic [31:0] qreg(input logic [3:0] wr);
+        return DMA_REG_Q_CTRL + 4 * 32'(wr);
+    endfunction
+
+    function automatic logic wr_ok(input logic [RAW-1:0] wa);
+        logic [31:0] r;
+        r = qreg(wa[3:0]);
+        return is_queue(wa) && (r == DMA_REG_Q_CTRL || r == DMA_REG_Q_BASE_LO
+                                || r == DMA_REG_Q_BASE_HI || r == DMA_REG_Q_WB_LO
+                                || r == DMA_REG_Q_WB_HI || r == DMA_REG_Q_CONS);
+    endfunction
+    function automatic logic rd_ok(input logic [RAW-1:0] wa);
+        logic [31:0] r;
+        r = qreg(wa[3:0]);
+        if (!is_queue(wa)) begin
+            return {wa, 2'b00} == AXIL_ADDR_W'(DMA_REG_INFO)
+                || {wa, 2'b00} == AXIL_ADDR_W'(DMA_REG_PARAMS)
+                || {wa, 2'b00} == AXIL_ADDR_W'(DMA_REG_CNT_BRESP_ERR)
+                || {wa, 2'b00} == AXIL_ADDR_W'(DMA_REG_CNT_WB)
+                || {wa, 2'b00} == AXIL_ADDR_W'(DMA_REG_CNT_BURSTS);
+        end
+        return wr_ok(wa) || r == DMA_REG_Q_PROD || r == DMA_REG_Q_FRAMES || r == DMA_REG_Q_BYTES
+            || r == DMA_REG_Q_DROP_FULL || r == DMA_REG_Q_DROP_BUF || r == DMA_REG_Q_DROP_OFF;
+    endfunction
+
+    assign wr_err = !wr_ok(wr_addr);
+
+    function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
+                                               input logic [3:0] strb);
+        logic [31:0] r;
+        for (int b = 0; b < 4; b++) r[8*b +: 8] = strb[b] ? d[8*b +: 8] : old[8*b +: 8];
+        return r;
+    endfunction
+
+    // Writes: registered (c1), performed at the end of c1; the queue's limit at c2, c3
+    logic           wq_v;
+    logic [QW-1:0]  wq_q;       // data
+    logic [31:0]    wq_r;       // data: the queue register's offset
+    logic [31:0]    wq_data;    // data
+    logic [3:0]     wq_strb;    // data
+    logic           lim_v1_q;
+    logic           lim_v2_q;
+    logic [QW-1:0]  lim_q1_q;
+    logic [QW-1:0]  lim_q2_q;
+    logic [31:0]    lim_cons_q;
+    logic [4:0]     lim_ls_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            wq_v <= 1'b0;
+        end else begin
+            wq_v <= wr_req && !wr_err;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        wq_q    <= qidx(wr_addr);
+        wq_r    <= qreg(wr_addr[3:0]);
+        wq_data <= wr_data;
+        wq_strb <= wr_strb;
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            q_en    <= '0;
+            q_lsize <= {QUEUES{5'd12}};
+            q_base  <= '0;
+            q_wb    <= '0;
+            q_cons  <= '0;
+        end else if (wq_v) begin
+            if (wq_r == DMA_REG_Q_CTRL) begin
+                if (wq_strb[0]) q_en[wq_q] <= wq_data[DMA_Q_CTRL_ENABLE];
+                if (wq_strb[1]) begin
+                    q_lsize[wq_q] <= (wq_data[12:8] < 5'd12) ? 5'd12
+                                   : (wq_data[12:8] > 5'd30) ? 5'd30 : wq_data[12:8];
+                end
+            end
+            if (wq_r == DMA_REG_Q_BASE_LO) begin
+                q_base[wq_q][19:0] <= 20'(apply_strb({q_base[wq_q][19:0], 12'd0}, wq_data,
+                                                     wq_strb) >> 12);
+            end
+            if (wq_r == DMA_REG_Q_BASE_HI && ADDR_W > 32) begin
+                q_base[wq_q] <= BASE_W'({apply_strb(32'(q_base[wq_q] >> 20), wq_data, wq_strb),
+                                         q_base[wq_q][19:0]});
+            end
+            if (wq_r == DMA_REG_Q_WB_LO) begin
+                q_wb[wq_q][29:0] <= 30'(apply_strb({q_wb[wq_q][29:0], 2'd0}, wq_data,
+                                                   wq_strb) >> 2);
+            end
+            if (wq_r == DMA_REG_Q_WB_HI && ADDR_W > 32) begin
+                q_wb[wq_q] <= (ADDR_W-2)'({apply_strb(32'(q_wb[wq_q] >> 30), wq_data, wq_strb),
+                                           q_wb[wq_q][29:0]});
+            end
+            if (wq_r == DMA_REG_Q_CONS) q_cons[wq_q] <= apply_strb(q_cons[wq_q], wq_data, wq_strb);
+        end
+    end
+
+    // The limit after a CONS or CTRL write: cons + size (c2: read, c3: written)
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            lim_v1_q <= 1'b0;
+            lim_v2_q <= 1'b0;
+        end else begin
+            lim_v1_q <= wq_v && (wq_r == DMA_REG_Q_CONS || wq_r == DMA_REG_Q_CTRL);
+            lim_v2_q <= lim_v1_q;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        lim_q1_q   <= wq_q;
+        lim_q2_q   <= lim_q1_q;
+        lim_cons_q <= q_cons[lim_q1_q];
+        lim_ls_q   <= q_lsize[lim_q1_q];
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            q_lim <= {QUEUES{32'd4096}};
+        end else if (lim_v2_q) begin
+            q_lim[lim_q2_q] <= lim_cons_q + (32'd1 << lim_ls_q);
+        end
+    end
+
+    // Reads: c0 address registered; c1 the queue's words; c2 the word; c3 rd_ack
+    logic           rd_v1_q;
+    logic           rd_v2_q;
+    logic           rd_v3_q;
+    logic [RAW-1:0] rd_a1_q;
+    logic [RAW-1:0] rd_a2_q;
+    logic [31:0]    rq_ctrl;
+    logic [31:0]    rq_base_lo;
+    logic [31:0]    rq_base_hi;
+    logic [31:0]    rq_wb_lo;
+    logic [31:0]    rq_wb_hi;
+    logic [31:0]    rq_cons;
+    logic [31:0]    rq_prod;
+    logic [31:0]    rq_frames;
+    logic [31:0]    rq_bytes;
+    logic [31:0]    rq_full;
+    logic [31:0]    rq_buf;
+    logic [31:0]    rq_off;
+    logic [31:0]    rd_w_q;
+    logic           rd_e_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rd_v1_q <= 1'b0;
+            rd_v2_q <= 1'b0;
+            rd_v3_q <= 1'b0;
+        end else begin
+            rd_v1_q <= rd_req;
+            rd_v2_q <= rd_v1_q;
+            rd_v3_q <= rd_v2_q;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        logic [QW-1:0] q;
+        logic [63:0]   base;
+        logic [63:0]   wb;
+        if (rd_req) rd_a1_q <= rd_addr;
+        rd_a2_q    <= rd_a1_q;
+        q          = qidx(rd_a1_q);
+        base       = 64'({q_base[q], 12'd0});
+        wb         = 64'({q_wb[q], 2'd0});
+        rq_ctrl    <= {19'd0, q_lsize[q], 7'd0, q_en[q]};
+        rq_base_lo <= base[31:0];
+        rq_base_hi <= base[63:32];
+        rq_wb_lo   <= wb[31:0];
+        rq_wb_hi   <= wb[63:32];
+        rq_cons    <= q_cons[q];
+        rq_prod    <= q_cprod[q];
+        rq_frames  <= n_frames[q];
+        rq_bytes   <= n_bytes[q];
+        rq_full    <= n_full[q];
+        rq_buf     <= n_buf[q];
+        rq_off     <= n_off[q];
+    end
+
+    always_ff @(posedge clk) begin
+        rd_e_q <= !rd_ok(rd_a2_q);
+        if (is_queue(rd_a2_q)) begin
+            case (qreg(rd_a2_q[3:0]))
+                DMA_REG_Q_CTRL:      rd_w_q <= rq_ctrl;
+                DMA_REG_Q_BASE_LO:   rd_w_q <= rq_base_lo;
+                DMA_REG_Q_BASE_HI:   rd_w_q <= rq_base_hi;
+                DMA_REG_Q_WB_LO:     rd_w_q <= rq_wb_lo;
+                DMA_REG_Q_WB_HI:     rd_w_q <= rq_wb_hi;
+                DMA_REG_Q_CONS:      rd_w_q <= rq_cons;
+                DMA_REG_Q_PROD:      rd_w_q <= rq_prod;
+                DMA_REG_Q_FRAMES:    rd_w_q <= rq_frames;
+                DMA_REG_Q_BYTES:     rd_w_q <= rq_bytes;
+                DMA_REG_Q_DROP_FULL: rd_w_q <= rq_full;
+                DMA_REG_Q_DROP_BUF:  rd_w_q <= rq_buf;
+                DMA_REG_Q_DROP_OFF:  rd_w_q <= rq_off;
+                default:             rd_w_q <= '0;
+            endcase
+        end else begin
+            case (32'({rd_a2_q, 2'b00}))
+                DMA_REG_INFO:          rd_w_q <= {8'(QUEUES - 1), 8'(HDR), 8'(LOG_KW), 8'd1};
+                DMA_REG_PARAMS:        rd_w_q <= {16'(BURST_BYTES), 16'(BUF_BYTES / 1024)};
+                DMA_REG_CNT_BRESP_ERR: rd_w_q <= n_berr;
+                DMA_REG_CNT_WB:        rd_w_q <= n_wb;
+                DMA_REG_CNT_BURSTS:    rd_w_q <= n_bursts;
+                default:               rd_w_q <= '0;
+            endcase
+        end
+    end
+
+    assign rd_ack  = rd_v3_q;
+    assign rd_data = rd_w_q;
+    assign rd_err  = rd_e_q;
+
+    // Unused: the FIFOs' s_ready where credits keep them from filling; the ID of B
+    logic unused;
+    assign unused = ^{d2_room[30:0], st_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
+                      m_axi_bresp};
+
+endmodule
+
+`default_nettype wire
