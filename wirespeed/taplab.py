@@ -308,8 +308,8 @@ class VxlanTapLab:
         ip(o, "neigh", "replace", INNER_CLOUD, "lladdr", MAC["vx0"], "dev", "wshost")
 
     def close(self) -> None:
-        for p in self.procs:
-            _stop(p)
+        for p in self.procs:  # iperf2 lingers on SIGTERM over a dead path: not long
+            _stop(p, wait=2)
         self.procs.clear()
         if self.sim is not None:
             self.sim.kill()
