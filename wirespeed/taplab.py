@@ -318,7 +318,7 @@ class VxlanTapLab:
     # -- traffic -------------------------------------------------------------------------------
     def ping(self, from_cloud: bool = True, count: int = 5, interval: float = 0.2) -> PingResult:
         ns, dst = (self.cloud, INNER_ONPREM) if from_cloud else (self.onprem, INNER_CLOUD)
-        r = self.ns.exec(ns, "ping", "-c", str(count), "-i", str(interval), "-W", "2", "-q", dst, check=False,
+        r = self.ns.exec(ns, "ping", "-c", str(count), "-i", str(interval), "-W", "5", "-q", dst, check=False,
                          timeout=count * interval + 30)
         return parse_ping(r.stdout, count)
 
