@@ -67,7 +67,10 @@
 //     (a long path: only for a user that cannot present the pair earlier); 2: the per-entry
 //     match is registered and lookup_hit is the OR of ENTRIES registers; 3: the words read
 //     are registered before the per-entry match too (a word read while port B wrote it is
-//     registered as all ones and the word written, held in w_q, AND-ed in its place).
+//     registered as all ones and the word written, held in w_q, AND-ed in its place); 4: as
+//     3 with one more register per table word right at its block RAM, whose only load is the
+//     next register, so placement keeps it beside the RAM (the RAM's clock-to-output, 4.3 ns
+//     on ECP5, leaves no room for a long wire).
 //   * Write rule: a write takes effect for the lookups presented from the cycle B is raised
 //     on. A VALID write is seen by lookups presented from that cycle exactly (earlier ones
 //     see the old VALID). During a SRC/DST write (presented from its c0 to B - 1) the old pair
@@ -81,7 +84,7 @@ module allow_list #(
     parameter int ENTRIES        = 64,
     // AXI4-Lite byte address width (the window is 2**ADDR_W bytes)
     parameter int ADDR_W         = 12,
-    // Cycles from lookup_src/lookup_dst to lookup_hit (1..3, see "Lookup")
+    // Cycles from lookup_src/lookup_dst to lookup_hit (1..4, see "Lookup")
     parameter int LOOKUP_LATENCY = 2,
     // Key bits per CAM table (1..12): a table has 2**CHUNK_W words of ENTRIES bits
     parameter int CHUNK_W        = 10
@@ -125,8 +128,8 @@ module allow_list #(
     if (ENTRIES < 1 || ENTRIES > 256 || ENTRIES > 2 ** (ADDR_W - 4)) begin : g_check_entries
         $error("allow_list: ENTRIES (%0d) must be 1..min(256, 2**(ADDR_W-4))", ENTRIES);
     end
-    if (LOOKUP_LATENCY < 1 || LOOKUP_LATENCY > 3) begin : g_check_latency
-        $error("allow_list: LOOKUP_LATENCY (%0d) must be 1..3", LOOKUP_LATENCY);
+    if (LOOKUP_LATENCY < 1 || LOOKUP_LATENCY > 4) begin : g_check_latency
+        $error("allow_list: LOOKUP_LATENCY (%0d) must be 1..4", LOOKUP_LATENCY);
     end
     if (CHUNK_W < 1 || CHUNK_W > 12) begin : g_check_chunk_w
         $error("allow_list: CHUNK_W (%0d) must be 1..12", CHUNK_W);
@@ -483,7 +486,7 @@ module allow_list #(
     assign lk_key = {lookup_src, lookup_dst};
 
     logic [NCHUNK-1:0][ENTRIES-1:0] vec;    // cycle T+1: the word of each table
-    logic [NCHUNK-1:0]              coll_q; // ... not to be used: take w_q (LOOKUP_LATENCY 3)
+    logic [NCHUNK-1:0]              coll_q; // ... not to be used: take w_q (LOOKUP_LATENCY 3, 4)
     logic [ENTRIES-1:0]             valid_s1_q;
 
     // VALID as it is in cycle T (so a VALID write is seen from its B cycle on)
@@ -625,18 +628,44 @@ module allow_list #(
         // The RAMs' outputs go straight into registers (a block RAM's clock-to-output leaves
         // no room for logic). A word not to be used (coll_q) is registered as all ones (the
         // flip-flops' synchronous set) and w_q, the word written, is AND-ed in instead: w_q
-        // holds it in the cycle after the write and differs from the word it replaces at most
-        // in bit i, which VALID[i] = 0 masks during the sequence
+        // holds it in the cycle after the write (and, LOOKUP_LATENCY 4, in the one after that)
+        // and differs from the word it replaces at most in bit i, which VALID[i] = 0 masks
+        // during the sequence
+        localparam int LAND = LOOKUP_LATENCY - 3;   // landing registers at the RAMs: 0 or 1
+
+        logic [NCHUNK-1:0][ENTRIES-1:0] land;   // the words, LAND cycles after the read
+        logic [NCHUNK-1:0]              land_coll;
+        logic [ENTRIES-1:0]             land_valid;
         logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;  // data
         logic [ENTRIES-1:0]             wm_q;   // data: w_q on a collision, else all ones
         logic [ENTRIES-1:0]             valid_s2_q;
         logic [ENTRIES-1:0]             hit_q;
 
+        if (LAND == 1) begin : g_land
+            logic [NCHUNK-1:0][ENTRIES-1:0] land_q;  // data
+            logic [NCHUNK-1:0]              land_coll_q;
+            logic [ENTRIES-1:0]             land_valid_q;
+
+            always_ff @(posedge clk) begin
+                land_q       <= vec;
+                land_coll_q  <= coll_q;
+                land_valid_q <= rst ? '0 : valid_s1_q;
+            end
+
+            assign land       = land_q;
+            assign land_coll  = land_coll_q;
+            assign land_valid = land_valid_q;
+        end else begin : g_no_land
+            assign land       = vec;
+            assign land_coll  = coll_q;
+            assign land_valid = valid_s1_q;
+        end
+
         always_ff @(posedge clk) begin
             for (int c = 0; c < NCHUNK; c++) begin
-                vec_q[c] <= coll_q[c] ? '1 : vec[c];
+                vec_q[c] <= land_coll[c] ? '1 : land[c];
             end
-            wm_q <= (|coll_q) ? w_q : '1;
+            wm_q <= (|land_coll) ? w_q : '1;
         end
 
         always_ff @(posedge clk) begin
@@ -644,7 +673,7 @@ module allow_list #(
                 valid_s2_q <= '0;
                 hit_q      <= '0;
             end else begin
-                valid_s2_q <= valid_s1_q;
+                valid_s2_q <= land_valid;
                 hit_q      <= match(vec_q, valid_s2_q & wm_q);
             end
         end

@@ -18,9 +18,8 @@
 //              W each held until accepted; B taken as soon as the window raises it) -> B out
 //              -> next request;
 //       read:  AR -> issue to the window -> R taken -> R out -> next request.
-//   * Every output handshake signal is a flip-flop or an AND of flip-flops with a constant
-//     window compare (no combinational path from any input to any output), so ports can be
-//     chained. Minimum latency: write AW/W accepted in cycle t -> window AW/W in t+1 ->
+//   * Every output handshake signal is a flip-flop (one per window and channel), so ports
+//     can be chained and a window's handshake logic starts at a register. Minimum latency: write AW/W accepted in cycle t -> window AW/W in t+1 ->
 //     (window B in t+2) -> B in t+3; read likewise.
 //   * Responses of the windows (BRESP/RRESP, RDATA) are passed through unchanged.
 //   * Nothing hangs on the decoder's side: an unmapped request is answered by the decoder, and
@@ -115,8 +114,8 @@ module axil_decode #(
     } wstate_e;
 
     wstate_e               wstate_q;
-    logic                  aw_full_q;  // W_IDLE: AW captured; W_ISSUE: AW not yet accepted
-    logic                  w_full_q;   // W_IDLE: W captured;  W_ISSUE: W not yet accepted
+    logic                  aw_full_q;  // W_IDLE: AW captured
+    logic                  w_full_q;   // W_IDLE: W captured
     logic [WIN_W-1:0]      aw_win_q;
     logic [WIN_ADDR_W-1:0] aw_addr_q;
     logic [2:0]            aw_prot_q;
@@ -128,13 +127,16 @@ module axil_decode #(
     logic w_hs;
     logic have_aw;
     logic have_w;
-    logic [WIN_W-1:0] wr_win;     // window of the write being collected
-    logic             wr_issue;   // both collected, this cycle
-    logic [WINDOWS-1:0] wsel;     // W_ISSUE: one-hot window of the write
-    logic             m_aw_hs;
-    logic             m_w_hs;
-    logic             m_b_hs;
-    logic [1:0]       m_bresp;
+    logic [WIN_W-1:0]   wr_win;    // window of the write being collected
+    logic               wr_issue;  // both collected, this cycle
+    logic [WINDOWS-1:0] wr_hot;    // wr_win one-hot (all zero when out of range)
+    // W_ISSUE, one-hot by window: AW / W not yet accepted, B awaited. Registers, so a window's
+    // handshakes see no window compare (the windows' own decoders start from flip-flops).
+    logic [WINDOWS-1:0] awv_q;
+    logic [WINDOWS-1:0] wv_q;
+    logic [WINDOWS-1:0] bsel_q;
+    logic               m_b_hs;
+    logic [1:0]         m_bresp;
 
     assign s_axil_awready = wstate_q == W_IDLE && !aw_full_q;
     assign s_axil_wready  = wstate_q == W_IDLE && !w_full_q;
@@ -149,25 +151,23 @@ module axil_decode #(
     assign wr_win   = aw_full_q ? aw_win_q : s_axil_awaddr[ADDR_W-1:WIN_ADDR_W];
 
     for (genvar w = 0; w < WINDOWS; w++) begin : g_wport
-        assign wsel[w] = wstate_q == W_ISSUE && aw_win_q == WIN_W'(w);
+        assign wr_hot[w] = wr_win == WIN_W'(w);
 
         assign m_axil_awaddr[w*WIN_ADDR_W +: WIN_ADDR_W] = aw_addr_q;
         assign m_axil_awprot[w*3 +: 3]                    = aw_prot_q;
-        assign m_axil_awvalid[w]                          = wsel[w] && aw_full_q;
+        assign m_axil_awvalid[w]                          = awv_q[w];
         assign m_axil_wdata[w*32 +: 32]                   = w_data_q;
         assign m_axil_wstrb[w*4 +: 4]                     = w_strb_q;
-        assign m_axil_wvalid[w]                           = wsel[w] && w_full_q;
-        assign m_axil_bready[w]                           = wsel[w];
+        assign m_axil_wvalid[w]                           = wv_q[w];
+        assign m_axil_bready[w]                           = bsel_q[w];
     end
 
-    assign m_aw_hs = |(m_axil_awvalid & m_axil_awready);
-    assign m_w_hs  = |(m_axil_wvalid & m_axil_wready);
-    assign m_b_hs  = |(m_axil_bready & m_axil_bvalid);
+    assign m_b_hs = |(m_axil_bready & m_axil_bvalid);
 
     always_comb begin
         m_bresp = 2'b00;
         for (int w = 0; w < WINDOWS; w++) begin
-            if (wsel[w]) m_bresp = m_axil_bresp[w*2 +: 2];
+            if (bsel_q[w]) m_bresp = m_axil_bresp[w*2 +: 2];
         end
     end
 
@@ -176,13 +176,18 @@ module axil_decode #(
             wstate_q  <= W_IDLE;
             aw_full_q <= 1'b0;
             w_full_q  <= 1'b0;
+            awv_q     <= '0;
+            wv_q      <= '0;
+            bsel_q    <= '0;
         end else begin
             unique case (wstate_q)
                 W_IDLE: begin
                     if (wr_issue) begin
-                        // Both flags stay set: in W_ISSUE they mean "not yet accepted"
-                        aw_full_q <= in_range(wr_win);
-                        w_full_q  <= in_range(wr_win);
+                        aw_full_q <= 1'b0;
+                        w_full_q  <= 1'b0;
+                        awv_q     <= wr_hot;
+                        wv_q      <= wr_hot;
+                        bsel_q    <= wr_hot;
                         wstate_q  <= in_range(wr_win) ? W_ISSUE : W_RESP;
                     end else begin
                         if (aw_hs) aw_full_q <= 1'b1;
@@ -190,12 +195,13 @@ module axil_decode #(
                     end
                 end
                 W_ISSUE: begin
-                    if (m_aw_hs) aw_full_q <= 1'b0;
-                    if (m_w_hs)  w_full_q  <= 1'b0;
+                    awv_q <= awv_q & ~m_axil_awready;
+                    wv_q  <= wv_q & ~m_axil_wready;
                     if (m_b_hs) begin
-                        aw_full_q <= 1'b0;
-                        w_full_q  <= 1'b0;
-                        wstate_q  <= W_RESP;
+                        awv_q    <= '0;
+                        wv_q     <= '0;
+                        bsel_q   <= '0;
+                        wstate_q <= W_RESP;
                     end
                 end
                 W_RESP: begin
@@ -230,17 +236,17 @@ module axil_decode #(
     } rstate_e;
 
     rstate_e               rstate_q;
-    logic                  ar_full_q;  // R_ISSUE: AR not yet accepted by the window
-    logic [WIN_W-1:0]      ar_win_q;
     logic [WIN_ADDR_W-1:0] ar_addr_q;
     logic [2:0]            ar_prot_q;
     logic [31:0]           rdata_q;
     logic [1:0]            rresp_q;
+    // R_ISSUE, one-hot by window: AR not yet accepted, R awaited (registers, as on the write side)
+    logic [WINDOWS-1:0]    arv_q;
+    logic [WINDOWS-1:0]    rsel_q;
 
     logic               ar_hs;
     logic               ar_in_range;
-    logic [WINDOWS-1:0] rsel;     // R_ISSUE: one-hot window of the read
-    logic               m_ar_hs;
+    logic [WINDOWS-1:0] ar_hot;   // the AR's window one-hot (all zero when out of range)
     logic               m_r_hs;
     logic [31:0]        m_rdata;
     logic [1:0]         m_rresp;
@@ -254,22 +260,21 @@ module axil_decode #(
     assign ar_in_range = in_range(s_axil_araddr[ADDR_W-1:WIN_ADDR_W]);
 
     for (genvar w = 0; w < WINDOWS; w++) begin : g_rport
-        assign rsel[w] = rstate_q == R_ISSUE && ar_win_q == WIN_W'(w);
+        assign ar_hot[w] = s_axil_araddr[ADDR_W-1:WIN_ADDR_W] == WIN_W'(w);
 
         assign m_axil_araddr[w*WIN_ADDR_W +: WIN_ADDR_W] = ar_addr_q;
         assign m_axil_arprot[w*3 +: 3]                    = ar_prot_q;
-        assign m_axil_arvalid[w]                          = rsel[w] && ar_full_q;
-        assign m_axil_rready[w]                           = rsel[w];
+        assign m_axil_arvalid[w]                          = arv_q[w];
+        assign m_axil_rready[w]                           = rsel_q[w];
     end
 
-    assign m_ar_hs = |(m_axil_arvalid & m_axil_arready);
-    assign m_r_hs  = |(m_axil_rready & m_axil_rvalid);
+    assign m_r_hs = |(m_axil_rready & m_axil_rvalid);
 
     always_comb begin
         m_rdata = 32'd0;
         m_rresp = 2'b00;
         for (int w = 0; w < WINDOWS; w++) begin
-            if (rsel[w]) begin
+            if (rsel_q[w]) begin
                 m_rdata = m_axil_rdata[w*32 +: 32];
                 m_rresp = m_axil_rresp[w*2 +: 2];
             end
@@ -278,21 +283,24 @@ module axil_decode #(
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            rstate_q  <= R_IDLE;
-            ar_full_q <= 1'b0;
+            rstate_q <= R_IDLE;
+            arv_q    <= '0;
+            rsel_q   <= '0;
         end else begin
             unique case (rstate_q)
                 R_IDLE: begin
                     if (ar_hs) begin
-                        ar_full_q <= ar_in_range;
-                        rstate_q  <= ar_in_range ? R_ISSUE : R_RESP;
+                        arv_q    <= ar_hot;
+                        rsel_q   <= ar_hot;
+                        rstate_q <= ar_in_range ? R_ISSUE : R_RESP;
                     end
                 end
                 R_ISSUE: begin
-                    if (m_ar_hs) ar_full_q <= 1'b0;
+                    arv_q <= arv_q & ~m_axil_arready;
                     if (m_r_hs) begin
-                        ar_full_q <= 1'b0;
-                        rstate_q  <= R_RESP;
+                        arv_q    <= '0;
+                        rsel_q   <= '0;
+                        rstate_q <= R_RESP;
                     end
                 end
                 R_RESP: begin
@@ -305,7 +313,6 @@ module axil_decode #(
 
     always_ff @(posedge clk) begin
         if (ar_hs) begin
-            ar_win_q  <= s_axil_araddr[ADDR_W-1:WIN_ADDR_W];
             ar_addr_q <= s_axil_araddr[WIN_ADDR_W-1:0];
             ar_prot_q <= s_axil_arprot;
         end

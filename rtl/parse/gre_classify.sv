@@ -12,11 +12,14 @@
 //
 // Stages after the tap (tap_valid = cycle T):
 //   G1 (T)    GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
-//             length check as a flag; the allow-list's answer registered
-//   G2 (T+1)  the early outcome: the steps' priority; RFC 6040, the first half of the inner
-//             checksum update (RFC 1624)
+//             length check as a flag
+//   G2 (T+1)  the early outcome: the steps' priority, with the allow-list step taken as a hit
+//             and flagged where it decides; its answer registered; RFC 6040, the first half
+//             of the inner checksum update (RFC 1624)
 //   G3 (T+2)  the policy and the checks a whole frame allows (the final outcome and the
-//             action); the bytes a DECAP_L3 lays over the output head, the checksum's fold
+//             action; a miss where the allow-list decides makes it DROP_NOT_ALLOWED, the
+//             outcome's last select); the bytes a DECAP_L3 lays over the output head, the
+//             checksum's fold
 //   G4 (T+3)  the descriptor: the head kept for DECAP_L3, lengths selected by the action
 // desc_valid is high in cycle T+4 for one cycle; the caller queues descriptors (no ready).
 //
@@ -67,8 +70,8 @@ module gre_classify
     input  wire logic                      ctrl_drop_pass,
     input  wire logic                      ctrl_drop_punt,
     input  wire logic                      ctrl_forward_malformed,
-    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T (the pair is looked
-    // up from the front end's early tap, two cycles before); registered here in G1
+    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T+1 (the pair is
+    // looked up from the front end's early tap, three cycles before T); registered in G2
     input  wire logic                      lookup_hit,
 
     output      logic                      desc_valid,
@@ -111,7 +114,6 @@ module gre_classify
     logic               g1_ecn_pl_short_q, g1_ecn_trunc_q, g1_teb_short_q;
     logic               g1_len_short_q;     // whole frame ends before ip_end
     logic               g1_csum_q;
-    logic               g1_hit_q;           // the allow-list's answer
     logic [1:0]         g1_oecn_q;
     logic [15:0]        g1_proto_q;
     logic [4:0]         g1_l2_q;
@@ -176,7 +178,6 @@ module gre_classify
             g1_teb_short_q   <= lt_teb[n_opt];
             g1_len_short_q   <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
             g1_csum_q        <= flags[15];
-            g1_hit_q         <= lookup_hit;
             g1_oecn_q        <= tap_ip_ecn;
             g1_proto_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]};
             g1_l2_q          <= tap_l2_len;
@@ -206,7 +207,8 @@ module gre_classify
         ACT_DECAP   = 2'd2
     } action_e;
 
-    outcome_e g2_outcome;     // the early outcome (steps 1-7)
+    outcome_e g2_outcome;     // the early outcome (steps 1-7), the allow-list taken as a hit
+    logic     g2_need_hit;    // ... where the allow-list decides: a miss is DROP_NOT_ALLOWED
     always_comb begin
         logic ecn_drop_now;
         ecn_drop_now = ecn_drop(g1_oecn_q, g1_p_v6_q ? g1_inner_q[1][5:4] : g1_inner_q[1][1:0]);
@@ -221,8 +223,7 @@ module gre_classify
         else if (g1_gre_bad_q)                          g2_outcome = OUT_DROP_GRE_HEADER;
         else if (g1_pl_lt_gre_q)                        g2_outcome = OUT_DROP_IP_HEADER;
         else if (g1_trunc_gre_q)                        g2_outcome = OUT_DROP_TRUNCATED;
-        else if (ctrl_allow_enable && (g1_v6_q || !g1_hit_q))
-                                                        g2_outcome = OUT_DROP_NOT_ALLOWED;
+        else if (ctrl_allow_enable && g1_v6_q)          g2_outcome = OUT_DROP_NOT_ALLOWED;
         else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
         else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
                                                         g2_outcome = OUT_DROP_TRUNCATED;
@@ -233,9 +234,15 @@ module gre_classify
         else                                            g2_outcome = OUT_DECAP_L3;
     end
 
+    assign g2_need_hit = ctrl_allow_enable && !g1_v6_q && !(g1_not_gre_q || g1_trunc_fixed_q
+                      || g1_ver_bad_q || g1_trunc_opts_q || !tap_csum_ok || g1_frag_q
+                      || g1_pl_bad_q || g1_trunc_gre4_q || g1_gre_bad_q || g1_pl_lt_gre_q
+                      || g1_trunc_gre_q);
+
     // RFC 6040 and the first half of RFC 1624 for an inner IPv4 header.
     logic               g2_valid_q, g2_ecn_set_q, g2_p_v6_q;
     outcome_e           g2_early_q;                // steps 1-7
+    logic               g2_need_hit_q, g2_hit_q;   // the allow-list decides; its answer
     logic               g2_rx_bad_q, g2_len_short_q;
     logic [7:0]         g2_tos_q;                  // inner byte K+1, rewritten
     logic [17:0]        g2_hc_sum_q;               // ~HC + ~m + m'
@@ -262,6 +269,8 @@ module gre_classify
             tos  = g1_p_v6_q ? {g1_inner_q[1][7:6], necn, g1_inner_q[1][3:0]}
                              : {g1_inner_q[1][7:2], necn};
             g2_early_q     <= g2_outcome;
+            g2_need_hit_q  <= g2_need_hit;
+            g2_hit_q       <= lookup_hit;
             g2_rx_bad_q    <= g1_whole_q && g1_rx_err_q;
             g2_len_short_q <= g1_len_short_q;
             g2_ecn_set_q   <= !teb && g1_ecn_on_q && necn != iecn;
@@ -311,6 +320,10 @@ module gre_classify
             g3_action = ACT_DECAP;
         end else if (fwd) begin
             g3_action = ACT_FORWARD;
+        end
+        if (!g2_rx_bad_q && g2_need_hit_q && !g2_hit_q) begin
+            g3_final  = OUT_DROP_NOT_ALLOWED;
+            g3_action = ACT_DROP;
         end
     end
 

@@ -60,8 +60,11 @@ module sync_fifo #(
     assign m_valid = out_valid_q || direct;
     assign m_data  = out_valid_q ? out_q : s_data;
 
+    // The free word at wr_ptr is written every cycle the RAM is not full; push only moves the
+    // pointer. So the RAM's write enable is a register (fanning out to every bit) and push
+    // stays a local net of the pointer and flag logic.
     always_ff @(posedge clk) begin
-        if (push) mem[wr_ptr_q] <= s_data;
+        if (!full_q) mem[wr_ptr_q] <= s_data;
     end
 
     always_ff @(posedge clk) begin

@@ -173,7 +173,7 @@ module gre_decap
     );
 
     logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6, lengths relative to G and
-                        // the outer pair from the early tap (the allow-list takes three cycles)
+                        // the outer pair from the early tap (the allow-list takes four cycles)
     assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst, control[31:4]};
 
     logic lookup_hit;
@@ -202,12 +202,13 @@ module gre_decap
     );
 
     // The outer IPv4 allow-list. The pair comes from the front end in the cycle its window is
-    // complete, three cycles before the tap (the block-RAM CAM's words registered,
-    // LOOKUP_LATENCY 3): the answer is there in the tap's cycle and gre_classify registers it.
+    // complete, three cycles before the tap; the block-RAM CAM's words land in registers
+    // beside the RAMs and again before the match (LOOKUP_LATENCY 4): the answer comes in the
+    // cycle after the tap, which gre_classify registers in G2.
     allow_list #(
         .ENTRIES(ALLOW_ENTRIES),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(3)
+        .LOOKUP_LATENCY(4)
     ) allow (
         .clk(clk), .rst(rst),
         .s_axil_awaddr(t_awaddr), .s_axil_awprot(t_awprot), .s_axil_awvalid(t_awvalid),
