@@ -21,8 +21,8 @@
 //   * Write: AW and W are accepted in either order or together; the register is written in
 //     the cycle both are present, and B is raised in the next cycle.
 //   * Read: AR is accepted when no R is pending; the register is read in the cycle after the
-//     AR handshake and R follows in the cycle after that (two cycles after AR), at any
-//     traffic (the counters' read port is their own).
+//     AR handshake (R1), selected in the next (R2) and R follows in the cycle after that
+//     (three cycles after AR), at any traffic (the counters' read port is their own).
 //   * WSTRB selects byte lanes of the config registers; a write with WSTRB = 0 changes
 //     nothing (and still answers OKAY on a writable address).
 //   * Unmapped addresses (reads and writes) and writes to read-only registers answer SLVERR
@@ -54,9 +54,10 @@
 //     earlier one before it (as with one input register and the clear acted on at once);
 //     a read whose AR handshake is in W + 1 (B's cycle) or later sees the clear.
 //   * HI latch: each counter has its own 32-bit latch (outcomes: LUT RAM, TX: flip-flops).
-//     Reading a _LO register returns bits 31:0 and, in the same cycle, copies bits 63:32 of
-//     that same counter into its latch; reading _HI returns the latch. Latches are zeroed by
-//     reset and by COUNTER_CLEAR.
+//     Reading a _LO register returns bits 31:0 and copies bits 63:32 of that same counter,
+//     as read in R1, into its latch (written in R2); reading _HI returns the latch. Latches
+//     are zeroed by reset and by COUNTER_CLEAR (a latch a _LO read would write in the cycle
+//     after the clear is zeroed too, as if written before it).
 //   * The RAMs are not reset: reset sets every flag (counters and latches read 0).
 
 `default_nettype none
@@ -263,16 +264,20 @@ module block_csr #(
 
     // ------------------------------------------------------------------------------------
     // Read decode: the address is registered in the rd_req cycle (R0) and decoded, the
-    // registers read and the HI latch loaded in the next (R1, rd_ack)
+    // registers and counter RAMs read in the next (R1) into registers, the word selected in
+    // R2 (rd_ack), when the HI latch is loaded
     // ------------------------------------------------------------------------------------
     logic            rd_p_q;    // R1
+    logic            rd_p2_q;   // R2
     logic [WA_W-1:0] rd_addr_q; // data: not reset
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            rd_p_q <= 1'b0;
+            rd_p_q  <= 1'b0;
+            rd_p2_q <= 1'b0;
         end else begin
-            rd_p_q <= rd_req;
+            rd_p_q  <= rd_req;
+            rd_p2_q <= rd_p_q;
         end
     end
 
@@ -280,7 +285,7 @@ module block_csr #(
         if (rd_req) rd_addr_q <= rd_addr;
     end
 
-    assign rd_ack = rd_p_q;
+    assign rd_ack = rd_p2_q;
 
     logic [ADDR_W-5:0] rd_gran; // 16-byte granule: byte address [ADDR_W-1:4]
     logic              rd_cnt;  // an outcome counter: 0x100 + 16*n (n < NUM_OUTCOMES)
@@ -400,26 +405,36 @@ module block_csr #(
     end
 
     // The counter a read addresses, as it is in R1
-    logic [63:0] rd_pkts;
-    logic [63:0] rd_bytes;
     logic        rd_zero;  // zero, or being cleared (the E3 events of this cycle count from 0)
     assign rd_zero  = cnt_zero_q[rd_slot[SLOT_W-1:0]] || clear_qq;
-    assign rd_pkts  = rd_zero ? 64'd0 : rd_word[127:64];
-    assign rd_bytes = rd_zero ? 64'd0 : rd_word[63:0];
 
-    // HI latches of the outcome counters: LUT RAM, a "reads as zero" flag each
-    logic [31:0]      hi_pkts_mem [DEPTH];
-    logic [31:0]      hi_bytes_mem [DEPTH];
-    logic [DEPTH-1:0] hi_pkts_zero_q;
-    logic [DEPTH-1:0] hi_bytes_zero_q;
-    logic             ld_hi_pkts;
-    logic             ld_hi_bytes;
-    assign ld_hi_pkts  = latch_pkts && rd_cnt;
-    assign ld_hi_bytes = latch_bytes && rd_cnt;
+    // HI latches of the outcome counters: LUT RAM, a "reads as zero" flag each. A _LO read
+    // samples bits 63:32 in R1 and writes the latch in R2, unless a clear was acted on in R1
+    // (the latch it would have written then is zeroed by that clear).
+    logic [31:0]       hi_pkts_mem [DEPTH];
+    logic [31:0]       hi_bytes_mem [DEPTH];
+    logic [DEPTH-1:0]  hi_pkts_zero_q;
+    logic [DEPTH-1:0]  hi_bytes_zero_q;
+    logic              ld_hi_pkts_q;   // R2
+    logic              ld_hi_bytes_q;
+    logic [SLOT_W-1:0] ld_slot_q;      // data
+    logic [31:0]       ld_hi_q;        // data: the HI half sampled in R1 (zero flag: r2_lo_zero_q)
 
     always_ff @(posedge clk) begin
-        if (ld_hi_pkts)  hi_pkts_mem[rd_slot[SLOT_W-1:0]]  <= rd_pkts[63:32];
-        if (ld_hi_bytes) hi_bytes_mem[rd_slot[SLOT_W-1:0]] <= rd_bytes[63:32];
+        if (rst) begin
+            ld_hi_pkts_q  <= 1'b0;
+            ld_hi_bytes_q <= 1'b0;
+        end else begin
+            ld_hi_pkts_q  <= latch_pkts && rd_cnt && !clear_q;
+            ld_hi_bytes_q <= latch_bytes && rd_cnt && !clear_q;
+        end
+        ld_slot_q <= rd_slot[SLOT_W-1:0];
+        ld_hi_q   <= rd_addr_q[1] ? rd_word[63:32] : rd_word[127:96];
+    end
+
+    always_ff @(posedge clk) begin
+        if (ld_hi_pkts_q)  hi_pkts_mem[ld_slot_q]  <= r2_lo_zero_q ? 32'd0 : ld_hi_q;
+        if (ld_hi_bytes_q) hi_bytes_mem[ld_slot_q] <= r2_lo_zero_q ? 32'd0 : ld_hi_q;
     end
 
     always_ff @(posedge clk) begin
@@ -428,18 +443,12 @@ module block_csr #(
                 hi_pkts_zero_q[k]  <= 1'b1;
                 hi_bytes_zero_q[k] <= 1'b1;
             end else begin
-                if (ld_hi_pkts && rd_slot[SLOT_W-1:0] == SLOT_W'(k))  hi_pkts_zero_q[k]  <= 1'b0;
-                if (ld_hi_bytes && rd_slot[SLOT_W-1:0] == SLOT_W'(k)) hi_bytes_zero_q[k] <= 1'b0;
+                if (ld_hi_pkts_q && ld_slot_q == SLOT_W'(k))  hi_pkts_zero_q[k]  <= 1'b0;
+                if (ld_hi_bytes_q && ld_slot_q == SLOT_W'(k)) hi_bytes_zero_q[k] <= 1'b0;
             end
         end
     end
 
-    logic [31:0] rd_hi_pkts;
-    logic [31:0] rd_hi_bytes;
-    assign rd_hi_pkts  = hi_pkts_zero_q[rd_slot[SLOT_W-1:0]] ? 32'd0
-                                                              : hi_pkts_mem[rd_slot[SLOT_W-1:0]];
-    assign rd_hi_bytes = hi_bytes_zero_q[rd_slot[SLOT_W-1:0]] ? 32'd0
-                                                                : hi_bytes_mem[rd_slot[SLOT_W-1:0]];
 
     // ------------------------------------------------------------------------------------
     // TX counters: flip-flops
@@ -464,48 +473,91 @@ module block_csr #(
         end
     end
 
+    // Loaded in R2 from R1's sample, as the outcome counters' latches
+    logic        ld_tx_pkts_q;   // R2
+    logic        ld_tx_bytes_q;
+    logic [31:0] ld_tx_hi_q;     // data
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            ld_tx_pkts_q  <= 1'b0;
+            ld_tx_bytes_q <= 1'b0;
+        end else begin
+            ld_tx_pkts_q  <= latch_pkts && rd_tx && !clear_q;
+            ld_tx_bytes_q <= latch_bytes && rd_tx && !clear_q;
+        end
+        ld_tx_hi_q <= rd_addr_q[1] ? rd_tx_bytes[63:32] : rd_tx_pkts[63:32];
+    end
+
     always_ff @(posedge clk) begin
         if (rst || clear_q) begin
             tx_pkts_hi_q  <= '0;
             tx_bytes_hi_q <= '0;
         end else begin
-            if (latch_pkts && rd_tx)  tx_pkts_hi_q  <= rd_tx_pkts[63:32];
-            if (latch_bytes && rd_tx) tx_bytes_hi_q <= rd_tx_bytes[63:32];
+            if (ld_tx_pkts_q)  tx_pkts_hi_q  <= ld_tx_hi_q;
+            if (ld_tx_bytes_q) tx_bytes_hi_q <= ld_tx_hi_q;
         end
     end
 
     // ------------------------------------------------------------------------------------
-    // Read data mux (R1)
+    // Read data: R1 registers the RAM words (unselected by their zero flags) and everything
+    // else already selected; R2 applies the flags and picks one (rd_ack)
     // ------------------------------------------------------------------------------------
+    logic        r2_cnt_q;      // R2: an outcome counter
+    logic        r2_hi_q;       // ... its _HI register (else _LO)
+    logic [31:0] r2_lo_q;       // data: the _LO word as read
+    logic        r2_lo_zero_q;  // data
+    logic [31:0] r2_hi_q2;      // data: the HI latch as read
+    logic        r2_hi_zero_q;  // data
+    logic [31:0] r2_other_q;    // data: any other register, selected in R1
+    logic        r2_ok_q;       // data
+    logic [31:0] rd_other;
+    logic        rd_ok1;
+
+    always_ff @(posedge clk) begin
+        r2_cnt_q     <= rd_cnt;
+        r2_hi_q      <= rd_addr_q[0];
+        r2_lo_q      <= rd_addr_q[1] ? rd_word[31:0] : rd_word[95:64];
+        r2_lo_zero_q <= rd_zero;
+        r2_hi_q2     <= rd_addr_q[1] ? hi_bytes_mem[rd_slot[SLOT_W-1:0]]
+                                     : hi_pkts_mem[rd_slot[SLOT_W-1:0]];
+        r2_hi_zero_q <= rd_addr_q[1] ? hi_bytes_zero_q[rd_slot[SLOT_W-1:0]]
+                                     : hi_pkts_zero_q[rd_slot[SLOT_W-1:0]];
+        r2_other_q   <= rd_other;
+        r2_ok_q      <= rd_ok1;
+    end
+
     always_comb begin
-        rd_data = 32'd0;
-        rd_ok   = 1'b1;
+        if (!r2_cnt_q)         rd_data = r2_other_q;
+        else if (r2_hi_q)      rd_data = r2_hi_zero_q ? 32'd0 : r2_hi_q2;
+        else                   rd_data = r2_lo_zero_q ? 32'd0 : r2_lo_q;
+    end
+    assign rd_ok = r2_ok_q;
+
+    always_comb begin
+        rd_other = 32'd0;
+        rd_ok1   = 1'b1;
         if (rd_addr_q == WA_ID) begin
-            rd_data = ID_VALUE;
+            rd_other = ID_VALUE;
         end else if (rd_addr_q == WA_PARAMS) begin
-            rd_data = PARAMS_VALUE;
+            rd_other = PARAMS_VALUE;
         end else if (rd_addr_q == WA_CLEAR) begin
-            rd_data = 32'd0;
+            rd_other = 32'd0;
         end else if (rd_cnt) begin
-            unique case (rd_addr_q[1:0])
-                2'd0:    rd_data = rd_pkts[31:0];
-                2'd1:    rd_data = rd_hi_pkts;
-                2'd2:    rd_data = rd_bytes[31:0];
-                default: rd_data = rd_hi_bytes;
-            endcase
+            rd_other = 32'd0;   // R2 selects the counter
         end else if (rd_tx) begin
             unique case (rd_addr_q[1:0])
-                2'd0:    rd_data = rd_tx_pkts[31:0];
-                2'd1:    rd_data = tx_pkts_hi_q;
-                2'd2:    rd_data = rd_tx_bytes[31:0];
-                default: rd_data = tx_bytes_hi_q;
+                2'd0:    rd_other = rd_tx_pkts[31:0];
+                2'd1:    rd_other = tx_pkts_hi_q;
+                2'd2:    rd_other = rd_tx_bytes[31:0];
+                default: rd_other = tx_bytes_hi_q;
             endcase
         end else begin
-            rd_ok = 1'b0;
+            rd_ok1 = 1'b0;
             for (int i = 0; i < NUM_REGS; i++) begin
                 if (rd_addr_q == reg_wa(i)) begin
-                    rd_data = reg_rd[i];
-                    rd_ok   = 1'b1;
+                    rd_other = reg_rd[i];
+                    rd_ok1   = 1'b1;
                 end
             end
         end

@@ -367,7 +367,7 @@ async def reads_under_load(dut):
     """A stat event and a tx event in every cycle (outcomes in runs: the same counter back to
     back, alternating, random) while counters are read over AXI4-Lite without pause: every
     64-bit value read (LO, then HI latched by it) is exactly the count of the events presented
-    up to two cycles before its LO read's AR handshake; every read answers 2 cycles after
+    up to two cycles before its LO read's AR handshake; every read answers 3 cycles after
     AR."""
     axil = await setup(dut)
     rng = random.Random(17)
@@ -434,5 +434,5 @@ async def reads_under_load(dut):
     running = False
     await task
     for a, r in zip(ar_cycles, r_cycles):
-        assert r - a == 2, f"AR in cycle {a}, R in cycle {r}"
+        assert r - a == 3, f"AR in cycle {a}, R in cycle {r}"
     dut._log.info("reads_under_load: %d counters read under full traffic", checked)
