@@ -3,6 +3,7 @@ namespaces, TUN/TAP, kernel VXLAN or iperf2 are missing; the harnesses built onc
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,16 @@ WIDTH = 256
 @pytest.fixture(scope="session")
 def tap_available() -> bool:
     try:
-        taplab.check_available()
+        taplab.check_available(need_iperf=False)
     except taplab.LabUnavailable as e:
         pytest.skip(f"live TAP lab unavailable: {e}")
+    return True
+
+
+@pytest.fixture(scope="session")
+def iperf_available(tap_available: bool) -> bool:
+    if not shutil.which("iperf"):
+        pytest.skip("iperf2 is not installed (apt-get install -y iperf)")
     return True
 
 

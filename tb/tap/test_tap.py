@@ -55,7 +55,7 @@ def test_ping_both_ways(lab: VxlanTapLab) -> None:
         assert p.rtt_avg_ms is not None and p.rtt_avg_ms > 0
 
 
-def test_iperf_transfer_counted_on_both_ends(lab: VxlanTapLab) -> None:
+def test_iperf_transfer_counted_on_both_ends(lab: VxlanTapLab, iperf_available: bool) -> None:
     r = lab.iperf(nbytes=NBYTES)
     assert r.client_bytes >= NBYTES
     assert r.server_bytes == r.client_bytes, r
@@ -68,7 +68,7 @@ def test_iperf_transfer_counted_on_both_ends(lab: VxlanTapLab) -> None:
 INJECTED: dict[str, int] = {}
 
 
-def test_malformed_frames_during_iperf_are_counted(lab: VxlanTapLab) -> None:
+def test_malformed_frames_during_iperf_are_counted(lab: VxlanTapLab, iperf_available: bool) -> None:
     frames = taplab.malformed_vxlan_frames()
     result: dict[str, Any] = {}
 
@@ -92,7 +92,7 @@ def test_malformed_frames_during_iperf_are_counted(lab: VxlanTapLab) -> None:
         INJECTED[outcome] = INJECTED.get(outcome, 0) + rounds * len(fs)
 
 
-def test_counters_balance(lab: VxlanTapLab) -> None:
+def test_counters_balance(lab: VxlanTapLab, iperf_available: bool) -> None:
     assert lab.sim is not None
     final = lab.sim.stop()
     assert final["exit_code"] == 0, final
@@ -125,7 +125,7 @@ def _netem_available(ns: str) -> bool:
     return r.returncode == 0
 
 
-def test_impaired_underlay_transfer_completes(vtep_binary: Path, tap_workdir: Path) -> None:
+def test_impaired_underlay_transfer_completes(iperf_available: bool, vtep_binary: Path, tap_workdir: Path) -> None:
     """1 % loss and reordering on the underlay into the NIC: netem on the cloud's wsnet where
     the kernel has it; this machine's kernel has no netem (CONFIG_NET_SCH_NETEM unset), so then
     the harness's own impairment of its network-port input does the same."""
@@ -152,7 +152,7 @@ def test_impaired_underlay_transfer_completes(vtep_binary: Path, tap_workdir: Pa
     assert dec["frames_in"] == dec["tx_packets"] + dec["drops"]
 
 
-def test_killing_the_sim_mid_transfer_leaves_nothing(vtep_binary: Path, tap_workdir: Path) -> None:
+def test_killing_the_sim_mid_transfer_leaves_nothing(iperf_available: bool, vtep_binary: Path, tap_workdir: Path) -> None:
     lb = VxlanTapLab(tap_workdir / "kill", tag=f"k{os.getpid() % 10000}")
     lb.__enter__()
     try:
@@ -181,7 +181,7 @@ def test_killing_the_sim_mid_transfer_leaves_nothing(vtep_binary: Path, tap_work
         assert not _alive(pid), f"process {pid} left behind"
 
 
-def test_demo_torn_down_on_sigterm(vtep_binary: Path, gre_binary: Path) -> None:
+def test_demo_torn_down_on_sigterm(iperf_available: bool, vtep_binary: Path, gre_binary: Path) -> None:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.Popen([sys.executable, "-m", "wirespeed.taplab", "demo", "--seconds", "30", "--no-gre"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=paths.ROOT, env=env)
