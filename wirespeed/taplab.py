@@ -457,6 +457,12 @@ class GreTapLab:
             self.sim.kill()
         self.ns.close()
 
+    def send_raw(self, frames: Sequence[bytes]) -> None:
+        """Frames written by scapy's side (AF_PACKET) into the input TAP."""
+        path = self.workdir / "raw.hex"
+        path.write_text("\n".join(f.hex() for f in frames) + "\n")
+        self.ns.exec(self.net, sys.executable, "-m", "wirespeed.taplab", "send-hex", "wsgin", str(path))
+
     def send_and_receive(self, n: int = 20) -> tuple[int, list[str]]:
         """n GRE frames from scapy into the input TAP; returns (datagrams the socket in grehost
         received, their payloads)."""

@@ -111,6 +111,12 @@ def test_counters_balance(lab: VxlanTapLab, iperf_available: bool) -> None:
     for outcome, n in INJECTED.items():
         assert dec["outcomes"][outcome]["packets"] == n, (outcome, dec["outcomes"][outcome])
     assert dec["drops"] == sum(INJECTED.values())
+    # the live view showed the traffic while it ran: rates in some line, totals never falling
+    live = [x for x in lab.sim.lines() if not x.get("final")]
+    assert any(x["ports"]["net rx"]["frames_per_second"] > 0 and x["ports"]["net rx"]["bits_per_second"] > 0
+               and x["outcomes"]["decap DECAP"]["frames_per_second"] > 0 for x in live)
+    totals = [x["ports"]["host tx"]["frames"] for x in live]
+    assert totals == sorted(totals) and totals[-1] <= dec["tx_packets"]
     # the ports saw what the counters say
     ports = final["ports"]
     assert ports["net rx"]["frames"] == dec["frames_in"]
@@ -214,7 +220,13 @@ def test_demo_torn_down_on_sigterm(iperf_available: bool, vtep_binary: Path, gre
 
 
 def test_gre_frames_from_scapy_reach_a_socket(gre_binary: Path, tap_workdir: Path) -> None:
+    from scapy.layers.inet import IP
+    from scapy.layers.l2 import Ether
+
+    bad = Ether(taplab.gre_frames(1, taplab.MAC["wsgout"])[0])
+    bad[IP].chksum = 0x1234  # the outer header's: DROP_IP_CHECKSUM, never reaches the socket
     with taplab.GreTapLab(tap_workdir / "gre", tag=f"g{os.getpid() % 10000}") as g:
+        g.send_raw([bytes(bad)] * 3)
         got, payloads = g.send_and_receive(12)
         assert g.sim is not None
         final = g.sim.stop()
@@ -222,6 +234,7 @@ def test_gre_frames_from_scapy_reach_a_socket(gre_binary: Path, tap_workdir: Pat
     assert sorted(payloads) == sorted(f"wirespeed gre {i}" for i in range(12))
     d = final["counters"]["gre"]
     assert d["outcomes"]["DECAP_L3"]["packets"] == 12
+    assert d["outcomes"]["DROP_IP_CHECKSUM"]["packets"] == 3 and d["drops"] == 3
     assert final["balanced"] == 1 and d["frames_in"] == d["tx_packets"] + d["drops"]
 
 
