@@ -418,7 +418,8 @@ module block_csr #(
     logic              ld_hi_pkts_q;   // R2
     logic              ld_hi_bytes_q;
     logic [SLOT_W-1:0] ld_slot_q;      // data
-    logic [31:0]       ld_hi_q;        // data: the HI half sampled in R1 (zero flag: r2_lo_zero_q)
+    logic [31:0]       ld_hi_q;        // data: the HI half sampled in R1
+    logic              r2_lo_zero_q;   // data: ... and its counter's zero flag (R2's _LO too)
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -506,7 +507,6 @@ module block_csr #(
     logic        r2_cnt_q;      // R2: an outcome counter
     logic        r2_hi_q;       // ... its _HI register (else _LO)
     logic [31:0] r2_lo_q;       // data: the _LO word as read
-    logic        r2_lo_zero_q;  // data
     logic [31:0] r2_hi_q2;      // data: the HI latch as read
     logic        r2_hi_zero_q;  // data
     logic [31:0] r2_other_q;    // data: any other register, selected in R1
