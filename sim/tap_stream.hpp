@@ -47,7 +47,7 @@ public:
 
     // Impairments of the link into this port, for kernels without netem: each frame read is lost
     // with probability `loss`, or with probability `reorder` held back and queued after the next
-    // frame read (released alone when none is waiting).
+    // frame read (released alone when no frame is waiting behind it).
     void impair(double loss, double reorder, uint64_t seed) {
         loss_ = loss, reorder_ = reorder, rng_ = Rng(seed);
         held_.data.assign(kTapMaxFrame, 0);
@@ -88,6 +88,7 @@ public:
 
     inline void drive(uint64_t) {
         if (offered_) return;
+        if (!active_ && count_ == 0 && held_len_) release_held();  // nothing came after it
         if (!active_ && count_ > 0) start_frame();
         if (active_) present_beat();
         else P::tvalid(t_) = 0;
