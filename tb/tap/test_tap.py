@@ -2,12 +2,12 @@
 TAP devices, live (wirespeed.taplab; needs root, network namespaces, TUN/TAP, kernel VXLAN and
 iperf2, skipped with the reason otherwise).
 
-One VXLAN lab serves the first tests, in order: ping both ways, an iperf2 transfer counted on
-both ends, malformed frames written by scapy into the NIC's network port while iperf2 runs,
-then the NIC is stopped and its counters must balance and count every malformed frame under
-its outcome. Then: an impaired underlay (netem where the kernel has it, else the harness's own
-loss and reordering), the simulation killed mid-transfer, the demo killed by SIGTERM, GRE from
-scapy to a UDP socket, and the harness's errors.
+Each test has a lab of its own: ping both ways; iperf2 both ways, counted on both ends; malformed
+frames written by scapy into the NIC's network port while iperf2 runs, each counted under its
+outcome; after each, the NIC is stopped and its counters must balance. Then: an impaired
+underlay (netem where the kernel has it, else the harness's own loss and reordering), the
+simulation killed mid-transfer, the demo killed by SIGTERM, GRE from scapy to a UDP socket, and
+the harness's errors.
 """
 
 from __future__ import annotations
@@ -42,59 +42,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@pytest.fixture(scope="module")
-def lab(vtep_binary: Path, tap_workdir: Path):
-    with VxlanTapLab(tap_workdir / "vxlan", tag=f"t{os.getpid() % 10000}") as lb:
-        yield lb
+def _lab(workdir: Path, letter: str) -> VxlanTapLab:
+    """A lab of its own per test (under a second to set up), so that the tests hold whatever
+    way pytest-xdist spreads them over its workers."""
+    return VxlanTapLab(workdir / letter, tag=f"{letter}{os.getpid() % 10000}")
 
 
-def test_ping_both_ways(lab: VxlanTapLab) -> None:
-    for from_cloud in (True, False):
-        p = lab.ping(from_cloud, count=3, interval=0.2)
-        assert p.received == 3, f"ping {'cloud->onprem' if from_cloud else 'onprem->cloud'}: {p}"
-        assert p.rtt_avg_ms is not None and p.rtt_avg_ms > 0
-
-
-def test_iperf_transfer_counted_on_both_ends(lab: VxlanTapLab, iperf_available: bool) -> None:
-    r = lab.iperf(nbytes=NBYTES)
-    assert r.client_bytes >= NBYTES
-    assert r.server_bytes == r.client_bytes, r
-    assert r.mbit_s > 0
-    # the reverse direction: data through the encapsulator, ACKs through the decapsulator
-    r = lab.iperf(nbytes=NBYTES // 2, reverse=True)
-    assert r.server_bytes == r.client_bytes >= NBYTES // 2, r
-
-
-INJECTED: dict[str, int] = {}
-
-
-def test_malformed_frames_during_iperf_are_counted(lab: VxlanTapLab, iperf_available: bool) -> None:
-    frames = taplab.malformed_vxlan_frames()
-    result: dict[str, Any] = {}
-
-    def transfer() -> None:
-        try:
-            result["r"] = lab.iperf(nbytes=NBYTES)
-        except Exception as e:  # noqa: BLE001 - reported below
-            result["e"] = e
-
-    t = threading.Thread(target=transfer)
-    t.start()
-    time.sleep(0.8)  # the transfer is under way
-    rounds = 3
-    lab.inject([f.hex() for _ in range(rounds) for fs in frames.values() for f in fs])
-    t.join(timeout=120)
-    assert not t.is_alive(), "iperf2 did not finish"
-    assert "e" not in result, result.get("e")
-    r = result["r"]
-    assert r.server_bytes == r.client_bytes >= NBYTES, r
-    for outcome, fs in frames.items():
-        INJECTED[outcome] = INJECTED.get(outcome, 0) + rounds * len(fs)
-
-
-def test_counters_balance(lab: VxlanTapLab, iperf_available: bool) -> None:
-    assert lab.sim is not None
-    final = lab.sim.stop()
+def _check_balanced(final: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The NIC stopped cleanly and its counters balance; returns (decap, encap) counters."""
     assert final["exit_code"] == 0, final
     assert final["balanced"] == 1
     for label in ("decap", "encap"):
@@ -103,26 +58,80 @@ def test_counters_balance(lab: VxlanTapLab, iperf_available: bool) -> None:
         assert sum(o["packets"] for o in d["outcomes"].values()) == d["frames_in"]
         assert d["tap_write_drops"] == 0
     dec, enc = final["counters"]["decap"], final["counters"]["encap"]
-    # the transfers went through the tunnel both ways (thousands of frames each)
-    assert dec["outcomes"]["DECAP"]["packets"] > 1000
-    assert enc["outcomes"]["ENCAP"]["packets"] > 1000
-    # every malformed frame was counted under its own outcome, and nothing else was dropped
-    assert INJECTED, "test_malformed_frames_during_iperf_are_counted did not run"
-    for outcome, n in INJECTED.items():
-        assert dec["outcomes"][outcome]["packets"] == n, (outcome, dec["outcomes"][outcome])
-    assert dec["drops"] == sum(INJECTED.values())
-    # the live view showed the traffic while it ran: rates in some line, totals never falling
-    live = [x for x in lab.sim.lines() if not x.get("final")]
-    assert any(x["ports"]["net rx"]["frames_per_second"] > 0 and x["ports"]["net rx"]["bits_per_second"] > 0
-               and x["outcomes"]["decap DECAP"]["frames_per_second"] > 0 for x in live)
-    totals = [x["ports"]["host tx"]["frames"] for x in live]
-    assert totals == sorted(totals) and totals[-1] <= dec["tx_packets"]
     # the ports saw what the counters say
     ports = final["ports"]
     assert ports["net rx"]["frames"] == dec["frames_in"]
     assert ports["host tx"]["frames"] == dec["tx_packets"]
     assert ports["host rx"]["frames"] == enc["frames_in"]
     assert ports["net tx"]["frames"] == enc["tx_packets"]
+    return dec, enc
+
+
+def test_ping_both_ways(vtep_binary: Path, tap_workdir: Path) -> None:
+    with _lab(tap_workdir, "p") as lab:
+        for from_cloud in (True, False):
+            p = lab.ping(from_cloud, count=3, interval=0.2)
+            assert p.received == 3, f"ping {'cloud->onprem' if from_cloud else 'onprem->cloud'}: {p}"
+            assert p.rtt_avg_ms is not None and p.rtt_avg_ms > 0
+        assert lab.sim is not None
+        dec, enc = _check_balanced(lab.sim.stop())
+    # 3 echo requests and 3 replies each way, through the tunnel
+    assert dec["outcomes"]["DECAP"]["packets"] >= 6 and enc["outcomes"]["ENCAP"]["packets"] >= 6
+
+
+def test_iperf_both_ways_counted_on_both_ends_and_counters_balance(iperf_available: bool, vtep_binary: Path,
+                                                                   tap_workdir: Path) -> None:
+    with _lab(tap_workdir, "t") as lab:
+        r = lab.iperf(nbytes=NBYTES)
+        assert r.client_bytes >= NBYTES
+        assert r.server_bytes == r.client_bytes, r
+        assert r.mbit_s > 0
+        # the reverse direction: data through the encapsulator, ACKs through the decapsulator
+        r = lab.iperf(nbytes=NBYTES // 2, reverse=True)
+        assert r.server_bytes == r.client_bytes >= NBYTES // 2, r
+        assert lab.sim is not None
+        final = lab.sim.stop()
+        live = [x for x in lab.sim.lines() if not x.get("final")]
+    dec, enc = _check_balanced(final)
+    # thousands of frames each way, all through the tunnel, none dropped
+    assert dec["outcomes"]["DECAP"]["packets"] > 1000 and enc["outcomes"]["ENCAP"]["packets"] > 1000
+    assert dec["drops"] == 0 and enc["drops"] == 0
+    # the live view showed the traffic while it ran: rates in some line, totals never falling
+    assert any(x["ports"]["net rx"]["frames_per_second"] > 0 and x["ports"]["net rx"]["bits_per_second"] > 0
+               and x["outcomes"]["decap DECAP"]["frames_per_second"] > 0 for x in live)
+    totals = [x["ports"]["host tx"]["frames"] for x in live]
+    assert totals == sorted(totals) and totals[-1] <= dec["tx_packets"]
+
+
+def test_malformed_frames_during_iperf_are_counted(iperf_available: bool, vtep_binary: Path,
+                                                   tap_workdir: Path) -> None:
+    frames = taplab.malformed_vxlan_frames()
+    rounds = 3
+    result: dict[str, Any] = {}
+    with _lab(tap_workdir, "m") as lab:
+
+        def transfer() -> None:
+            try:
+                result["r"] = lab.iperf(nbytes=NBYTES)
+            except Exception as e:  # noqa: BLE001 - reported below
+                result["e"] = e
+
+        t = threading.Thread(target=transfer)
+        t.start()
+        time.sleep(0.8)  # the transfer is under way
+        lab.inject([f.hex() for _ in range(rounds) for fs in frames.values() for f in fs])
+        t.join(timeout=120)
+        assert not t.is_alive(), "iperf2 did not finish"
+        assert "e" not in result, result.get("e")
+        r = result["r"]
+        assert r.server_bytes == r.client_bytes >= NBYTES, r
+        assert lab.sim is not None
+        dec, _ = _check_balanced(lab.sim.stop())
+    # every malformed frame was counted under its own outcome, and nothing else was dropped
+    for outcome, fs in frames.items():
+        assert dec["outcomes"][outcome]["packets"] == rounds * len(fs), (outcome, dec["outcomes"][outcome])
+    assert dec["drops"] == rounds * sum(len(fs) for fs in frames.values())
+    assert dec["outcomes"]["DECAP"]["packets"] > 1000
 
 
 def _netem_available(ns: str) -> bool:
@@ -187,7 +196,7 @@ def test_killing_the_sim_mid_transfer_leaves_nothing(iperf_available: bool, vtep
         assert not _alive(pid), f"process {pid} left behind"
 
 
-def test_demo_torn_down_on_sigterm(iperf_available: bool, vtep_binary: Path, gre_binary: Path) -> None:
+def test_demo_torn_down_on_sigterm(iperf_available: bool, vtep_binary: Path) -> None:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.Popen([sys.executable, "-m", "wirespeed.taplab", "demo", "--seconds", "30", "--no-gre"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=paths.ROOT, env=env)
