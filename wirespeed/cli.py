@@ -771,6 +771,9 @@ def cmd_tap(args: argparse.Namespace) -> int:
     except (tap.TapError, ConfigError) as exc:
         raise CliError(str(exc), EXIT_INPUT) from exc
     width = args.width or cfg.data_width
+    if args.block == "vtep" and cfg.vtep.tunnel_slots != tap.DEFAULT_TUNNEL_SLOTS:
+        raise CliError(f"{args.config}: vtep.tunnel_slots {cfg.vtep.tunnel_slots}: wirespeed tap runs the "
+                       f"default table ({tap.DEFAULT_TUNNEL_SLOTS} slots); leave tunnel_slots out", EXIT_INPUT)
     try:
         binary = tap.ensure_tap_harness(args.block, width, verbose=True)
     except (BuildError, tap.TapError) as exc:

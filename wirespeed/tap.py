@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from wirespeed import paths
-from wirespeed.build import BuildError, _wait_showing_progress, ensure_harness, source_hash
+from wirespeed.build import DEFAULT_TUNNEL_SLOTS, BuildError, _wait_showing_progress, ensure_harness, source_hash
 from wirespeed.config import Config
 from wirespeed.progress import note
 
