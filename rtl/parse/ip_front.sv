@@ -101,15 +101,17 @@ module ip_front
         $error("ip_front: L4_BYTES must be a multiple of 4 in 4..64, inside the window");
     end
 
-    function automatic logic [7:0] win_byte(input logic [HDR_BYTES*8-1:0] w, input int i);
-        win_byte = (i < HDR_BYTES) ? w[8*i +: 8] : 8'h00;
-    endfunction
-
     // ---- capture ------------------------------------------------------------------------
     logic                   c_valid, c_whole, c_rx_err;
     logic [HDR_BYTES*8-1:0] c_win;
     logic [7:0]             c_beat;
     logic [KEEP_W-1:0]      c_keep;
+
+    // Window byte i. The window is read here, not passed in: Verilator copies a 1024-bit
+    // argument at every call, every cycle.
+    function automatic logic [7:0] win_byte(input int i);
+        win_byte = (i < HDR_BYTES) ? c_win[8*i +: 8] : 8'h00;
+    endfunction
 
     localparam int HDR_BEATS = HDR_BYTES / KEEP_W;
     logic [DATA_W-1:0]      c_beat_tdata;
@@ -142,8 +144,8 @@ module ip_front
     logic [PAIRS-1:0][16:0] raw_pair;
     always_comb begin
         for (int m = 0; m < PAIRS; m++) begin
-            raw_pair[m] = 17'({win_byte(c_win, 14 + 4*m), win_byte(c_win, 15 + 4*m)})
-                        + 17'({win_byte(c_win, 16 + 4*m), win_byte(c_win, 17 + 4*m)});
+            raw_pair[m] = 17'({win_byte(14 + 4*m), win_byte(15 + 4*m)})
+                        + 17'({win_byte(16 + 4*m), win_byte(17 + 4*m)});
         end
     end
 
@@ -175,8 +177,8 @@ module ip_front
         logic [3:0]  ihl;
         s1_tags = !c_tpid1_q ? 2'd0 : !c_tpid2_q ? 2'd1 : 2'd2;
         for (int t = 0; t < 3; t++) begin
-            et  = {win_byte(c_win, 12 + 4*t), win_byte(c_win, 13 + 4*t)};
-            ihl = win_byte(c_win, 14 + 4*t)[3:0];
+            et  = {win_byte(12 + 4*t), win_byte(13 + 4*t)};
+            ihl = win_byte(14 + 4*t)[3:0];
             cand_v4[t] = et == 16'h0800;
             cand_v6[t] = et == 16'h86DD;
             // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
@@ -196,20 +198,21 @@ module ip_front
             s1_v4_q     <= cand_v4[s1_tags];
             s1_v6_q     <= cand_v6[s1_tags];
             s1_u_q      <= cand_step[s1_tags] + 4'(s1_tags);
-            for (int i = 0; i < L4_SPAN; i++) begin
-                s1_span_q[8*i +: 8] <= win_byte(c_win, L4_BASE + i);
-            end
-            s1_et_q     <= {win_byte(c_win, 12 + 4 * int'(s1_tags)),
-                            win_byte(c_win, 13 + 4 * int'(s1_tags))};
-            s1_l2_q     <= c_win[0 +: 22*8];
+            // Whole slices, not byte loops: the same wires, and Verilator copies words.
+            s1_span_q   <= c_win[8*L4_BASE +: 8*L4_SPAN];
             // Constant byte indices under a select (no index arithmetic on the window).
-            for (int i = 0; i < L3_BYTES; i++) begin
-                case (s1_tags)
-                    2'd0:    s1_l3_q[8*i +: 8] <= win_byte(c_win, 14 + i);
-                    2'd1:    s1_l3_q[8*i +: 8] <= win_byte(c_win, 18 + i);
-                    default: s1_l3_q[8*i +: 8] <= win_byte(c_win, 22 + i);
-                endcase
-            end
+            case (s1_tags)
+                2'd0:    s1_et_q <= {win_byte(12), win_byte(13)};
+                2'd1:    s1_et_q <= {win_byte(16), win_byte(17)};
+                2'd2:    s1_et_q <= {win_byte(20), win_byte(21)};
+                default: s1_et_q <= {win_byte(24), win_byte(25)};
+            endcase
+            s1_l2_q     <= c_win[0 +: 22*8];
+            case (s1_tags)
+                2'd0:    s1_l3_q <= c_win[8*14 +: 8*L3_BYTES];
+                2'd1:    s1_l3_q <= c_win[8*18 +: 8*L3_BYTES];
+                default: s1_l3_q <= c_win[8*22 +: 8*L3_BYTES];
+            endcase
             // The pairs unshifted, each with its own enable: a mask per pair, not a select.
             s1_pair_q    <= raw_pair;
             s1_pair_on_q <= cand_on[s1_tags];
@@ -221,9 +224,10 @@ module ip_front
     function automatic logic [7:0] l3_byte(input int i);
         l3_byte = (i < L3_BYTES) ? s1_l3_q[8*i +: 8] : 8'h00;
     endfunction
-    function automatic logic [7:0] span_byte(input int i);
-        span_byte = (i < L4_SPAN) ? s1_span_q[8*i +: 8] : 8'h00;
-    endfunction
+    // The span with zero bytes after it, up to the last byte the coarse shift reads.
+    localparam int SPAN_EXT = 48 + L4_COARSE;
+    logic [8*SPAN_EXT-1:0] span_ext;
+    assign span_ext = (8*SPAN_EXT)'(s1_span_q);
 
     logic                    s2_valid_q, s2_whole_q, s2_rx_err_q;
     logic [7:0]              s2_have_q, s2_have_l3_q;
@@ -284,14 +288,12 @@ module ip_front
             s2_sum_q[8] <= 18'(pick[16]);
             // L4 window from span byte 16 * (u / 4); S3 adds 4 * (u % 4).
             s2_fine_q <= s1_u_q[1:0];
-            for (int i = 0; i < L4_COARSE; i++) begin
-                case (s1_u_q[3:2])
-                    2'd0:    s2_l4_q[8*i +: 8] <= span_byte(i);
-                    2'd1:    s2_l4_q[8*i +: 8] <= span_byte(16 + i);
-                    2'd2:    s2_l4_q[8*i +: 8] <= span_byte(32 + i);
-                    default: s2_l4_q[8*i +: 8] <= span_byte(48 + i);
-                endcase
-            end
+            case (s1_u_q[3:2])
+                2'd0:    s2_l4_q <= span_ext[8*0  +: 8*L4_COARSE];
+                2'd1:    s2_l4_q <= span_ext[8*16 +: 8*L4_COARSE];
+                2'd2:    s2_l4_q <= span_ext[8*32 +: 8*L4_COARSE];
+                default: s2_l4_q <= span_ext[8*48 +: 8*L4_COARSE];
+            endcase
         end
         if (rst) s2_valid_q <= 1'b0;
     end
@@ -302,16 +304,16 @@ module ip_front
         for (int b = 0; b < 4; b++) begin
             case (s1_tags)
                 2'd0: begin
-                    early_ip_src[8*(3-b) +: 8] = win_byte(c_win, 26 + b);
-                    early_ip_dst[8*(3-b) +: 8] = win_byte(c_win, 30 + b);
+                    early_ip_src[8*(3-b) +: 8] = win_byte(26 + b);
+                    early_ip_dst[8*(3-b) +: 8] = win_byte(30 + b);
                 end
                 2'd1: begin
-                    early_ip_src[8*(3-b) +: 8] = win_byte(c_win, 30 + b);
-                    early_ip_dst[8*(3-b) +: 8] = win_byte(c_win, 34 + b);
+                    early_ip_src[8*(3-b) +: 8] = win_byte(30 + b);
+                    early_ip_dst[8*(3-b) +: 8] = win_byte(34 + b);
                 end
                 default: begin
-                    early_ip_src[8*(3-b) +: 8] = win_byte(c_win, 34 + b);
-                    early_ip_dst[8*(3-b) +: 8] = win_byte(c_win, 38 + b);
+                    early_ip_src[8*(3-b) +: 8] = win_byte(34 + b);
+                    early_ip_dst[8*(3-b) +: 8] = win_byte(38 + b);
                 end
             endcase
         end
@@ -344,14 +346,12 @@ module ip_front
             tap_ip_dst      <= s2_dst_q;
             tap_g           <= 8'(s2_l2_len_q) + 8'(s2_hl_q);
             tap_have_l4     <= 9'(s2_have_l3_q) - 9'(s2_hl_q);
-            for (int i = 0; i < L4_BYTES; i++) begin
-                case (s2_fine_q)
-                    2'd0:    tap_l4[8*i +: 8] <= s2_l4_q[8*i +: 8];
-                    2'd1:    tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 4) +: 8];
-                    2'd2:    tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 8) +: 8];
-                    default: tap_l4[8*i +: 8] <= s2_l4_q[8*(i + 12) +: 8];
-                endcase
-            end
+            case (s2_fine_q)
+                2'd0:    tap_l4 <= s2_l4_q[8*0  +: 8*L4_BYTES];
+                2'd1:    tap_l4 <= s2_l4_q[8*4  +: 8*L4_BYTES];
+                2'd2:    tap_l4 <= s2_l4_q[8*8  +: 8*L4_BYTES];
+                default: tap_l4 <= s2_l4_q[8*12 +: 8*L4_BYTES];
+            endcase
             s3_sum_q[0] <= 21'(s2_sum_q[0]) + 21'(s2_sum_q[1]) + 21'(s2_sum_q[2])
                          + 21'(s2_sum_q[3]) + 21'(s2_sum_q[4]);
             s3_sum_q[1] <= 21'(s2_sum_q[5]) + 21'(s2_sum_q[6]) + 21'(s2_sum_q[7])

@@ -774,27 +774,18 @@ module axis_edit #(
             assign lm_in = g_shift[t-1].lm_q;
         end
 
+        // Each level as one select of two slices (a 2:1 multiplexer per bit, as per byte):
+        // a simulator copies a slice word by word, a loop byte by byte.
         always_comb begin
-            for (int j = 0; j < MB; j++) begin
-                d_mid[8*j +: 8] = s_in.r[HI] ? d_in[8*(j + (1 << HI)) +: 8] : d_in[8*j +: 8];
-            end
-            for (int j = 0; j <= MB; j++) begin
-                k_mid[j] = s_in.r[HI] ? k_in[j + (1 << HI)] : k_in[j];
-            end
+            d_mid = s_in.r[HI] ? d_in[8*(1 << HI) +: 8*MB] : d_in[0 +: 8*MB];
+            k_mid = s_in.r[HI] ? k_in[(1 << HI) +: MB+1] : k_in[0 +: MB+1];
         end
 
+        // A stage of one level (LO = HI) passes d_mid on (then OB = MB).
+        localparam int SL = (LO < HI) ? (1 << LO) : 0;
         always_ff @(posedge clk) begin
-            if (LO < HI) begin
-                for (int j = 0; j < OB; j++) begin
-                    d_q[8*j +: 8] <= s_in.r[LO] ? d_mid[8*(j + (1 << LO)) +: 8] : d_mid[8*j +: 8];
-                end
-                for (int j = 0; j <= OB; j++) begin
-                    k_q[j] <= s_in.r[LO] ? k_mid[j + (1 << LO)] : k_mid[j];
-                end
-            end else begin
-                d_q <= (8*OB)'(d_mid);
-                k_q <= (OB+1)'(k_mid);
-            end
+            d_q <= (LO < HI && s_in.r[LO]) ? d_mid[8*SL +: 8*OB] : d_mid[0 +: 8*OB];
+            k_q <= (LO < HI && s_in.r[LO]) ? k_mid[SL +: OB+1] : k_mid[0 +: OB+1];
             s_q  <= s_in;
             lm_q <= lm_in;
             if (rst) s_q.valid <= 1'b0;
