@@ -69,9 +69,11 @@ def _harness(width: int, quiet: bool) -> Path:
 
 def _simulate(cfg: Config, frames: list[bytes], in_path: Path, out_path: Path, work: Path,
               opts: SimOptions, quiet: bool, latency_csv: Path | None = None,
-              stat_csv: Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
-    """Run the harness on ``in_path`` (holding ``frames``); return its JSON and the output."""
-    binary = _harness(cfg.data_width, quiet)
+              stat_csv: Path | None = None, binary: Path | None = None
+              ) -> tuple[dict[str, Any], list[bytes]]:
+    """Run the harness (``binary``, default this tree's) on ``in_path`` (holding ``frames``);
+    return its JSON and the output."""
+    binary = binary or _harness(cfg.data_width, quiet)
     regs = work / "regs.txt"
     regs.write_text(cfg.register_file_text())
     json_path = work / "harness.json"
@@ -575,12 +577,21 @@ def _cmd_bench_vtep(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.block == "vtep" and args.baseline:
+        raise CliError("--baseline applies to --block gre", EXIT_INPUT)
     if args.block == "vtep":
         return _cmd_bench_vtep(args)
     if args.no_large_table:
         raise CliError("--no-large-table applies to --block vtep", EXIT_INPUT)
     if args.no_pipelined:
         raise CliError("--no-pipelined applies to --block vtep", EXIT_INPUT)
+    baselines = []
+    if args.baseline:
+        from wirespeed import baseline
+        try:
+            baselines = [baseline.describe(rev) for rev in args.baseline]
+        except BuildError as exc:
+            raise CliError(str(exc), EXIT_INPUT) from exc
     n = scenario.DEFAULT_FRAMES if args.frames is None else args.frames
     args.output = args.output or paths.BUILD / "bench" / "sim_speed.json"
     cfg = Config(line_rate_gbps=0.0, clock_mhz=args.clock_mhz)
@@ -595,6 +606,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
         for w in args.widths:
             results[str(w)] = _bench_width(cfg.replace(data_width=w), frames, lengths, in_path,
                                            workdir, args.quiet)
+            # Each baseline right after the current RTL at the same width, on the same input.
+            for b in baselines:
+                try:
+                    binary = baseline.harness(b["commit"], w, not args.quiet)
+                except BuildError as exc:
+                    raise CliError(str(exc), EXIT_SIM) from exc
+                b.setdefault("widths", {})[str(w)] = _bench_width(
+                    cfg.replace(data_width=w), frames, lengths, in_path, workdir, args.quiet,
+                    binary)
     doc = {
         "what": "Verilator harness speed on the default scenario (seed Table 2 mix, 88-byte "
                 "frames), offered back-to-back; sim_packets_per_second = frames simulated per "
@@ -608,6 +628,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "target_sim_packets_per_second_256": 1_000_000,
         "widths": results,
     }
+    if baselines:
+        doc["baselines"] = baselines
+        doc["baselines_how"] = ("rtl/ of each revision built by this tree's sim/build.sh and "
+                                "harness without profile feedback (WS_SIM_SOURCES), measured "
+                                "right after the current RTL at each width on the same input")
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(doc, indent=2) + "\n")
     rows = [[f"{w} bit", f"{r['sim_packets_per_second'] / 1e6:.2f} M/s" if
@@ -616,6 +641,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
              f"{r['offered_gbps_at_clock']:.1f} Gb/s"] for w, r in results.items()]
     print(f"bench: {n} frames back-to-back, clock {cfg.clock_mhz:g} MHz")
     print(report.grid(rows, ["width", "sim speed", "wall", "Mpps @ clock", "wire Gb/s @ clock"]))
+    for b in baselines:
+        print(f"baseline {b['rev']} ({b['commit'][:12]}): " + ", ".join(
+            f"{w} bit {r['sim_packets_per_second'] / 1e6:.3f} M/s "
+            f"(current {results[w]['sim_packets_per_second'] / r['sim_packets_per_second']:.2f}x; "
+            f"CPU {results[w]['cpu_seconds'] and r['cpu_seconds'] / results[w]['cpu_seconds']:.2f}x)"
+            for w, r in b["widths"].items() if r["sim_packets_per_second"]))
     print(f"written: {args.output}")
     r256 = results.get("256")
     if r256 and (r256["sim_packets_per_second"] or 0) < 1_000_000:
@@ -625,10 +656,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _bench_width(cfg: Config, frames: list[bytes], lengths: list[int], in_path: Path,
-                 workdir: Path, quiet: bool) -> dict[str, Any]:
+                 workdir: Path, quiet: bool, binary: Path | None = None) -> dict[str, Any]:
     opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=0.0, progress=not quiet)
+    if binary is None:
+        _harness(cfg.data_width, quiet)  # built before the CPU time is taken
+    cpu0 = _children_cpu()
     h, out = _simulate(cfg, frames, in_path, workdir / f"out_w{cfg.data_width}.pcap", workdir,
-                       opts, quiet)
+                       opts, quiet, binary=binary)
+    cpu = _children_cpu() - cpu0
     rep = report.build(h, cfg, lengths, [len(f) for f in out])
     errs = report.balance_errors(rep)
     if errs:
@@ -638,12 +673,23 @@ def _bench_width(cfg: Config, frames: list[bytes], lengths: list[int], in_path: 
         "frames": len(frames),
         "wall_seconds": h.get("wall_seconds"),
         "sim_packets_per_second": h.get("sim_packets_per_second"),
+        # The harness process's CPU time (start-up included): on a shared machine steadier
+        # than the wall time.
+        "cpu_seconds": round(cpu, 3),
+        "sim_packets_per_cpu_second": len(frames) / cpu if cpu > 0 else None,
         "cycles": rep["cycles"],
         "elapsed_cycles": rep["elapsed_cycles"],
         "mpps_at_clock": rep["mpps"],
         "offered_gbps_at_clock": rep["offered_gbps"],
         "latency_cycles": rep["latency_cycles"],
     }
+
+
+def _children_cpu() -> float:
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 
 def _cpu_name() -> str:
@@ -885,6 +931,10 @@ def parser() -> argparse.ArgumentParser:
                        help="JSON results (default build/bench/sim_speed.json, with --block "
                             "vtep build/bench/vtep_linerate.json; `make bench` passes "
                             "docs/bench/...)")
+    bench.add_argument("--baseline", action="append", metavar="REV",
+                       help="gre: also measure rtl/ of git revision REV (built by this tree's "
+                            "harness) at each width, right after the current RTL, on the same "
+                            "input; repeatable; results under \"baselines\"")
     bench.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     bench.set_defaults(func=cmd_bench)
 

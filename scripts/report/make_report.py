@@ -1466,6 +1466,36 @@ def section_vxlan_seed(seed: dict[str, Any] | None, vlr: dict[str, Any] | None,
     return out
 
 
+def _sim_speed_baselines(simspeed: dict[str, Any]) -> list[str]:
+    """Earlier RTL measured in the same bench run (`wirespeed bench --baseline REV`)."""
+    bases = simspeed.get("baselines") or []
+    if not bases:
+        return []
+    rows = []
+    for w, r in sorted(simspeed.get("widths", {}).items(), key=lambda kv: int(kv[0])):
+        for b in bases:
+            o = b.get("widths", {}).get(w)
+            if not o:
+                continue
+            wall = (r["sim_packets_per_second"] / o["sim_packets_per_second"]
+                    if o.get("sim_packets_per_second") else None)
+            cpu = (r["sim_packets_per_cpu_second"] / o["sim_packets_per_cpu_second"]
+                   if o.get("sim_packets_per_cpu_second") and r.get("sim_packets_per_cpu_second")
+                   else None)
+            rows.append([w, f"`{b['commit'][:7]}`", fint(o.get("sim_packets_per_second")),
+                         fint(r.get("sim_packets_per_second")),
+                         "–" if wall is None else f"{wall:.2f}×",
+                         fint(o.get("sim_packets_per_cpu_second")),
+                         fint(r.get("sim_packets_per_cpu_second")),
+                         "–" if cpu is None else f"{cpu:.2f}×"])
+    names = "; ".join(f"`{b['commit'][:7]}`: {b.get('subject', '')[:90]}" for b in bases)
+    return ["Earlier RTL in the same run (`wirespeed bench --baseline REV`: the revision's rtl/ "
+            "built by the same harness without profile feedback, measured right after the "
+            f"current RTL on the same input). {names}.", "",
+            table(["W", "baseline", "baseline packets / s", "current packets / s", "wall ratio",
+                   "baseline / CPU s", "current / CPU s", "CPU ratio"], rows), ""]
+
+
 def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
                       vxseed: dict[str, Any] | None = None) -> list[str]:
     out = ["## Simulation speed", ""]
@@ -1477,6 +1507,7 @@ def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
         out += ["`wirespeed bench` (docs/bench/sim_speed.json): the project harness on the "
                 "default scenario (the seed's Table 2 mix, 88-byte frames), back to back:", "",
                 table(["W", "simulated packets / s", "wall s", "frames"], rows), ""]
+        out += _sim_speed_baselines(simspeed)
     if sweep and sweep.get("sim_speed"):
         ss = sweep["sim_speed"]
         cols: list[str] = []
