@@ -220,9 +220,11 @@ void run_live(Clk& k, const TapOptions& o, LiveView& view, Stats&& stats, uint64
             for (auto& p : fds) p.revents = 0;
             const int r = poll(fds.data(), fds.size(), ms);
             if (r < 0 && errno != EINTR) die(EXIT_TAP, "poll(): %s", strerror(errno));
-            if (r > 0) ((d.src.full() ? 0u : d.ingest()), ...);
-            tail = 0;
-            last_move = k.cycle();
+            if (r > 0) {  // frames: clock again (a wake-up for the view alone leaves the clock stopped)
+                ((d.src.full() ? 0u : d.ingest()), ...);
+                tail = 0;
+                last_move = k.cycle();
+            }
             continue;
         }
         // ---- one cycle ----
