@@ -282,6 +282,7 @@ int finish_live(Clk& k, const TapOptions& o, LiveView& view, uint64_t busy_cycle
                 j.field("tap_write_drops", d.sink.write_drops());
                 j.field("impaired_lost", d.src.impaired_lost());
                 j.field("impaired_reordered", d.src.impaired_reordered());
+                d.match.json_latency(j);  // first input beat to first output beat, in cycles
                 j.key("outcomes");
                 j.begin_object();
                 for (int n = 0; n < d.cfg.num_outcomes; ++n) {

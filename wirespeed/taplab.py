@@ -497,7 +497,9 @@ def _signals_raise() -> None:
 def print_counters(final: dict[str, Any]) -> None:
     for label, d in final.get("counters", {}).items():
         outs = ", ".join(f"{k} {v['packets']}" for k, v in d["outcomes"].items() if v["packets"])
-        print(f"    {label}: in {d['frames_in']} = out {d['tx_packets']} + drops {d['drops']}   ({outs})")
+        lat = d.get("latency_cycles", {})
+        mean = f", latency {lat['mean']:.1f} cycles mean" if lat.get("mean") is not None else ""
+        print(f"    {label}: in {d['frames_in']} = out {d['tx_packets']} + drops {d['drops']}   ({outs}{mean})")
     print(f"    balanced: {'yes' if final.get('balanced') else 'NO'}; {final.get('cycles')} cycles simulated "
           f"({final.get('busy_cycles')} with traffic; idle time is slept through, not clocked)")
 
