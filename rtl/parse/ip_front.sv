@@ -70,6 +70,7 @@ module ip_front
     output      logic                   tap_ip_ver_bad,  // v4: version != 4 or IHL < 5; v6: != 6
     output      logic                   tap_short_opts,  // v4: ends before L2 + IHL*4
     output      logic                   tap_ip_frag,     // v4: MF or fragment offset != 0
+    output      logic                   tap_ip_frag_off, // v4: fragment offset != 0 (MF apart)
     output      logic signed [16:0]     tap_ip_pl,       // bytes from G to the IP end
     output      logic [1:0]             tap_ip_ecn,      // outer ECN
     output      logic [31:0]            tap_ip_src,      // IPv4 source
@@ -236,7 +237,7 @@ module ip_front
     logic [22*8-1:0]         s2_l2_q;
     logic [15:0]             s2_et_q;
     logic                    s2_v4_q, s2_v6_q, s2_short_proto_q, s2_short_fixed_q, s2_ver_bad_q;
-    logic                    s2_frag_q;
+    logic                    s2_frag_q, s2_off_q;
     logic [7:0]              s2_proto_q;
     logic [6:0]              s2_hl_q;
     logic signed [16:0]      s2_pl_q;
@@ -274,6 +275,7 @@ module ip_front
             s2_ver_bad_q  <= v6 ? l3_byte(0)[7:4] != 4'd6
                                 : (l3_byte(0)[7:4] != 4'd4 || ihl < 4'd5);
             s2_frag_q     <= l3_byte(6)[5] || {l3_byte(6)[4:0], l3_byte(7)} != 13'd0;
+            s2_off_q      <= {l3_byte(6)[4:0], l3_byte(7)} != 13'd0;
             s2_proto_q    <= v6 ? l3_byte(6) : l3_byte(9);
             s2_hl_q       <= hl;
             s2_pl_q       <= v6 ? 17'({l3_byte(4), l3_byte(5)})
@@ -340,6 +342,7 @@ module ip_front
             tap_ip_ver_bad  <= s2_ver_bad_q;
             tap_short_opts  <= s2_v4_q && s2_have_l3_q < 8'(s2_hl_q);
             tap_ip_frag     <= s2_v4_q && s2_frag_q;
+            tap_ip_frag_off <= s2_v4_q && s2_off_q;
             tap_ip_pl       <= s2_pl_q;
             tap_ip_ecn      <= s2_ecn_q;
             tap_ip_src      <= s2_src_q;

@@ -7,8 +7,9 @@
 //                   = input byte i + D    otherwise (0 when i + D < 0: room inserted in front)
 //
 // or not at all (drop, or L < 1). Two checks are only known at the frame's end (the input
-// shorter than min_len, a one's-complement sum over [sum_start, min(sum_end, n)) that is not
-// 0xFFFF) and a MAC RX error (s_axis_tuser) only on the last beat: the last output beat waits
+// shorter than min_len, a one's-complement sum of sum_seed and the bytes [sum_start,
+// min(sum_end, n)) that is not 0xFFFF: the seed carries what is not in the frame, e.g. a UDP
+// pseudo-header) and a MAC RX error (s_axis_tuser) only on the last beat: the last output beat waits
 // for the last input beat and carries the verdict in m_axis_tuser (aborted). One status event
 // per input frame reports what happened.
 //
@@ -108,6 +109,7 @@ module axis_edit #(
     input  wire logic                     s_desc_sum_en,
     input  wire logic [LEN_W-1:0]         s_desc_sum_start,
     input  wire logic [LEN_W-1:0]         s_desc_sum_end,
+    input  wire logic [15:0]              s_desc_sum_seed,
     input  wire logic [META_W-1:0]        s_desc_meta,
 
     // Frames out (tuser on the last beat: aborted)
@@ -205,6 +207,7 @@ module axis_edit #(
         logic [SW-1:0]            so;       // sum_start's byte in its beat
         logic [SW-1:0]            eo;       // sum_end's byte in its beat
         logic [LEN_W-1:0]         min_len;
+        logic [15:0]              seed;     // the sum's start value
         logic [META_W-1:0]        meta;
         logic signed [LEN_W:0]    shift;
     } plan_t;
@@ -214,6 +217,7 @@ module axis_edit #(
         logic                     drop;
         logic                     sum_en;
         logic [LEN_W-1:0]         min_len;
+        logic [15:0]              seed;
         logic [META_W-1:0]        meta;
         logic signed [LEN_W:0]    shift;
         logic [LEN_W-1:0]         out_len;
@@ -439,6 +443,7 @@ module axis_edit #(
         d_plan.so      = s_desc_sum_start[SW-1:0];
         d_plan.eo      = s_desc_sum_end[SW-1:0];
         d_plan.min_len = s_desc_min_len;
+        d_plan.seed    = s_desc_sum_seed;
         d_plan.meta    = s_desc_meta;
         d_plan.shift   = s_desc_shift;
     end
@@ -682,6 +687,7 @@ module axis_edit #(
         s0_st.fr.drop    <= p_q.drop;
         s0_st.fr.sum_en  <= p_q.sum_en;
         s0_st.fr.min_len <= p_q.min_len;
+        s0_st.fr.seed    <= p_q.seed;
         s0_st.fr.meta    <= p_q.meta;
         s0_st.fr.shift   <= p_q.shift;
         s0_st.fr.out_len <= p_q.out_len;
@@ -1029,11 +1035,13 @@ module axis_edit #(
         end
     end
 
-    // Accumulator: the frame's total over its input beats.
+    // Accumulator: the frame's total over its input beats, from its seed (the status stage TS
+    // holds the slot the last tree stage holds).
     logic [31:0] acc_q, tot_q;
     always_ff @(posedge clk) begin
         logic [31:0] acc_d;
-        acc_d = (g_tree[TS-1].first_q ? 32'd0 : acc_q) + 32'(g_tree[TS-1].sum_q[SUMW-1:0]);
+        acc_d = (g_tree[TS-1].first_q ? {16'd0, g_st[TS].st_q.fr.seed} : acc_q)
+              + 32'(g_tree[TS-1].sum_q[SUMW-1:0]);
         if (g_tree[TS-1].real_q) acc_q <= acc_d;
         tot_q <= acc_d;
     end

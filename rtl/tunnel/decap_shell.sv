@@ -19,15 +19,21 @@
 //               +-----------+   outcome, lengths       +--------▼-------+
 //   s_axil ◄───►│ block_csr │◄─────────────────────────│ final outcome  │─► m_stat
 //               +-----------+                          +----------------+
-//   0x0000-0x0FFF block_csr (ID, PARAMS, CONTROL -> `control`, counters)
+//   0x0000-0x0FFF block_csr (ID, PARAMS, CONTROL and NUM_REGS-1 more -> `control`, counters)
 //   0x1000-0x1FFF m_axil (the classifier's table); above: SLVERR from the decoder
+//   (CSR_DECODE = 0: no decoder; s_axil is block_csr's 4 KiB window alone, the caller decodes
+//   and reaches the table by its own port; m_axil is idle)
 //
 // The classifier's contract: exactly one s_desc_valid per tap_valid, in frame order, at most
 // DESC_DEPTH frames after it (the shell starts a frame only while fewer than DESC_DEPTH frames
 // are started and not yet taken by the engine, so the queue has room and the descriptor needs
 // no ready). Late checks override the descriptor's outcome, first match: a MAC error
 // (OUT_RX_ERROR), a frame shorter than s_desc_min_len (OUT_TRUNCATED), a bad sum over
-// [s_desc_sum_start, s_desc_sum_end) (OUT_SUM_BAD).
+// [s_desc_sum_start, s_desc_sum_end) plus s_desc_sum_seed (OUT_SUM_BAD).
+//
+// OUT_META_EN: s_desc_out_meta leaves on m_axis_tmeta with every beat of the frame's output
+// (a FIFO beside m_axis, written as the engine takes the descriptor, read at tlast). So the
+// classifier must then never send drop = 0 for a frame that leaves nothing (L < 1).
 //
 // Latency: tap_valid 5 cycles after the input beat that completes the front end's window
 // (ip_front); the engine's output beat 0 LATENCY cycles (axis_edit) after the descriptor is
@@ -50,10 +56,18 @@ module decap_shell #(
     parameter int OUT_RX_ERROR = 0,
     parameter int OUT_TRUNCATED = 0,
     parameter int OUT_SUM_BAD = 0,
-    // block_csr's ID and PARAMS words, and the writable bits of CONTROL.
+    // block_csr's ID and PARAMS words; its registers from 0x008 (CONTROL, then 0x010 on), their
+    // reset values and writable bits.
     parameter logic [31:0] ID_VALUE = 32'h0,
     parameter logic [31:0] PARAMS_VALUE = 32'h0,
-    parameter logic [31:0] CONTROL_WMASK = 32'h0
+    parameter int NUM_REGS = 1,
+    parameter logic [NUM_REGS*32-1:0] REG_RESET = '0,
+    parameter logic [NUM_REGS*32-1:0] REG_WMASK = '0,
+    // 1: the register decoder (block_csr at 0x0000, m_axil at 0x1000); 0: s_axil is block_csr's.
+    parameter bit CSR_DECODE = 1'b1,
+    // 1: a per-frame sideband of OUT_META_W bits travels beside m_axis (see above).
+    parameter bit OUT_META_EN = 1'b0,
+    parameter int OUT_META_W = 1
 ) (
     input  wire logic                    clk,
     input  wire logic                    rst,
@@ -71,6 +85,7 @@ module decap_shell #(
     input  wire logic                    m_axis_tready,
     output      logic                    m_axis_tlast,
     output      logic [0:0]              m_axis_tuser,
+    output      logic [OUT_META_W-1:0]   m_axis_tmeta,     // OUT_META_EN, else 0
 
     input  wire logic [15:0]             s_axil_awaddr,
     input  wire logic [2:0]              s_axil_awprot,
@@ -113,8 +128,8 @@ module decap_shell #(
     input  wire logic                    m_axil_rvalid,
     output      logic                    m_axil_rready,
 
-    // CONTROL (block_csr's register 0), for the classifier.
-    output      logic [31:0]             control,
+    // block_csr's registers (CONTROL in bits 31:0), for the classifier.
+    output      logic [NUM_REGS*32-1:0]  control,
 
     // The front end's tap (ip_front: what each field means).
     output      logic                    tap_valid,
@@ -133,6 +148,7 @@ module decap_shell #(
     output      logic                    tap_ip_ver_bad,
     output      logic                    tap_short_opts,
     output      logic                    tap_ip_frag,
+    output      logic                    tap_ip_frag_off,
     output      logic signed [16:0]      tap_ip_pl,
     output      logic [1:0]              tap_ip_ecn,
     output      logic [31:0]             tap_ip_src,
@@ -155,7 +171,9 @@ module decap_shell #(
     input  wire logic                    s_desc_sum_en,
     input  wire logic [LEN_W-1:0]        s_desc_sum_start,
     input  wire logic [LEN_W-1:0]        s_desc_sum_end,
+    input  wire logic [15:0]             s_desc_sum_seed,
     input  wire logic [3:0]              s_desc_outcome,
+    input  wire logic [OUT_META_W-1:0]   s_desc_out_meta,
 
     // One event per input frame, in input order, after its last beat: its outcome, whether it
     // appears on m_axis (possibly aborted), and its length. For telemetry and test benches.
@@ -172,7 +190,11 @@ module decap_shell #(
     localparam int FIFO_BEATS = (DATA_W == 64) ? 64 : 32;
     // Frames whose descriptor is not yet taken by the engine, at most (the descriptor queue).
     localparam int DESC_DEPTH = 16;
-    localparam int DESC_W = 1 + (LEN_W + 1) + HEAD_BYTES * 8 + HEAD_BYTES + 4 * LEN_W + 1 + 4;
+    localparam int DESC_W = 1 + (LEN_W + 1) + HEAD_BYTES * 8 + HEAD_BYTES + 4 * LEN_W + 1 + 16
+                          + 4 + OUT_META_W;
+    // Frames whose descriptor the engine has taken and whose output has not ended, at most: its
+    // plan FIFO (16), the slots in flight and its out FIFO (16 credits), the output register.
+    localparam int META_DEPTH = 64;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("decap_shell: DATA_W must be 64, 128, 256 or 512");
@@ -183,6 +205,12 @@ module decap_shell #(
     end
     if (LEN_W < 16 || LEN_W > 17) begin : g_check_len
         $error("decap_shell: LEN_W must be 16 or 17");
+    end
+    if (NUM_REGS < 1 || NUM_REGS > 61) begin : g_check_regs
+        $error("decap_shell: NUM_REGS must be 1..61 (block_csr)");
+    end
+    if (OUT_META_W < 1) begin : g_check_meta
+        $error("decap_shell: OUT_META_W must be at least 1");
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
@@ -244,9 +272,11 @@ module decap_shell #(
         .tap_l2_short(tap_l2_short), .tap_et(tap_et), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
         .tap_short_proto(tap_short_proto), .tap_ip_proto(tap_ip_proto),
         .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
-        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
+        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag),
+        .tap_ip_frag_off(tap_ip_frag_off), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
-        .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
+        .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
     );
 
     // ---- descriptor queue and edit engine -------------------------------------------------
@@ -257,7 +287,9 @@ module decap_shell #(
     logic [HEAD_BYTES*8-1:0] d_head;
     logic [HEAD_BYTES-1:0]   d_head_en;
     logic [LEN_W-1:0]        d_out_len, d_min_len, d_sum_start, d_sum_end;
+    logic [15:0]             d_sum_seed;
     logic [3:0]              d_outcome;
+    logic [OUT_META_W-1:0]   d_out_meta;
 
     sync_fifo #(
         .WIDTH(DESC_W),
@@ -267,7 +299,7 @@ module decap_shell #(
         .clk(clk), .rst(rst),
         .s_data({s_desc_drop, s_desc_shift, s_desc_head, s_desc_head_en, s_desc_out_len,
                  s_desc_min_len, s_desc_sum_start, s_desc_sum_end, s_desc_sum_en,
-                 s_desc_outcome}),
+                 s_desc_sum_seed, s_desc_outcome, s_desc_out_meta}),
         .s_valid(s_desc_valid), .s_ready(dq_s_ready),
         .m_data(dq_data), .m_valid(dq_valid), .m_ready(d_ready)
     );
@@ -275,7 +307,7 @@ module decap_shell #(
     logic unused_dq_ready;   // never full: frames are started only with room (open_q)
     assign unused_dq_ready = dq_s_ready;
     assign {d_drop, d_shift, d_head, d_head_en, d_out_len, d_min_len, d_sum_start, d_sum_end,
-            d_sum_en, d_outcome} = dq_data;
+            d_sum_en, d_sum_seed, d_outcome, d_out_meta} = dq_data;
 
     logic                    st_valid, st_emitted, st_rx_err, st_short, st_sum_bad;
     logic [3:0]              st_meta;
@@ -294,7 +326,8 @@ module decap_shell #(
         .s_desc_valid(dq_valid), .s_desc_ready(d_ready), .s_desc_drop(d_drop),
         .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
         .s_desc_out_len(d_out_len), .s_desc_min_len(d_min_len), .s_desc_sum_en(d_sum_en),
-        .s_desc_sum_start(d_sum_start), .s_desc_sum_end(d_sum_end), .s_desc_meta(d_outcome),
+        .s_desc_sum_start(d_sum_start), .s_desc_sum_end(d_sum_end),
+        .s_desc_sum_seed(d_sum_seed), .s_desc_meta(d_outcome),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser[0]),
         .m_stat_valid(st_valid), .m_stat_meta(st_meta), .m_stat_emitted(st_emitted),
@@ -328,6 +361,30 @@ module decap_shell #(
         end
     end
 
+    // ---- the per-frame sideband beside m_axis ------------------------------------------------
+    if (OUT_META_EN) begin : g_meta
+        // Written as the engine takes a descriptor that leaves output, in frame order; the
+        // head is the frame on m_axis (taken >= LATENCY cycles later), read at its tlast.
+        logic meta_s_ready, meta_valid;
+        sync_fifo #(
+            .WIDTH(OUT_META_W),
+            .DEPTH(META_DEPTH),
+            .BYPASS(1'b0)
+        ) meta_fifo (
+            .clk(clk), .rst(rst),
+            .s_data(d_out_meta), .s_valid(dq_valid && d_ready && !d_drop),
+            .s_ready(meta_s_ready),
+            .m_data(m_axis_tmeta), .m_valid(meta_valid),
+            .m_ready(m_axis_tvalid && m_axis_tready && m_axis_tlast)
+        );
+        logic unused_meta;   // never full: the engine holds fewer frames (META_DEPTH)
+        assign unused_meta = meta_s_ready ^ meta_valid;
+    end else begin : g_no_meta
+        assign m_axis_tmeta = '0;
+        logic unused_meta;
+        assign unused_meta = ^d_out_meta;
+    end
+
     // Register windows: 0x0000 block_csr, 0x1000 m_axil; above 0x1FFF SLVERR (the decoder).
     localparam int CSR_WINDOWS = 2;
     localparam int CSR_WIN_W   = 12;
@@ -341,39 +398,75 @@ module decap_shell #(
     logic [CSR_WINDOWS-1:0]           csr_bvalid, csr_bready, csr_arvalid, csr_arready;
     logic [CSR_WINDOWS-1:0]           csr_rvalid, csr_rready;
 
-    axil_decode #(
-        .WINDOWS(CSR_WINDOWS),
-        .WIN_ADDR_W(CSR_WIN_W),
-        .ADDR_W(16)
-    ) csr_decode (
-        .clk(clk), .rst(rst),
-        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
-        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
-        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
-        .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
-        .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
-        .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid),
-        .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
-        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
-        .m_axil_awaddr(csr_awaddr), .m_axil_awprot(csr_awprot),
-        .m_axil_awvalid(csr_awvalid), .m_axil_awready(csr_awready),
-        .m_axil_wdata(csr_wdata), .m_axil_wstrb(csr_wstrb),
-        .m_axil_wvalid(csr_wvalid), .m_axil_wready(csr_wready),
-        .m_axil_bresp(csr_bresp), .m_axil_bvalid(csr_bvalid), .m_axil_bready(csr_bready),
-        .m_axil_araddr(csr_araddr), .m_axil_arprot(csr_arprot),
-        .m_axil_arvalid(csr_arvalid), .m_axil_arready(csr_arready),
-        .m_axil_rdata(csr_rdata), .m_axil_rresp(csr_rresp),
-        .m_axil_rvalid(csr_rvalid), .m_axil_rready(csr_rready)
-    );
+    if (CSR_DECODE) begin : g_decode
+        axil_decode #(
+            .WINDOWS(CSR_WINDOWS),
+            .WIN_ADDR_W(CSR_WIN_W),
+            .ADDR_W(16)
+        ) csr_decode (
+            .clk(clk), .rst(rst),
+            .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
+            .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+            .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+            .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+            .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
+            .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid),
+            .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+            .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+            .m_axil_awaddr(csr_awaddr), .m_axil_awprot(csr_awprot),
+            .m_axil_awvalid(csr_awvalid), .m_axil_awready(csr_awready),
+            .m_axil_wdata(csr_wdata), .m_axil_wstrb(csr_wstrb),
+            .m_axil_wvalid(csr_wvalid), .m_axil_wready(csr_wready),
+            .m_axil_bresp(csr_bresp), .m_axil_bvalid(csr_bvalid), .m_axil_bready(csr_bready),
+            .m_axil_araddr(csr_araddr), .m_axil_arprot(csr_arprot),
+            .m_axil_arvalid(csr_arvalid), .m_axil_arready(csr_arready),
+            .m_axil_rdata(csr_rdata), .m_axil_rresp(csr_rresp),
+            .m_axil_rvalid(csr_rvalid), .m_axil_rready(csr_rready)
+        );
+    end else begin : g_no_decode
+        // The caller decodes: window 0 is s_axil (its low 12 bits), window 1 is idle.
+        assign csr_awaddr[0 +: CSR_WIN_W] = s_axil_awaddr[CSR_WIN_W-1:0];
+        assign csr_awprot[0 +: 3]   = s_axil_awprot;
+        assign csr_awvalid[0]       = s_axil_awvalid;
+        assign s_axil_awready       = csr_awready[0];
+        assign csr_wdata[0 +: 32]   = s_axil_wdata;
+        assign csr_wstrb[0 +: 4]    = s_axil_wstrb;
+        assign csr_wvalid[0]        = s_axil_wvalid;
+        assign s_axil_wready        = csr_wready[0];
+        assign s_axil_bresp         = csr_bresp[0 +: 2];
+        assign s_axil_bvalid        = csr_bvalid[0];
+        assign csr_bready[0]        = s_axil_bready;
+        assign csr_araddr[0 +: CSR_WIN_W] = s_axil_araddr[CSR_WIN_W-1:0];
+        assign csr_arprot[0 +: 3]   = s_axil_arprot;
+        assign csr_arvalid[0]       = s_axil_arvalid;
+        assign s_axil_arready       = csr_arready[0];
+        assign s_axil_rdata         = csr_rdata[0 +: 32];
+        assign s_axil_rresp         = csr_rresp[0 +: 2];
+        assign s_axil_rvalid        = csr_rvalid[0];
+        assign csr_rready[0]        = s_axil_rready;
+        assign csr_awaddr[CSR_WIN_W +: CSR_WIN_W] = '0;
+        assign csr_araddr[CSR_WIN_W +: CSR_WIN_W] = '0;
+        assign csr_awprot[3 +: 3]   = '0;
+        assign csr_arprot[3 +: 3]   = '0;
+        assign csr_wdata[32 +: 32]  = '0;
+        assign csr_wstrb[4 +: 4]    = '0;
+        assign {csr_awvalid[1], csr_wvalid[1], csr_bready[1], csr_arvalid[1], csr_rready[1]} = '0;
+        logic unused_addr;   // the window's upper address bits (the caller decoded them), the
+                             // idle window 1's answers
+        assign unused_addr = ^{s_axil_awaddr[15:CSR_WIN_W], s_axil_araddr[15:CSR_WIN_W],
+                               csr_rdata[32 +: 32], csr_bresp[2 +: 2], csr_rresp[2 +: 2],
+                               csr_awready[1], csr_wready[1], csr_bvalid[1], csr_arready[1],
+                               csr_rvalid[1]};
+    end
 
-    // Window 0: ID, PARAMS, CONTROL, the counters
+    // Window 0: ID, PARAMS, CONTROL and the other registers, the counters
     block_csr #(
         .ID_VALUE(ID_VALUE),
         .PARAMS_VALUE(PARAMS_VALUE),
         .NUM_OUTCOMES(NUM_OUTCOMES),
-        .NUM_REGS(1),
-        .REG_RESET(32'h0),
-        .REG_WMASK(CONTROL_WMASK),
+        .NUM_REGS(NUM_REGS),
+        .REG_RESET(REG_RESET),
+        .REG_WMASK(REG_WMASK),
         .ADDR_W(CSR_WIN_W)
     ) csr (
         .clk(clk), .rst(rst),

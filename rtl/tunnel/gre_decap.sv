@@ -99,7 +99,8 @@ module gre_decap
 
     logic                    tap_valid, tap_whole, tap_rx_err, tap_l2_short, tap_ipv4, tap_ipv6;
     logic                    tap_short_proto, tap_short_fixed, tap_ip_ver_bad, tap_short_opts;
-    logic                    tap_ip_frag, tap_csum_ok;
+    logic                    tap_ip_frag, tap_ip_frag_off, tap_csum_ok;
+    logic                    unused_tmeta;   // no sideband (the shell's OUT_META_EN = 0)
     logic [7:0]              tap_have, tap_ip_proto, tap_g;
     logic [22*8-1:0]         tap_l2_bytes;
     logic [4:0]              tap_l2_len;
@@ -130,7 +131,7 @@ module gre_decap
         .OUT_SUM_BAD(int'(OUT_DROP_GRE_CHECKSUM)),
         .ID_VALUE(32'h5753_4731),
         .PARAMS_VALUE({16'(ALLOW_ENTRIES), 16'(DATA_W)}),
-        .CONTROL_WMASK(32'h0000_000F)
+        .REG_WMASK(32'h0000_000F)
     ) shell (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
@@ -139,6 +140,7 @@ module gre_decap
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .m_axis_tmeta(unused_tmeta),
         .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
         .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
         .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
@@ -160,21 +162,24 @@ module gre_decap
         .tap_l2_short(tap_l2_short), .tap_et(tap_et), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
         .tap_short_proto(tap_short_proto), .tap_ip_proto(tap_ip_proto),
         .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
-        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
+        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_frag_off(tap_ip_frag_off),
+        .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
         .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
         .s_desc_head(c_head), .s_desc_head_en(c_head_en), .s_desc_out_len(c_out_len),
         .s_desc_min_len(c_min_len), .s_desc_sum_en(c_sum_en), .s_desc_sum_start(c_sum_start),
-        .s_desc_sum_end(c_sum_end), .s_desc_outcome(c_outcome),
+        .s_desc_sum_end(c_sum_end), .s_desc_sum_seed(16'h0000), .s_desc_outcome(c_outcome),
+        .s_desc_out_meta(1'b0),
         .m_stat_valid(m_stat_valid), .m_stat_outcome(m_stat_outcome), .m_stat_emit(m_stat_emit),
         .m_stat_len(m_stat_len)
     );
 
     logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6, lengths relative to G and
                         // the outer pair from the early tap (the allow-list takes four cycles)
-    assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst, control[31:4]};
+    assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst, control[31:4],
+                          tap_ip_frag_off, unused_tmeta};
 
     logic lookup_hit;
 
