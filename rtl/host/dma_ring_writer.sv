@@ -30,13 +30,15 @@
 //   input: I the beat registered; F written to the buffer (frame length counted); E1 length;
 //   E2 the frame record queued (stat FIFO, 2 more cycles to its head).
 //   decision (one record every 2 cycles at most, which is every record of 2+ beats at one
-//   beat a cycle): D1 the queue's state read; D2 PROD (the previous record's forwarded) +
-//   size; D3 the fit compared, PROD updated, the command queued (cmd FIFO).
+//   beat a cycle): D0 the record registered (off the FIFO's block RAM); D1 the queue's state
+//   read; D2 PROD (the previous record's forwarded) + size; D3 the fit compared, PROD
+//   updated, the command queued (cmd FIFO).
 //   mover (one output beat a cycle, records back to back): M0 the beat planned (burst cut,
-//   buffer read issued); M1 buffer read; M2 its word registered; M3 the beat composed (header,
-//   frame shifted by 16 bytes when ALIGN > 16); into the W FIFO.
-//   AXI: the AW output register (data bursts and write-backs, alternating when both wait),
-//   the W output register, B always ready.
+//   buffer read issued); M1 the buffer read; M2 its word (the block RAM's own register); M2b
+//   registered again; M3 the beat composed (header, frame shifted by 16 bytes when ALIGN >
+//   16); into the W FIFO.
+//   AXI: the AW output register (data bursts and write-backs), the W output register, B
+//   always ready.
 //
 // Latency: see docs/host.md (tb/dma_ring_writer measures it).
 
@@ -270,11 +272,24 @@ module dma_ring_writer
 
     logic              f_room;      // a beat may be written this cycle
     logic              f_sroom;     // a frame may start (its record has a place)
+    logic              f_room_q;
+    logic              f_sroom_q;
     logic              f_drop;      // this beat is not written
     logic              f_write;
 
-    assign f_room  = used_q <= (BP_W+1)'(DEPTH - 2);
-    assign f_sroom = 32'(st_used_q) < FRAMES - 4;
+    // Registered from counts a cycle old: the slack covers the writes since (a beat a cycle)
+    assign f_room  = f_room_q;
+    assign f_sroom = f_sroom_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            f_room_q  <= 1'b0;
+            f_sroom_q <= 1'b0;
+        end else begin
+            f_room_q  <= used_q <= (BP_W+1)'(DEPTH - 3);
+            f_sroom_q <= 32'(st_used_q) < FRAMES - 5;
+        end
+    end
     assign f_drop  = in_frame_q ? (fdrop_q || !f_room) : !(f_room && f_sroom);
     assign f_write = i_v && !f_drop;
 
@@ -400,11 +415,11 @@ module dma_ring_writer
     localparam int REC_Q   = 8 + 32 + 64;
     localparam int REC_NBO = REC_Q + QW;
 
-    logic [QW-1:0]   st_q;
-    assign st_q = st_data[REC_Q +: QW];
-
     logic            cmd_room_q;   // the command FIFO can take what is in the decision
     logic            d_gap_q;      // a record was taken last cycle
+    logic            d0_v;         // D0: the record registered off the FIFO's block RAM
+    logic [ST_W-1:0] d0_rec;       // data
+    logic [QW-1:0]   d0_q;
     logic            d1_v;
     logic            d1_fwd;       // data: the record before is the same queue
     logic [ST_W-1:0] d1_rec;       // data
@@ -434,28 +449,34 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         if (rst) begin
             d_gap_q <= 1'b0;
+            d0_v    <= 1'b0;
             d1_v    <= 1'b0;
             d2_v    <= 1'b0;
             d3_v    <= 1'b0;
         end else begin
             d_gap_q <= st_pop;
-            d1_v    <= st_pop;
+            d0_v    <= st_pop;
+            d1_v    <= d0_v;
             d2_v    <= d1_v;
             d3_v    <= d2_v;
         end
     end
 
+    assign d0_q = d0_rec[REC_Q +: QW];
+
     always_ff @(posedge clk) begin
+        // D0: no logic after the block RAM's clock-to-output
+        if (st_pop) d0_rec <= st_data;
         // D1
-        d1_rec  <= st_data;
+        d1_rec  <= d0_rec;
         // the record before (two cycles apart at least) is in D2 now: its PROD is written at
         // the end of this cycle, too late for the read; D2 takes it from l_prod_q
-        d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == st_q;
-        d1_prod <= q_prod[st_q];
-        d1_lim  <= q_lim[st_q];
-        d1_en   <= q_en[st_q];
-        d1_mask <= OFF_W'((64'd1 << q_lsize[st_q]) - 64'd1);
-        d1_base <= q_base[st_q];
+        d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == d0_q;
+        d1_prod <= q_prod[d0_q];
+        d1_lim  <= q_lim[d0_q];
+        d1_en   <= q_en[d0_q];
+        for (int i = 0; i < OFF_W; i++) d1_mask[i] <= 5'(i) < q_lsize[d0_q];   // size - 1
+        d1_base <= q_base[d0_q];
         // D2
         d2_rec  <= d1_rec;
         d2_prod <= d1_fwd ? l_prod_q : d1_prod;
@@ -495,7 +516,7 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            q_prod <= '0;
+            for (int q = 0; q < QUEUES; q++) q_prod[q] <= '0;
         end else if (d2_v && d2_fit) begin
             q_prod[d2_rec[REC_Q +: QW]] <= d2_sum;
         end
@@ -576,8 +597,9 @@ module dma_ring_writer
     logic [WD_W:0]     w_sent_q;     // beats sent
     logic [WD_W:0]     w_used_q;
     logic              w_room;
+    logic              w_room_q;
 
-    assign w_room = w_used_q <= (WD_W+1)'(WD - 8);
+    assign w_room = w_room_q;
 
     logic m_go;        // a beat is planned this cycle
     logic m_fill;      // the mover is free or frees itself this cycle
@@ -712,18 +734,25 @@ module dma_ring_writer
     logic [NB_W-1:0]   m2_j;
     logic [127:0]      m2_hdr;
     logic [BP_W-1:0]   m1_addr;
+    logic              m2b_v;        // M2b: the word off the block RAM, no logic
+    logic              m2b_rd;
+    logic [NB_W-1:0]   m2b_j;
+    logic [127:0]      m2b_hdr;
+    logic [DATA_W-1:0] m2b_word;
     logic              m3_v;
     logic [DATA_W-1:0] m3_beat;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            m1_v <= 1'b0;
-            m2_v <= 1'b0;
-            m3_v <= 1'b0;
+            m1_v  <= 1'b0;
+            m2_v  <= 1'b0;
+            m2b_v <= 1'b0;
+            m3_v  <= 1'b0;
         end else begin
-            m1_v <= m_go;
-            m2_v <= m1_v;
-            m3_v <= m2_v;
+            m1_v  <= m_go;
+            m2_v  <= m1_v;
+            m2b_v <= m2_v;
+            m3_v  <= m2b_v;
         end
     end
 
@@ -736,26 +765,30 @@ module dma_ring_writer
         m2_rd   <= m1_rd;
         m2_j    <= m1_j;
         m2_hdr  <= m1_hdr;
+        m2b_word <= m2_word;
+        m2b_rd   <= m2_rd;
+        m2b_j    <= m2_j;
+        m2b_hdr  <= m2_hdr;
     end
 
     logic [DATA_W-1:0] m2_in;   // the in-beat, or zeros past the frame
-    assign m2_in = m2_rd ? m2_word : '0;
+    assign m2_in = m2b_rd ? m2b_word : '0;
 
     if (SH != 0) begin : g_shift
         // ALIGN > 16: out = in's low KW-16 bytes above the carry (the header, then the top 16
         // bytes of the in-beat before)
         logic [127:0] carry_q;
         always_ff @(posedge clk) begin
-            if (m2_v) begin
-                m3_beat <= {m2_in[DATA_W-129:0], (m2_j == '0) ? m2_hdr : carry_q};
+            if (m2b_v) begin
+                m3_beat <= {m2_in[DATA_W-129:0], (m2b_j == '0) ? m2b_hdr : carry_q};
                 carry_q <= m2_in[DATA_W-1 -: 128];
             end
         end
     end else begin : g_whole
         // ALIGN <= 16: the header's beats, then the in-beats unchanged
         always_ff @(posedge clk) begin
-            if (m2_v) begin
-                if (m2_j < NB_W'(HB)) m3_beat <= DATA_W'(m2_hdr >> (DATA_W * 32'(m2_j)));
+            if (m2b_v) begin
+                if (m2b_j < NB_W'(HB)) m3_beat <= DATA_W'(m2b_hdr >> (DATA_W * 32'(m2b_j)));
                 else                  m3_beat <= m2_in;
             end
         end
@@ -799,10 +832,12 @@ module dma_ring_writer
             w_alloc_q <= '0;
             w_sent_q  <= '0;
             w_used_q  <= '0;
+            w_room_q  <= 1'b0;
         end else begin
             if (m_go)    w_alloc_q <= w_alloc_q + 1'b1;
             if (wdf_pop) w_sent_q  <= w_sent_q + 1'b1;
             w_used_q <= w_alloc_q - w_sent_q;
+            w_room_q <= w_used_q <= (WD_W+1)'(WD - 10);
         end
     end
 
@@ -1052,7 +1087,7 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            q_cprod <= '0;
+            for (int q = 0; q < QUEUES; q++) q_cprod[q] <= '0;
         end else if (b_commit) begin
             q_cprod[b_cq] <= b_cp;
         end
@@ -1089,11 +1124,13 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            n_frames <= '0;
-            n_bytes  <= '0;
-            n_full   <= '0;
-            n_off    <= '0;
-            n_buf    <= '0;
+            for (int q = 0; q < QUEUES; q++) begin
+                n_frames[q] <= '0;
+                n_bytes[q]  <= '0;
+                n_full[q]   <= '0;
+                n_off[q]    <= '0;
+                n_buf[q]    <= '0;
+            end
             n_berr   <= '0;
             n_wb     <= '0;
             n_bursts <= '0;
@@ -1236,11 +1273,13 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            q_en    <= '0;
-            q_lsize <= {QUEUES{5'd12}};
-            q_base  <= '0;
-            q_wb    <= '0;
-            q_cons  <= '0;
+            q_en <= '0;
+            for (int q = 0; q < QUEUES; q++) begin
+                q_lsize[q] <= 5'd12;
+                q_base[q]  <= '0;
+                q_wb[q]    <= '0;
+                q_cons[q]  <= '0;
+            end
         end else if (wq_v) begin
             if (wq_r == DMA_REG_Q_CTRL) begin
                 if (wq_strb[0]) q_en[wq_q] <= wq_data[DMA_Q_CTRL_ENABLE];
@@ -1289,7 +1328,7 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            q_lim <= {QUEUES{32'd4096}};
+            for (int q = 0; q < QUEUES; q++) q_lim[q] <= 32'd4096;
         end else if (lim_v2_q) begin
             q_lim[lim_q2_q] <= lim_cons_q + (32'd1 << lim_ls_q);
         end
