@@ -1488,7 +1488,10 @@ def _sim_speed_baselines(simspeed: dict[str, Any]) -> list[str]:
                          fint(o.get("sim_packets_per_cpu_second")),
                          fint(r.get("sim_packets_per_cpu_second")),
                          "–" if cpu is None else f"{cpu:.2f}×"])
-    names = "; ".join(f"`{b['commit'][:7]}`: {b.get('subject', '')[:90]}" for b in bases)
+    def short(subject: str, n: int = 72) -> str:
+        return subject if len(subject) <= n else subject[:subject.rfind(" ", 0, n)] + " …"
+
+    names = "; ".join(f"`{b['commit'][:7]}`: {short(b.get('subject', ''))}" for b in bases)
     return ["Earlier RTL in the same run (`wirespeed bench --baseline REV`: the revision's rtl/ "
             "built by the same harness without profile feedback, measured right after the "
             f"current RTL on the same input). {names}.", "",
