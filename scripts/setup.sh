@@ -33,7 +33,8 @@ if ! grep -q '^# wirespeed: configured' "$mk"; then
 fi
 need=()
 command -v tshark >/dev/null 2>&1 || need+=(tshark)
-# Real peers for the Linux interop tests (they fall back to Python without them).
+# Real peers for the Linux interop tests (they fall back to Python without them), and the
+# traffic of `make demo` / tapbench (iperf2: Debian's `iperf` package).
 command -v iperf >/dev/null 2>&1 || need+=(iperf)
 command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
