@@ -8,6 +8,7 @@ Every number in the page comes from these files (no hand-edited figures):
 * docs/bench/linerate.json  scripts/report/bench.py Mpps, line-rate fractions, clock needed
 * docs/bench/latency.json   scripts/report/bench.py idle-pipeline latency per block
 * docs/bench/sim_speed.json `wirespeed bench`      harness speed on the default scenario
+* docs/bench/tap.json       wirespeed.tapbench     iperf2 and ping through the VTEP on TAPs
 
 The seed white papers' figures and the anchor's (issue 27's eth_axis_rx measurement, in
 blocks.py with the goals) are the only constants. A missing file leaves its section saying how
@@ -1500,7 +1501,8 @@ def _sim_speed_baselines(simspeed: dict[str, Any]) -> list[str]:
 
 
 def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
-                      vxseed: dict[str, Any] | None = None) -> list[str]:
+                      vxseed: dict[str, Any] | None = None,
+                      tap: dict[str, Any] | None = None) -> list[str]:
     out = ["## Simulation speed", ""]
     if simspeed:
         rows = []
@@ -1537,9 +1539,49 @@ def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
                 "these scenarios.", "",
                 table(["block", "W", *heads, "cycles / s"], rows), ""]
     out += section_vxlan_sim_speed(vlr, vxseed)
+    out += section_tap(tap)
     if len(out) == 2:
         out += ["*Not measured yet.*", ""]
     return out
+
+
+def section_tap(tap: dict[str, Any] | None) -> list[str]:
+    """The virtual NIC: iperf2 and ping through vtep_top live on TAP devices (docs/bench/tap.json,
+    python -m wirespeed.tapbench)."""
+    out = ["### Virtual NIC (TAP)", ""]
+    widths = sorted(((tap or {}).get("widths") or {}).items(), key=lambda kv: int(kv[0]))
+    if not widths:
+        return out + ["*Not measured yet* (`sudo make bench`, or `sudo .venv/bin/python -m "
+                      "wirespeed.tapbench`: root, /dev/net/tun and iperf2 needed).", ""]
+
+    def run(r: dict[str, Any], key: str) -> dict[str, Any]:
+        return next((v for k, v in (r.get("iperf_tcp") or {}).items() if k.startswith(key)), {})
+
+    rows = []
+    for w, r in widths:
+        dn, up = run(r, "cloud_to_onprem"), run(r, "onprem_to_cloud")
+        rtt = r.get("ping_rtt_ms") or {}
+        rows.append([w, fnum(dn.get("mbit_s")), fnum(up.get("mbit_s")),
+                     f"{fint(dn.get('frames_per_second'))} / {fint(up.get('frames_per_second'))}",
+                     fnum(rtt.get("avg"), 2), fnum(r.get("ping_rtt_added_ms"), 2),
+                     f"{fint(dn.get('clocked_cycles_per_cpu_second'))} / "
+                     f"{fint(up.get('clocked_cycles_per_cpu_second'))}",
+                     "yes" if r.get("balanced") else "no"])
+    m = tap.get("machine") or {}
+    la = m.get("loadavg_at_start")
+    goal = tap.get("goal_mbit_s")
+    met = any(r.get("goal_met") for _, r in widths)
+    return out + [
+        "`vtep_top` live between two network namespaces through TAP devices (`wirespeed tap`, "
+        "docs/tap.md): iperf2 TCP each way, ping through the NIC against a plain veth "
+        f"pair ({fnum(tap.get('veth_ping_rtt_ms'), 3)} ms); `{tap.get('command', '')}` "
+        f"(docs/bench/tap.json), {m.get('cpus', '?')} CPUs"
+        + (f", load average {la[0]} at the start" if la else "") + ". Down: cloud → onprem "
+        "(decap carries the data); up: onprem → cloud (encap).", "",
+        table(["W", "iperf2 down Mbit/s", "iperf2 up Mbit/s", "frames / s down / up",
+               "ping ms", "RTT added ms", "cycles / CPU s down / up", "balanced"], rows), "",
+        (f"Goal: ≥ {fnum(goal, 0)} Mbit/s of iperf2 TCP: " + ("met." if met else "not met."))
+        if goal else "", ""]
 
 
 def synth_todo(synth: Synth) -> list[tuple[str, int, str]]:
@@ -1690,7 +1732,7 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     parts += section_throughput(sweep, lr, synth, vlr)
     parts += section_latency(lat, synth, vlr, lat_old)
     parts += section_seeds(sweep, lr, lat, synth, vxseed, vlr)
-    parts += section_sim_speed(sweep, simspeed, vlr, vxseed)
+    parts += section_sim_speed(sweep, simspeed, vlr, vxseed, load(bench_dir / "tap.json"))
     parts += section_howto(synth, sweep)
     text = "\n".join(parts).rstrip() + "\n"
     if img_rel != "img":
