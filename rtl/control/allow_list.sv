@@ -39,8 +39,9 @@
 //     word (its enable straight from a register) and a lookup that reads the word written
 //     in that cycle takes the word written instead of port A's (see "Lookup"). Either way
 //     every lookup sees each table before or after a write of it.
-//   * The keys themselves are kept in a shadow block RAM (ENTRIES x 64, byte-lane writes, one
-//     read port) that serves the AXI reads and the sequence. VALID is in flip-flops (reset
+//   * The keys themselves are kept in a shadow RAM (ENTRIES x 64: LUT RAM up to 64 entries,
+//     else block RAM; byte-lane writes, one read port) that serves the AXI reads and the
+//     sequence. VALID is in flip-flops (reset
 //     to 0); the tables and the shadow are not reset: they start (FPGA configuration,
 //     simulation start) as every key 0 (SRC/DST read 0), consistent. Invariant: bit i of a
 //     table word is set only where the shadow's key i has that chunk value, so a table never
@@ -388,10 +389,10 @@ module allow_list #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Shadow of the keys (block RAM, byte lanes): read address R0 / c, sh_q two cycles later
+    // Shadow of the keys (byte lanes): read address R0 / c, sh_q two cycles later
     // ------------------------------------------------------------------------------------
     logic [IDX_W-1:0] sh_raddr;
-    logic [KEY_W-1:0] sh_rd;     // data: the RAM's output
+    logic [KEY_W-1:0] sh_rd;     // data: the RAM's registered output
     logic [KEY_W-1:0] sh_q;      // data
     logic [7:0]       sh_lane;   // byte lanes of the key written: DST [31:0], SRC [63:32]
 
@@ -401,23 +402,41 @@ module allow_list #(
     end
 
     // A read and a write of one key never meet: the sequence writes only while no read is
-    // accepted and reads only when it does not write
-    (* ram_style = "block", no_rw_check *)
-    logic [KEY_W-1:0] sh_mem [ENTRIES];
+    // accepted and reads only when it does not write. Up to 64 entries the shadow is LUT RAM
+    // (4 Kbit): a block RAM's 4.3 ns clock-to-output would leave sh_q ~1.8 ns of wire to the
+    // compares and the read data; a larger shadow is block RAM.
+    if (ENTRIES <= 64) begin : g_sh_lut
+        (* ram_style = "distributed", no_rw_check *)
+        logic [KEY_W-1:0] sh_mem [ENTRIES];
 
-    initial begin
-        for (int i = 0; i < ENTRIES; i++) sh_mem[i] = '0;
-    end
+        initial begin
+            for (int i = 0; i < ENTRIES; i++) sh_mem[i] = '0;
+        end
 
-    always_ff @(posedge clk) begin
-        for (int b = 0; b < 8; b++) begin
-            if (sh_we && sh_lane[b]) sh_mem[seq_idx_q][8*b +: 8] <= seq_data_q[8*(b%4) +: 8];
+        always_ff @(posedge clk) begin
+            for (int b = 0; b < 8; b++) begin
+                if (sh_we && sh_lane[b]) sh_mem[seq_idx_q][8*b +: 8] <= seq_data_q[8*(b%4) +: 8];
+            end
+            sh_rd <= sh_mem[sh_raddr];
+        end
+    end else begin : g_sh_bram
+        (* ram_style = "block", no_rw_check *)
+        logic [KEY_W-1:0] sh_mem [ENTRIES];
+
+        initial begin
+            for (int i = 0; i < ENTRIES; i++) sh_mem[i] = '0;
+        end
+
+        always_ff @(posedge clk) begin
+            for (int b = 0; b < 8; b++) begin
+                if (sh_we && sh_lane[b]) sh_mem[seq_idx_q][8*b +: 8] <= seq_data_q[8*(b%4) +: 8];
+            end
+            sh_rd <= sh_mem[sh_raddr];
         end
     end
 
     always_ff @(posedge clk) begin
-        sh_rd <= sh_mem[sh_raddr];
-        sh_q  <= sh_rd;
+        sh_q <= sh_rd;
     end
 
     // The key read by S_KEY, and the words: bit e of the word of table c for value v is set
