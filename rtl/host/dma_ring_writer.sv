@@ -225,10 +225,14 @@ module dma_ring_writer
 
     assign s_axis_tready = rdy_q;
 
+    // Bytes in a beat: tkeep is contiguous from bit 0 (docs/architecture.md), so the count is
+    // the position of its last one: a one-hot encode (an OR per result bit), not an adder chain
     function automatic logic [LOG_KW:0] count_keep(input logic [KEEP_W-1:0] k);
         logic [LOG_KW:0] n;
         n = '0;
-        for (int b = 0; b < KEEP_W; b++) n = n + (LOG_KW+1)'(k[b]);
+        for (int b = 0; b < KEEP_W; b++) begin
+            if (k[b] && (b == KEEP_W - 1 || !k[(b + 1) % KEEP_W])) n = n | (LOG_KW+1)'(b + 1);
+        end
         return n;
     endfunction
 
@@ -845,9 +849,9 @@ module dma_ring_writer
     // Producer write-backs: dirty queues, one picked at a time (round robin)
     // ====================================================================================
     logic [QUEUES-1:0] dirty_q;
-    logic              wbp_v_q;       // a queue picked (W0)
-    logic [QW-1:0]     wbp_q_q;
-    logic [QW-1:0]     wb_last_q;     // the queue picked last
+    logic              wbp_v_q;       // a queue picked (W0), one-hot
+    logic [QUEUES-1:0] wbp_oh_q;
+    logic [QUEUES-1:0] above_q;       // the queues after the one picked last
     logic              wbr_v_q;       // the write-back request (W1)
     logic [ADDR_W-1:0] wbr_addr_q;
     logic [31:0]       wbr_val_q;
@@ -856,53 +860,54 @@ module dma_ring_writer
     logic [QW-1:0]     b_cq;
     logic [31:0]       b_cp;
 
-    logic [QUEUES-1:0] above;         // queues after the last picked
-    logic              pick_v;
-    logic [QW-1:0]     pick;
+    // Round robin: the lowest dirty queue after the last picked, else the lowest dirty one;
+    // the lowest set bit as x & -x (a carry chain), no priority mux chain
+    logic [QUEUES-1:0] cand;
+    logic [QUEUES-1:0] pick_oh;
+    logic              pick_go;
 
-    always_comb begin
-        logic [QUEUES-1:0] hi;
-        hi     = '0;
-        for (int q = 0; q < QUEUES; q++) above[q] = 32'(q) > 32'(wb_last_q);
-        hi     = dirty_q & above;
-        pick_v = |dirty_q;
-        pick   = '0;
-        for (int q = QUEUES - 1; q >= 0; q--) begin
-            if (dirty_q[q]) pick = QW'(q);
-        end
-        for (int q = QUEUES - 1; q >= 0; q--) begin
-            if (hi[q]) pick = QW'(q);
-        end
-    end
+    assign cand    = (|(dirty_q & above_q)) ? (dirty_q & above_q) : dirty_q;
+    assign pick_oh = cand & (~cand + 1'b1);
+    assign pick_go = !wbp_v_q && !wbr_v_q && |dirty_q;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            dirty_q   <= '0;
-            wbp_v_q   <= 1'b0;
-            wbr_v_q   <= 1'b0;
-            wb_last_q <= '0;
+            dirty_q <= '0;
+            wbp_v_q <= 1'b0;
+            wbr_v_q <= 1'b0;
+            above_q <= '0;
         end else begin
             logic [QUEUES-1:0] d;
             d = dirty_q;
-            if (!wbp_v_q && !wbr_v_q && pick_v) begin
-                d[pick]   = 1'b0;
-                wbp_v_q   <= 1'b1;
-                wbp_q_q   <= pick;
-                wb_last_q <= pick;
-            end else if (wbp_v_q) begin
-                wbp_v_q <= 1'b0;
+            if (pick_go) d = d & ~pick_oh;
+            for (int q = 0; q < QUEUES; q++) begin
+                if (b_commit && b_cq == QW'(q)) d[q] = 1'b1;
             end
-            if (b_commit) d[b_cq] = 1'b1;
             dirty_q <= d;
+            wbp_v_q <= pick_go;
+            if (wbp_v_q) above_q <= ~(wbp_oh_q | (wbp_oh_q - 1'b1));
             if (wbp_v_q) wbr_v_q <= 1'b1;
             else if (wb_take) wbr_v_q <= 1'b0;
         end
     end
 
     always_ff @(posedge clk) begin
+        if (pick_go) wbp_oh_q <= pick_oh;
+    end
+
+    // W1: the picked queue's address and PROD (an AND-OR over the one-hot)
+    always_ff @(posedge clk) begin
         if (wbp_v_q) begin
-            wbr_addr_q <= {q_wb[wbp_q_q], 2'b00};
-            wbr_val_q  <= q_cprod[wbp_q_q];
+            logic [ADDR_W-3:0] a;
+            logic [31:0]       v;
+            a = '0;
+            v = '0;
+            for (int q = 0; q < QUEUES; q++) begin
+                a = a | (wbp_oh_q[q] ? q_wb[q] : '0);
+                v = v | (wbp_oh_q[q] ? q_cprod[q] : '0);
+            end
+            wbr_addr_q <= {a, 2'b00};
+            wbr_val_q  <= v;
         end
     end
 
@@ -1236,13 +1241,6 @@ module dma_ring_writer
 
     assign wr_err = !wr_ok(wr_addr);
 
-    function automatic logic [31:0] apply_strb(input logic [31:0] old, input logic [31:0] d,
-                                               input logic [3:0] strb);
-        logic [31:0] r;
-        for (int b = 0; b < 4; b++) r[8*b +: 8] = strb[b] ? d[8*b +: 8] : old[8*b +: 8];
-        return r;
-    endfunction
-
     // Writes: registered (c1), performed at the end of c1; the queue's limit at c2, c3
     logic           wq_v;
     logic [QW-1:0]  wq_q;       // data
@@ -1281,30 +1279,37 @@ module dma_ring_writer
                 q_cons[q]  <= '0;
             end
         end else if (wq_v) begin
-            if (wq_r == DMA_REG_Q_CTRL) begin
-                if (wq_strb[0]) q_en[wq_q] <= wq_data[DMA_Q_CTRL_ENABLE];
-                if (wq_strb[1]) begin
-                    q_lsize[wq_q] <= (wq_data[12:8] < 5'd12) ? 5'd12
-                                   : (wq_data[12:8] > 5'd30) ? 5'd30 : wq_data[12:8];
+            // byte-lane enables into the queue's registers: no read of the old value
+            for (int q = 0; q < QUEUES; q++) begin
+                if (wq_q == QW'(q)) begin
+                    if (wq_r == DMA_REG_Q_CTRL) begin
+                        if (wq_strb[0]) q_en[q] <= wq_data[DMA_Q_CTRL_ENABLE];
+                        if (wq_strb[1]) begin
+                            q_lsize[q] <= (wq_data[12:8] < 5'd12) ? 5'd12
+                                        : (wq_data[12:8] > 5'd30) ? 5'd30 : wq_data[12:8];
+                        end
+                    end
+                    for (int i = 12; i < 32; i++) begin
+                        if (wq_r == DMA_REG_Q_BASE_LO && wq_strb[i / 8]) q_base[q][i - 12] <= wq_data[i];
+                    end
+                    for (int i = 32; i < ADDR_W; i++) begin
+                        if (wq_r == DMA_REG_Q_BASE_HI && wq_strb[(i - 32) / 8]) begin
+                            q_base[q][i - 12] <= wq_data[i - 32];
+                        end
+                    end
+                    for (int i = 2; i < 32; i++) begin
+                        if (wq_r == DMA_REG_Q_WB_LO && wq_strb[i / 8]) q_wb[q][i - 2] <= wq_data[i];
+                    end
+                    for (int i = 32; i < ADDR_W; i++) begin
+                        if (wq_r == DMA_REG_Q_WB_HI && wq_strb[(i - 32) / 8]) begin
+                            q_wb[q][i - 2] <= wq_data[i - 32];
+                        end
+                    end
+                    for (int b = 0; b < 4; b++) begin
+                        if (wq_r == DMA_REG_Q_CONS && wq_strb[b]) q_cons[q][8*b +: 8] <= wq_data[8*b +: 8];
+                    end
                 end
             end
-            if (wq_r == DMA_REG_Q_BASE_LO) begin
-                q_base[wq_q][19:0] <= 20'(apply_strb({q_base[wq_q][19:0], 12'd0}, wq_data,
-                                                     wq_strb) >> 12);
-            end
-            if (wq_r == DMA_REG_Q_BASE_HI && ADDR_W > 32) begin
-                q_base[wq_q] <= BASE_W'({apply_strb(32'(q_base[wq_q] >> 20), wq_data, wq_strb),
-                                         q_base[wq_q][19:0]});
-            end
-            if (wq_r == DMA_REG_Q_WB_LO) begin
-                q_wb[wq_q][29:0] <= 30'(apply_strb({q_wb[wq_q][29:0], 2'd0}, wq_data,
-                                                   wq_strb) >> 2);
-            end
-            if (wq_r == DMA_REG_Q_WB_HI && ADDR_W > 32) begin
-                q_wb[wq_q] <= (ADDR_W-2)'({apply_strb(32'(q_wb[wq_q] >> 30), wq_data, wq_strb),
-                                           q_wb[wq_q][29:0]});
-            end
-            if (wq_r == DMA_REG_Q_CONS) q_cons[wq_q] <= apply_strb(q_cons[wq_q], wq_data, wq_strb);
         end
     end
 
