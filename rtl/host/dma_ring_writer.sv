@@ -860,15 +860,31 @@ module dma_ring_writer
     logic [QW-1:0]     b_cq;
     logic [31:0]       b_cp;
 
-    // Round robin: the lowest dirty queue after the last picked, else the lowest dirty one;
-    // the lowest set bit as x & -x (a carry chain), no priority mux chain
-    logic [QUEUES-1:0] cand;
+    // Round robin in two registered steps: WA the candidates (the dirty queues after the last
+    // picked, else every dirty one); WB the lowest of them as x & -x (a carry chain, no
+    // priority mux chain), cleared from dirty_q (a commit meanwhile sets it again; W1 reads
+    // the PROD of its own cycle, so the write-back carries the newest value)
+    logic              cand_v_q;
+    logic [QUEUES-1:0] cand_q;
     logic [QUEUES-1:0] pick_oh;
     logic              pick_go;
+    logic              cand_go;
 
-    assign cand    = (|(dirty_q & above_q)) ? (dirty_q & above_q) : dirty_q;
-    assign pick_oh = cand & (~cand + 1'b1);
-    assign pick_go = !wbp_v_q && !wbr_v_q && |dirty_q;
+    assign cand_go = !cand_v_q && !wbp_v_q && !wbr_v_q && |dirty_q;
+    assign pick_oh = cand_q & (~cand_q + 1'b1);
+    assign pick_go = cand_v_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            cand_v_q <= 1'b0;
+        end else begin
+            cand_v_q <= cand_go;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (cand_go) cand_q <= (|(dirty_q & above_q)) ? (dirty_q & above_q) : dirty_q;
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -932,6 +948,12 @@ module dma_ring_writer
     logic             aw_v_q;
     logic [ADDR_W-1:0] aw_addr_q;
     logic [7:0]       aw_len_q;
+    logic             aw_rdy_q;      // the slice can take an AW this cycle
+    logic             aw_tv_q;       // the spare holds one
+    logic [ADDR_W+7:0] aw_t_q;       // data: the spare
+    logic             aw_in_v;
+    logic [ADDR_W+7:0] aw_in;
+    logic             aw_out_take;
     logic             wb_due_q;      // WB_GAP cycles since the last write-back: it goes first
     logic [10:0]      wb_gap_q;
     logic             d_idle_q;      // no record in the mover nor a beat in the W FIFO
@@ -946,7 +968,9 @@ module dma_ring_writer
     logic [31:0]       awf_cp;
     assign {awf_addr, awf_len, awf_cv, awf_cq, awf_cp} = awf_data;
 
-    assign aw_load   = !aw_v_q || m_axi_awready;
+    // aw_load: the AW slice (output register and a spare) has room, a register: AWREADY
+    // reaches only the slice
+    assign aw_load   = aw_rdy_q;
     assign aw_can    = aw_load && wcf_s_ready && bf_s_ready;
     assign take_data = aw_can && awf_valid && !(wbr_v_q && wb_due_q);
     assign wb_take   = aw_can && wbr_v_q && !take_data && (wb_due_q || d_idle_q);
@@ -959,12 +983,20 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         if (rst) begin
             aw_v_q   <= 1'b0;
+            aw_tv_q  <= 1'b0;
+            aw_rdy_q <= 1'b0;
             wb_due_q <= 1'b1;
             wb_gap_q <= '0;
             d_idle_q <= 1'b0;
         end else begin
             d_idle_q <= !m_v_q && !cmd_valid && !awf_valid && w_used_q == '0;
-            if (aw_load) aw_v_q <= take_data || wb_take;
+            if (aw_out_take) begin
+                aw_v_q  <= aw_tv_q || aw_in_v;
+                aw_tv_q <= 1'b0;
+            end else if (aw_in_v) begin
+                aw_tv_q <= 1'b1;
+            end
+            aw_rdy_q <= aw_out_take ? 1'b1 : !(aw_tv_q || aw_in_v);
             if (wb_take) begin
                 wb_gap_q <= 11'(WB_GAP - 2);
                 wb_due_q <= 1'b0;
@@ -976,13 +1008,17 @@ module dma_ring_writer
         end
     end
 
+    assign aw_in_v     = take_data || wb_take;
+    assign aw_in       = take_data ? {awf_addr, awf_len}
+                                   : {wbr_addr_q[ADDR_W-1:LOG_KW], LOG_KW'(0), 8'd0};
+    assign aw_out_take = !aw_v_q || m_axi_awready;
+
     always_ff @(posedge clk) begin
-        if (take_data) begin
-            aw_addr_q <= awf_addr;
-            aw_len_q  <= awf_len;
-        end else if (wb_take) begin
-            aw_addr_q <= {wbr_addr_q[ADDR_W-1:LOG_KW], LOG_KW'(0)};
-            aw_len_q  <= 8'd0;
+        if (aw_out_take) begin
+            {aw_addr_q, aw_len_q} <= aw_tv_q ? aw_t_q : aw_in;
+        end
+        if (aw_in_v && !(aw_out_take && !aw_tv_q)) begin
+            aw_t_q <= aw_in;
         end
     end
 
@@ -1042,8 +1078,14 @@ module dma_ring_writer
     logic              w_load;
     logic              w_data_go;
     logic              w_wb_go;
+    logic              w_rdy_q;      // the W slice can take a beat (a register)
+    logic              w_tv_q;       // its spare holds one
+    logic [DATA_W+KEEP_W:0] w_t_q;   // data: the spare {data, strb, last}
+    logic              w_in_v;
+    logic [DATA_W+KEEP_W:0] w_in;
+    logic              w_out_take;
 
-    assign w_load    = !w_v_q || m_axi_wready;
+    assign w_load    = w_rdy_q;
     assign w_data_go = w_load && wcf_valid && !wc_wb && wdf_valid;
     assign w_wb_go   = w_load && wcf_valid && wc_wb;
     assign wdf_pop   = w_data_go;
@@ -1052,22 +1094,32 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         if (rst) begin
             w_v_q   <= 1'b0;
+            w_tv_q  <= 1'b0;
+            w_rdy_q <= 1'b0;
             w_cnt_q <= '0;
         end else begin
-            if (w_load) w_v_q <= w_data_go || w_wb_go;
+            if (w_out_take) begin
+                w_v_q  <= w_tv_q || w_in_v;
+                w_tv_q <= 1'b0;
+            end else if (w_in_v) begin
+                w_tv_q <= 1'b1;
+            end
+            w_rdy_q <= w_out_take ? 1'b1 : !(w_tv_q || w_in_v);
             if (w_data_go) w_cnt_q <= (w_cnt_q == wc_len) ? 8'd0 : w_cnt_q + 1'b1;
         end
     end
 
+    assign w_in_v     = w_data_go || w_wb_go;
+    assign w_in       = w_data_go ? {wdf_data, {KEEP_W{1'b1}}, w_cnt_q == wc_len}
+                                  : {{(DATA_W / 32){wc_val}}, KEEP_W'(4'hF) << wc_lane, 1'b1};
+    assign w_out_take = !w_v_q || m_axi_wready;
+
     always_ff @(posedge clk) begin
-        if (w_data_go) begin
-            w_data_q <= wdf_data;
-            w_strb_q <= '1;
-            w_last_q <= w_cnt_q == wc_len;
-        end else if (w_wb_go) begin
-            w_data_q <= {(DATA_W / 32){wc_val}};
-            w_strb_q <= KEEP_W'(4'hF) << wc_lane;
-            w_last_q <= 1'b1;
+        if (w_out_take) begin
+            {w_data_q, w_strb_q, w_last_q} <= w_tv_q ? w_t_q : w_in;
+        end
+        if (w_in_v && !(w_out_take && !w_tv_q)) begin
+            w_t_q <= w_in;
         end
     end
 
@@ -1345,6 +1397,9 @@ module dma_ring_writer
     logic           rd_v3_q;
     logic [RAW-1:0] rd_a1_q;
     logic [RAW-1:0] rd_a2_q;
+    logic           rd_isq2_q;   // c2: a queue register
+    logic [3:0]     rd_r2_q;     // c2: which (word in the queue's 0x40 bytes)
+    logic           rd_ok2_q;    // c2: mapped and readable
     logic [31:0]    rq_ctrl;
     logic [31:0]    rq_base_lo;
     logic [31:0]    rq_base_hi;
@@ -1378,6 +1433,9 @@ module dma_ring_writer
         logic [63:0]   wb;
         if (rd_req) rd_a1_q <= rd_addr;
         rd_a2_q    <= rd_a1_q;
+        rd_isq2_q  <= is_queue(rd_a1_q);
+        rd_r2_q    <= rd_a1_q[3:0];
+        rd_ok2_q   <= rd_ok(rd_a1_q);
         q          = qidx(rd_a1_q);
         base       = 64'({q_base[q], 12'd0});
         wb         = 64'({q_wb[q], 2'd0});
@@ -1396,9 +1454,9 @@ module dma_ring_writer
     end
 
     always_ff @(posedge clk) begin
-        rd_e_q <= !rd_ok(rd_a2_q);
-        if (is_queue(rd_a2_q)) begin
-            case (qreg(rd_a2_q[3:0]))
+        rd_e_q <= !rd_ok2_q;
+        if (rd_isq2_q) begin
+            case (qreg(rd_r2_q))
                 DMA_REG_Q_CTRL:      rd_w_q <= rq_ctrl;
                 DMA_REG_Q_BASE_LO:   rd_w_q <= rq_base_lo;
                 DMA_REG_Q_BASE_HI:   rd_w_q <= rq_base_hi;
