@@ -7,33 +7,15 @@ cells / 8 (on LFE5UM-85F-8 a LUT level with its routing takes ~1 ns, a CCU2C's c
 ns). Paths that start or end in the control plane (block_csr, axil_decode, the AXI4-Lite
 ports) are bounded apart from the datapath's.
 
-The bounds: datapath cost <= DATA_BOUND = 13, control plane cost <= CONTROL_BOUND = 10.
+The bounds: datapath cost <= DATA_BOUND = 9.5, control plane cost <= CONTROL_BOUND = 8.
 
-What justifies them (routed: ``make synth``, LFE5UM-85F-8, out of context, every port
-registered, seed 1), measured with this same flow:
-
-  block (256 bits)      routed      cost here
-  axis_edit             171.4 MHz   6.0
-  gre_classify          162.9 MHz   8.0
-  ip_front              154.5 MHz   8.5
-  block_csr before 8b021cd (its counter clear -> 64-bit add -> counter LUT RAM, the
-  deepest path of gre_decap then)
-                        110.6 MHz   14.0 (10 LUT levels + 32 carry cells)
-  old gre_decap (git 11fe3a6, single-cycle)
-                        ~14 MHz     76.0 (68 LUT levels + 64 carry cells; 124 logic
-                                    levels in nextpnr's path), 75.6 at 64 bits
-
-Today (the RTL of this commit) the tops measure: datapath 11.0 for gre_decap at 64 and 256
-bits and for gre_decap_avst at 256 (the allow-list's registered per-entry hits ->
-gre_classify's G2 decision; an RTL change elsewhere in the top has moved this same path
-between 11 and 12, as ABC maps the logic a level apart from one netlist to the next), 6.0
-for axis_edit at 64 and 256; control plane 9.0 for every GRE top (AXI4-Lite write decode ->
-the allow-list's write-response wait). Each bound is today's deepest
-+ 1 level (the datapath's over its 12): a change that adds more than a level to a path between
-registers fails here, in minutes, and the old design fails by 60 levels. The bounds are a
-ratchet, not the goal: the blocks routing at 163-171 MHz measure 6-8 here, so the >= 165 MHz
-goal means bringing DATA_BOUND down to ~8 as the tops get there (a path of 11 LUT levels is
-~3 ns more than gre_classify's).
+What justifies them: the blocks that route at or above the clock goal (``make synth``,
+LFE5UM-85F-8, out of context, routed; docs/performance.md) measure 6.0 (axis_edit, 256 bits)
+to 8.5 (ip_front) here; the single-cycle gre_decap that routed at ~14 MHz measured 76. Today
+every pipelined top measures at most 8.25 on the datapath (gre_decap at 64, 256 and 512 bits:
+the front end's window -> its L4 offset register) and 7.0 on the control plane (AXI4-Lite
+write decode -> CONTROL). Each bound is today's deepest + about one level: a change that
+brings back a deep path fails here, in minutes, not after place and route.
 
 Cost: Yosys runs one at a time (a lock in build/depth/), so under ``pytest -n 2`` these
 tests use one core; results are cached in build/depth/ by the hash of the RTL files a top
@@ -60,8 +42,8 @@ for p in (ROOT / "scripts" / "synth", ROOT / "scripts" / "report"):
 
 import depth  # noqa: E402
 
-DATA_BOUND = 13.0
-CONTROL_BOUND = 10.0
+DATA_BOUND = 9.5
+CONTROL_BOUND = 8.0
 
 # Tops on the pipelined architecture, (top, DATA_W).
 PIPELINED = [("gre_decap", 64), ("gre_decap", 256), ("gre_decap_avst", 256),
