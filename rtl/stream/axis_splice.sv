@@ -427,14 +427,19 @@ module axis_splice
         // positions (< 256): all below 512, so only o's low 9 bits take part, and o >= 512 is
         // one flag per beat. The low bits are a concatenation (ob_pos is a multiple of KEEP_W,
         // b < KEEP_W): 9-bit comparisons with no addition, instead of POS_W-bit ones.
+        // The inserted byte is indexed by o - SEG1_LEN (one 9-bit subtraction and a mux per
+        // byte) rather than found by comparing o with SEG1_LEN + i for every i: the same
+        // function (SEG1_LEN + i < 383 never wraps), without KEEP_W x INS_MAX comparators,
+        // which also made every simulated cycle of the encap engine evaluate 2048 of them.
         ob_hi = |ob_pos[POS_W-1:9];
         for (int b = 0; b < KEEP_W; b++) begin
             logic [8:0] o9;
+            logic [8:0] ins_i;
             logic [7:0] ins_byte;
             o9 = ob_pos[8:0] | 9'(b);
-            ins_byte = 8'h00;
-            for (int i = 0; i < INS_MAX; i++)
-                if (!ob_hi && o9 == 9'(s1len) + 9'(i)) ins_byte = ins[8*i +: 8];
+            ins_i = o9 - 9'(s1len);
+            ins_byte = (!ob_hi && o9 >= 9'(s1len) && ins_i < 9'(INS_MAX))
+                     ? ins[8*ins_i +: 8] : 8'h00;
             plan.sel1[b] = !ob_hi && o9 < 9'(s1len);
             plan.given[b] = !plan.sel1[b] && !ob_hi && o9 < ins_end[8:0];
             plan.given_data[8*b +: 8] = ins_byte;
