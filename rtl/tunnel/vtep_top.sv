@@ -19,13 +19,12 @@ module vtep_top #(
     parameter int VNI_SLOTS = 8192,
     // Slots of the tunnel table (encap): 32768 for 16K tunnels, up to 524288 for 256K.
     parameter int TUNNEL_SLOTS = 32768,
-    // Pipeline cuts in the decap classifier (vxlan_decap CLASSIFY_PIPE, a 5-bit mask).
-    parameter int DECAP_CLASSIFY_PIPE = 0,
-    // Cycles of both table lookups (VNI and tunnel; hash_table LOOKUP_LATENCY, 3 or 4).
+    // Cycles of the tunnel table's lookup (vxlan_encap LOOKUP_LATENCY, 3 or 4); the decap's
+    // VNI table has one build (4, vxlan_decap).
     parameter int LOOKUP_LATENCY = 3,
-    // Registers added in both splice engines (decap and encap), each a cycle more on every
-    // frame each way (vxlan_decap / vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the
-    // descriptor; 3: also the live input beat off the engine's decision.
+    // Registers added in the encap's splice engine, each a cycle more on every frame
+    // (vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the descriptor; 3: also the live input
+    // beat off the engine's decision. The decap is pipelined by construction (vxlan_decap).
     parameter int SPLICE_PIPE = 0
 ) (
     input  wire logic                clk,
@@ -148,10 +147,7 @@ module vtep_top #(
 
     vxlan_decap #(
         .DATA_W(DATA_W),
-        .VNI_SLOTS(VNI_SLOTS),
-        .CLASSIFY_PIPE(DECAP_CLASSIFY_PIPE),
-        .LOOKUP_LATENCY(LOOKUP_LATENCY),
-        .SPLICE_PIPE(SPLICE_PIPE)
+        .VNI_SLOTS(VNI_SLOTS)
     ) decap (
         .clk, .rst,
         .s_axis_tdata(s_net_axis_tdata), .s_axis_tkeep(s_net_axis_tkeep),

@@ -1,40 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// vxlan_decap — VXLAN termination, network to host (docs/vxlan.md, "Decap").
+// vxlan_decap — VXLAN termination, network to host (docs/vxlan.md, "Decap"): the decap shell
+// with the VXLAN classifier and the VNI table.
 //
-//                               +----------------+ descriptor +-------------+
-//   s_axis ─► axis_keep_check ─►│ vxlan_classify │───────────►│ axis_splice │─► m_axis
-//             (tkeep holes:  │   +----------------+            +-------------+  (+ m_axis_tvni)
-//              bad frame)    │        │ VNI ▲ {push, VLAN ID}         ▲
-//                            │   +----▼─────┴---+                     │
-//                            │   │ hash_table   │◄── s_axil_vni       │
-//                            │   +--------------+                     │
-//                            └─────────────── beats ──────────────────┘
-//   s_axil ─► block_csr: CONTROL, PORT, PORT2, per-outcome and TX counters
+//            +--------------------------- decap_shell ----------------------------+
+//   s_axis ─►│ keep check ─► ip_front ─► tap_*          s_desc_* ─► queue ─► edit │─► m_axis
+//   s_axil ◄►│ block_csr (CONTROL, PORT, PORT2)                      tvni FIFO ─►│─► m_axis_tvni
+//            +-----------------│-----------------------------------▲-------------+─► m_stat
+//                         tap_*│   VNI (cycle T)                    │ descriptor
+//                              ▼ ──────────► hash_table ─┐          │
+//                     vxlan_decap_classify ◄─ hit, value ┘ (T+4)    │
+//                              └────────────────────────────────────┘
+//   s_axil_vni ◄──────────────────────────► hash_table (its own 4 KiB window)
 //
-// Cut-through: the frame leaves as soon as its headers are read and the VNI table answered
-// (CLASSIFY_PIPE cycles later with the classifier pipelined).
+// The header front end captures each frame's first 128 bytes by beat position and parses
+// Ethernet and the outer IP header in registered stages (its L4 window: 44 bytes from U, to
+// the inner IPv4 checksum); the classifier decides in five more, the VNI table's answer taken
+// in the last; the frame's beats wait in the edit engine's delay FIFO and leave cut-through.
+// The late checks (MAC error, a frame shorter than ip_end, the UDP checksum with its
+// pseudo-header as the sum's seed) come with the frame's end from the engine. The VNI leaves
+// beside m_axis (the shell's per-frame sideband), valid on every beat of the frame.
+//
+// Latency (first input beat to first output beat, idle pipeline): the beat that completes the
+// window (byte 127, or the frame's last beat) + 10 cycles to the descriptor + the engine's
+// latency (axis_edit: 10 / 11 / 11 / 12 at 64 / 128 / 256 / 512 bits) + floor(D / (DATA_W/8))
+// (D: the bytes skipped, K or K - 4 with a pushed tag). docs/vxlan.md.
 
 `default_nettype none
 
-module vxlan_decap #(
+module vxlan_decap
+    import vxlan_decap_pkg::*;
+#(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Slots of the VNI table (2 banks x SLOTS/8 buckets x 4 ways); 8192 holds 4K VNIs at 50 %.
-    parameter int VNI_SLOTS = 8192,
-    // Pipeline cuts in the classifier's decision chain (vxlan_classify PIPE_CUTS, a 5-bit
-    // mask). 0 keeps the latency of docs/vxlan.md; each bit set adds one cycle to every
-    // frame's decision and output, and shortens the critical path (docs/performance.md).
-    parameter int CLASSIFY_PIPE = 0,
-    // Cycles of the table lookup (hash_table LOOKUP_LATENCY, 3 or 4): 4 registers the words
-    // read once more, which takes the table off the critical path (docs/performance.md), at
-    // one cycle more on every frame's decision.
-    parameter int LOOKUP_LATENCY = 3,
-    // Registers added in the splice engine, each a cycle more on every frame and a cut of its
-    // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
-    // OUT_PIPE); 2: also its descriptor (DESC_PIPE); 3: also the live input beat taken off
-    // its decision (END_PIPE). 0 to 3.
-    parameter int SPLICE_PIPE = 0
+    parameter int VNI_SLOTS = 8192
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -104,100 +104,160 @@ module vxlan_decap #(
     output      logic [15:0]         m_stat_len
 );
 
-    localparam int KEEP_W = DATA_W / 8;
-    localparam int LEN_W = 17;
-    // Cycles the classifier's pipeline cuts add to each decision; a pipelined classifier's
-    // frame-end verdict comes three cycles after that (vxlan_classify, "Pipelining").
-    localparam int PIPE_LAT = $countones(5'(CLASSIFY_PIPE));
-    localparam int VERDICT_LAG = (PIPE_LAT != 0) ? PIPE_LAT + 3 : 0;
-    // Beats from a frame's first byte to its descriptor: 124 header bytes, the table, margin,
-    // the pipeline's lag for the decision and for the verdict, and the engine's registers.
-    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 4 + PIPE_LAT
-                                           + VERDICT_LAG + SPLICE_PIPE);
-    localparam int NUM_OUTCOMES = 13;
+    localparam int L4_BYTES   = 44;
+    localparam int HEAD_BYTES = 32;
+    localparam int LEN_W      = 17;
 
-    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("vxlan_decap: DATA_W must be 64, 128, 256 or 512");
     end
-    if (CLASSIFY_PIPE < 0 || CLASSIFY_PIPE > 31) begin : g_param_check_2
-        $error("vxlan_decap: CLASSIFY_PIPE is a 5-bit mask (0..31)");
+    if (VNI_SLOTS < 16 || (VNI_SLOTS & (VNI_SLOTS - 1)) != 0) begin : g_check_slots
+        $error("vxlan_decap: VNI_SLOTS must be a power of two, at least 16");
     end
-    if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_param_check_4
-        $error("vxlan_decap: LOOKUP_LATENCY must be 3 or 4");
-    end
-    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 3) begin : g_param_check_3
-        $error("vxlan_decap: SPLICE_PIPE must be 0..3");
-    end
-
-    // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
-    // last beat, counted as DROP_RX_ERROR); the classifier and the splice engine see no hole.
-    logic [DATA_W-1:0] k_tdata;
-    logic [KEEP_W-1:0] k_tkeep;
-    logic              k_tvalid, k_tready, k_tlast, k_tuser;
-
-    axis_keep_check #(
-        .DATA_W(DATA_W)
-    ) keep_check (
-        .clk, .rst,
-        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
-        .s_axis_tlast, .s_axis_tuser,
-        .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
-        .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
-    );
-
-    wire s_hs = k_tvalid && k_tready;
 
     // CONTROL (reg 0): [0] VNI table enable, [1] strict reserved bits, [2] PORT2 enable,
     // [3] drop PASS. PORT (reg 1, 0x010), PORT2 (reg 2, 0x014).
-    logic [3*32-1:0] regs;
-    wire [3:0]       ctrl  = regs[3:0];
-    wire [15:0]      port  = regs[47:32];
-    wire [15:0]      port2 = regs[79:64];
-    wire             regs_unused = ^{regs[95:80], regs[63:48], regs[31:4]};
+    logic [3*32-1:0]         regs;
+    logic [11:0]             t_awaddr, t_araddr;
+    logic [2:0]              t_awprot, t_arprot;
+    logic [31:0]             t_wdata;
+    logic [3:0]              t_wstrb;
+    logic                    t_awvalid, t_wvalid, t_bready, t_arvalid, t_rready;
 
-    logic                lk_valid, rs_valid, rs_hit;
-    logic [23:0]         lk_key;
-    logic [12:0]         rs_value;
-    logic                desc_valid, desc_drop, desc_len_valid, eof_valid, eof_bad;
-    logic [7:0]          desc_seg1_off, desc_seg1_len, desc_ins_len, desc_seg2_off;
-    logic [31:0]         desc_ins_data;
-    logic [LEN_W-1:0]    desc_out_len;
-    logic [2:0]          desc_patch_en;
-    logic [23:0]         desc_patch_pos, desc_patch_val;
-    logic [24:0]         desc_meta;
-    logic                stat_valid, stat_emit;
-    logic [3:0]          stat_outcome;
-    logic [15:0]         stat_len;
-    logic                tx_valid;
-    logic [15:0]         tx_len;
+    logic                    tap_valid, tap_whole, tap_rx_err, tap_l2_short, tap_ipv4, tap_ipv6;
+    logic                    tap_short_proto, tap_short_fixed, tap_ip_ver_bad, tap_short_opts;
+    logic                    tap_ip_frag, tap_ip_frag_off, tap_csum_ok;
+    logic [7:0]              tap_have, tap_ip_proto, tap_g;
+    logic [22*8-1:0]         tap_l2_bytes;
+    logic [4:0]              tap_l2_len;
+    logic [15:0]             tap_et;
+    logic signed [16:0]      tap_ip_pl;
+    logic [1:0]              tap_ip_ecn;
+    logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
+    logic signed [8:0]       tap_have_l4;
+    logic [L4_BYTES*8-1:0]   tap_l4;
 
-    vxlan_classify #(
+    logic                    c_valid, c_drop, c_sum_en;
+    logic signed [LEN_W:0]   c_shift;
+    logic [HEAD_BYTES*8-1:0] c_head;
+    logic [HEAD_BYTES-1:0]   c_head_en;
+    logic [LEN_W-1:0]        c_out_len, c_min_len, c_sum_start, c_sum_end;
+    logic [15:0]             c_sum_seed;
+    outcome_e                c_outcome;
+    logic [24:0]             c_tvni;
+
+    // ID "WSVD", PARAMS {log2(VNI_SLOTS), DATA_W}; CONTROL 4 bits, PORT and PORT2 16 bits.
+    // vtep_top decodes the windows: the shell's s_axil is block_csr's alone (CSR_DECODE 0).
+    decap_shell #(
         .DATA_W(DATA_W),
-        .LOOKUP_LATENCY(LOOKUP_LATENCY),
+        .HDR_BYTES(128),
+        .L4_BYTES(L4_BYTES),
+        .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W),
-        .PIPE_CUTS(CLASSIFY_PIPE)
-    ) classify (
-        .clk, .rst,
-        .s_tdata(k_tdata), .s_tkeep(k_tkeep), .s_hs,
-        .s_tlast(k_tlast), .s_tuser(k_tuser),
-        .ctrl_vni_enable(ctrl[0]), .ctrl_strict(ctrl[1]), .ctrl_port2_enable(ctrl[2]),
-        .ctrl_drop_pass(ctrl[3]), .ctrl_port(port), .ctrl_port2(port2),
-        .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
-        .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
-        .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
-        .desc_patch_val, .desc_meta, .eof_valid, .eof_bad,
-        .stat_valid, .stat_outcome, .stat_emit, .stat_len
+        .NUM_OUTCOMES(VXLAN_DECAP_NUM_OUTCOMES),
+        .OUT_RX_ERROR(int'(OUT_DROP_RX_ERROR)),
+        .OUT_TRUNCATED(int'(OUT_DROP_TRUNCATED)),
+        .OUT_SUM_BAD(int'(OUT_DROP_UDP_CHECKSUM)),
+        .ID_VALUE(VXLAN_DECAP_ID_VALUE),
+        .PARAMS_VALUE({16'($clog2(VNI_SLOTS)), 16'(DATA_W)}),
+        .NUM_REGS(3),
+        .REG_RESET({VXLAN_DECAP_REG_PORT2_RESET, VXLAN_DECAP_REG_PORT_RESET, 32'd0}),
+        .REG_WMASK({32'h0000_FFFF, 32'h0000_FFFF, 32'h0000_000F}),
+        .CSR_DECODE(1'b0),
+        .OUT_META_EN(1'b1),
+        .OUT_META_W(25)
+    ) shell (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .m_axis_tmeta({m_axis_tvni_valid, m_axis_tvni}),
+        .s_axil_awaddr({4'h0, s_axil_awaddr}), .s_axil_awprot(s_axil_awprot),
+        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+        .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+        .s_axil_bready(s_axil_bready), .s_axil_araddr({4'h0, s_axil_araddr}),
+        .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid),
+        .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+        .m_axil_awaddr(t_awaddr), .m_axil_awprot(t_awprot), .m_axil_awvalid(t_awvalid),
+        .m_axil_awready(1'b0), .m_axil_wdata(t_wdata), .m_axil_wstrb(t_wstrb),
+        .m_axil_wvalid(t_wvalid), .m_axil_wready(1'b0), .m_axil_bresp(2'b00),
+        .m_axil_bvalid(1'b0), .m_axil_bready(t_bready), .m_axil_araddr(t_araddr),
+        .m_axil_arprot(t_arprot), .m_axil_arvalid(t_arvalid), .m_axil_arready(1'b0),
+        .m_axil_rdata(32'h0), .m_axil_rresp(2'b00), .m_axil_rvalid(1'b0),
+        .m_axil_rready(t_rready),
+        .control(regs),
+        .tap_valid(tap_valid), .tap_have(tap_have), .tap_whole(tap_whole),
+        .tap_rx_err(tap_rx_err), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
+        .tap_l2_short(tap_l2_short), .tap_et(tap_et), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
+        .tap_short_proto(tap_short_proto), .tap_ip_proto(tap_ip_proto),
+        .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
+        .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag),
+        .tap_ip_frag_off(tap_ip_frag_off), .tap_ip_pl(tap_ip_pl),
+        .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
+        .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
+        .s_desc_head(c_head), .s_desc_head_en(c_head_en), .s_desc_out_len(c_out_len),
+        .s_desc_min_len(c_min_len), .s_desc_sum_en(c_sum_en), .s_desc_sum_start(c_sum_start),
+        .s_desc_sum_end(c_sum_end), .s_desc_sum_seed(c_sum_seed), .s_desc_outcome(c_outcome),
+        .s_desc_out_meta(c_tvni),
+        .m_stat_valid(m_stat_valid), .m_stat_outcome(m_stat_outcome), .m_stat_emit(m_stat_emit),
+        .m_stat_len(m_stat_len)
     );
 
+    logic unused;   // the shell's table window (vtep_top decodes), the tap fields VXLAN does
+                    // not read (the outer L2 bytes, the protocol's short check: the fixed
+                    // header's covers it, IPv4 options: U from the tap), CONTROL's upper bits
+    assign unused = ^{t_awaddr, t_araddr, t_awprot, t_arprot, t_wdata, t_wstrb, t_awvalid,
+                      t_wvalid, t_bready, t_arvalid, t_rready, tap_have, tap_l2_bytes,
+                      tap_l2_len, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
+                      early_ip_dst, regs[95:80], regs[63:48], regs[31:4]};
+
+    logic        lk_valid, rs_valid, rs_hit;
+    logic [23:0] lk_key;
+    logic [12:0] rs_value;
+
+    vxlan_decap_classify #(
+        .HEAD_BYTES(HEAD_BYTES),
+        .LEN_W(LEN_W),
+        .L4_BYTES(L4_BYTES)
+    ) classify (
+        .clk(clk), .rst(rst),
+        .tap_valid(tap_valid), .tap_whole(tap_whole), .tap_rx_err(tap_rx_err),
+        .tap_l2_short(tap_l2_short), .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
+        .tap_ip_proto(tap_ip_proto), .tap_short_fixed(tap_short_fixed),
+        .tap_ip_ver_bad(tap_ip_ver_bad), .tap_ip_frag(tap_ip_frag),
+        .tap_ip_frag_off(tap_ip_frag_off), .tap_ip_pl(tap_ip_pl), .tap_ip_ecn(tap_ip_ecn),
+        .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst), .tap_g(tap_g),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .ctrl_vni_enable(regs[0]), .ctrl_strict(regs[1]), .ctrl_port2_enable(regs[2]),
+        .ctrl_drop_pass(regs[3]), .ctrl_port(regs[47:32]), .ctrl_port2(regs[79:64]),
+        .lk_valid(lk_valid), .lk_key(lk_key), .rs_valid(rs_valid), .rs_hit(rs_hit),
+        .rs_value(rs_value),
+        .desc_valid(c_valid), .desc_drop(c_drop), .desc_shift(c_shift), .desc_head(c_head),
+        .desc_head_en(c_head_en), .desc_out_len(c_out_len), .desc_min_len(c_min_len),
+        .desc_sum_en(c_sum_en), .desc_sum_start(c_sum_start), .desc_sum_end(c_sum_end),
+        .desc_sum_seed(c_sum_seed), .desc_outcome(c_outcome), .desc_tvni(c_tvni)
+    );
+
+    // The VNI table, looked up from the tap in cycle T; its words registered beside the block
+    // RAMs before the comparisons (LOOKUP_LATENCY 4): the answer comes in cycle T+4, from
+    // registers, where the classifier's last stage takes it.
     hash_table #(
         .KEY_W(24),
         .VALUE_W(13),
         .SLOTS(VNI_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(LOOKUP_LATENCY)
+        .LOOKUP_LATENCY(4)
     ) vni_table (
-        .clk, .rst,
-        .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
+        .clk(clk), .rst(rst),
+        .lk_valid(lk_valid), .lk_key(lk_key), .rs_valid(rs_valid), .rs_hit(rs_hit),
+        .rs_value(rs_value),
         .s_axil_awaddr(s_axil_vni_awaddr), .s_axil_awprot(s_axil_vni_awprot),
         .s_axil_awvalid(s_axil_vni_awvalid), .s_axil_awready(s_axil_vni_awready),
         .s_axil_wdata(s_axil_vni_wdata), .s_axil_wstrb(s_axil_vni_wstrb),
@@ -209,61 +269,6 @@ module vxlan_decap #(
         .s_axil_rdata(s_axil_vni_rdata), .s_axil_rresp(s_axil_vni_rresp),
         .s_axil_rvalid(s_axil_vni_rvalid), .s_axil_rready(s_axil_vni_rready)
     );
-
-    axis_splice #(
-        .DATA_W(DATA_W),
-        .BUF_BEATS(BUF_BEATS),
-        .FRAMES(BUF_BEATS),
-        .INS_MAX(4),
-        .PATCHES(3),
-        .LEN_W(LEN_W),
-        .META_W(25),
-        .LATE_EOF(PIPE_LAT != 0),
-        .OUT_PIPE(SPLICE_PIPE >= 1),
-        .DESC_PIPE(SPLICE_PIPE >= 2),
-        .END_PIPE(SPLICE_PIPE >= 3)
-    ) splice (
-        .clk, .rst,
-        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
-        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
-        .desc_valid, .desc_drop, .desc_seg1_off, .desc_seg1_len, .desc_ins_len, .desc_ins_data,
-        .desc_seg2_off, .desc_len_valid, .desc_out_len, .desc_patch_en, .desc_patch_pos,
-        .desc_patch_val, .desc_meta, .eof_valid, .eof_bad,
-        .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
-        .m_axis_tlast, .m_axis_tuser, .m_axis_tmeta({m_axis_tvni_valid, m_axis_tvni})
-    );
-
-    axis_frame_meter #(.KEEP_W(KEEP_W)) tx_meter (
-        .clk, .rst,
-        .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
-        .tlast(m_axis_tlast), .tuser(m_axis_tuser),
-        .frame_valid(tx_valid), .frame_len(tx_len)
-    );
-
-    block_csr #(
-        .ID_VALUE(32'h5753_5644),                       // "WSVD"
-        .PARAMS_VALUE({16'($clog2(VNI_SLOTS)), 16'(DATA_W)}),
-        .NUM_OUTCOMES(NUM_OUTCOMES),
-        .NUM_REGS(3),
-        .REG_RESET({32'd8472, 32'd4789, 32'd0}),
-        .REG_WMASK({32'hFFFF, 32'hFFFF, 32'hF}),       // PORT2, PORT: 16 bits; CONTROL: 4
-        .ADDR_W(12)
-    ) csr (
-        .clk, .rst,
-        .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-        .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-        .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-        .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-        .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-        .stat_valid, .stat_outcome, .stat_len,
-        .tx_valid, .tx_len,
-        .regs
-    );
-
-    assign m_stat_valid   = stat_valid;
-    assign m_stat_outcome = stat_outcome;
-    assign m_stat_emit    = stat_emit;
-    assign m_stat_len     = stat_len;
 
 endmodule
 

@@ -5,6 +5,7 @@ it records. Cycle counts are deterministic, so they are compared with exact valu
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,21 @@ import pytest
 from vtep_util import run_ok
 from wirespeed import vtep
 from wirespeed.build import PIPELINED_PARAMS
+from wirespeed.model import vxlan as vxlan_model
+from wirespeed.model import vxlan_frames as VF
 
 
 def _beats(n: int, w: int) -> int:
     return -(-n // (w // 8))
+
+
+def _decap_latency(size: int, w: int) -> int:
+    """The decap's idle-pipeline cycles (wirespeed.model.vxlan.latency_cycles) for the bench's
+    frame of `size` (an inner frame of size - 4 bus bytes in IPv4/UDP/VXLAN, no VLAN push)."""
+    rng = random.Random(size)
+    frame = VF.vxlan_frame(0x1000, VF.inner_frame(rng, size - 4, "udp4")).frame
+    assert len(frame) == size + 46
+    return vxlan_model.latency_cycles(frame, w // 8)
 
 
 @pytest.fixture(scope="module")
@@ -51,17 +63,21 @@ def test_idle_latency_per_direction_and_size(bench_doc: tuple[dict, str]) -> Non
         assert set(lat) == set(vtep.DIRECTIONS)
         for d in vtep.DIRECTIONS:
             assert set(lat[d]) == {str(s) for s in doc["sizes"]}
-        # decap is cut-through: the same few cycles at every size
-        assert len(set(lat["decap"].values())) == 1
+        # decap is cut-through: its contract's exact cycles at every size (docs/vxlan.md,
+        # "Structure and latency"), from the beat that completes the 128-byte window
+        for size in doc["sizes"]:
+            assert lat["decap"][str(size)] == _decap_latency(size, w), (w, size)
         # encap stores the whole host frame first: the input beats plus a constant
         enc = [lat["encap"][str(s)] for s in doc["sizes"]]
         assert enc == sorted(enc) and enc[-1] > enc[0]
         extra = {lat["encap"][str(s)] - _beats(s - 4, w) for s in doc["sizes"]}
         assert len(extra) == 1
-    # 256 bits, the seed's 804-byte network frames (754-byte host frames): decap 5 cycles,
-    # encap 31 (as the vxlan-seed run measures at 10G)
+    # 256 bits, the seed's 804-byte network frames (754-byte host frames, no VLAN push): decap
+    # 25 cycles (window beat 3 + 10 + the engine's 11 + slot 1), encap 31 (as the vxlan-seed
+    # run measures at 10G)
     lat = doc["widths"]["256"]["latency"]
-    assert lat["decap"]["754"] == 5 and lat["encap"]["754"] == 31
+    assert lat["decap"]["754"] == 25 and lat["encap"]["754"] == 31
+    assert doc["widths"]["64"]["latency"]["decap"]["754"] == 41
     assert lat["encap"]["64"] == 9 and lat["encap"]["9000"] == 289
     assert "idle-pipeline latency" in stdout
 
@@ -77,10 +93,8 @@ def test_pipelined_build_costs_its_stages_and_no_throughput(bench_doc: tuple[dic
     assert list(p["widths"]) == ["256"]
     r = p["widths"]["256"]
     sizes = {str(s) for s in doc["sizes"]}
-    # decap: the classifier's five cuts, the VNI table's registered read words and the splice
-    # engine's descriptor and output registers (its END_PIPE costs nothing on a cut-through
-    # frame whose beats arrive ahead of their output)
-    assert r["latency_added"]["decap"] == {s: 8 for s in sizes}
+    # decap: one build (the decap shell), the same in vtep_top_pipe
+    assert r["latency_added"]["decap"] == {s: 0 for s in sizes}
     # encap: the tunnel table's registered read words and the two splice registers; the
     # frame is all in its FIFO before it leaves, so END_PIPE never waits for an input beat
     assert r["latency_added"]["encap"] == {s: 3 for s in sizes}

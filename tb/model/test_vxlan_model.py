@@ -464,9 +464,9 @@ def test_decap_truncation_points():
             assert r.outcome == D.PASS and r.output == f[:cut], cut
         else:
             assert r.outcome == D.DROP_TRUNCATED and r.output is None, cut
-            # one byte per beat: the frame's end is known at the decision beat only when the
-            # frame ends before the bytes the decision needs
-            assert r.emit == (cut > 64), cut
+            # the block decides on the 128-byte window: the frame's end is known then only
+            # when the frame fits in it (at every width: 128 is a multiple of every beat)
+            assert r.emit == (cut > 128), cut
     assert run(f).outcome == D.DECAP
 
 
@@ -477,13 +477,13 @@ def test_decap_truncation_early_or_late(keep_w):
     for cut in range(64, ip_end):
         r = run(f[:cut], keep_w=keep_w)
         assert r.outcome == D.DROP_TRUNCATED and r.output is None
-        known = (cut - 1) // keep_w <= (64 - 1) // keep_w
+        known = (cut - 1) // keep_w <= (128 - 1) // keep_w     # the window's last beat
         assert r.emit == (not known) and r.aborted == (not known), cut
     # ip_end beyond the frame (IP total length too big): the same rule
     g = VF.vxlan_frame(1, bytes(inner4()), tlen=1500, ulen=1480).frame
     r = run(g, keep_w=keep_w)
     assert r.outcome == D.DROP_TRUNCATED
-    assert r.emit == ((len(g) - 1) // keep_w > (64 - 1) // keep_w)
+    assert r.emit == ((len(g) - 1) // keep_w > (128 - 1) // keep_w)
 
 
 def test_decap_rx_error():

@@ -481,13 +481,15 @@ def test_vxlan_pipelined_latency_is_the_benchs_measurement(vtep_bench_dir):
                           "encap": {s: 3 for s in base["encap"]}}}}}
     (vtep_bench_dir / "vtep_linerate.json").write_text(json.dumps(doc))
     vlat = make_report.variant_latency(doc)
-    assert vlat[("vxlan_decap_pipe", 256)].startswith("first output beat +8 cycles (measured")
+    # vxlan_decap has one build: no pipelined variant of its own, whatever the bench says
+    assert not any(k == "vxlan_decap_pipe" or (isinstance(k, tuple) and k[0] == "vxlan_decap_pipe")
+                   for k in vlat)
     assert vlat[("vxlan_encap_pipe", 256)].startswith("every frame +3 cycles (first output")
-    assert "+8 cycles at 256 bit" in vlat["vtep_top_pipe"]
-    assert ("vxlan_decap_pipe", 512) not in vlat          # not measured at 512: no figure
+    assert "(one build); encap: every frame +3 cycles at 256 bit" in vlat["vtep_top_pipe"]
+    assert ("vxlan_encap_pipe", 512) not in vlat          # not measured at 512: no figure
     text, _ = make_report.build_doc(vtep_bench_dir)
     # encap's base latency is input beats + 7 in the fixture: the pipelined build's + 10
-    assert "| `vxlan_decap_pipe` | 256 | 13 | 13 | same at every size | – | – | – |" in text
+    assert "| `vxlan_decap_pipe` |" not in text
     assert "| `vxlan_encap_pipe` | 256 | 34 | 12–292 | input beats + 10 | – | – | – |" in text
     # Without the pipelined runs the static statement stands.
     del doc["pipelined"]

@@ -1,9 +1,8 @@
 """pytest entry: the robustness table's bus rows (RX errors, tkeep holes; cocotb_bus_rows.py) on
 vtep_top (VXLAN decap and encap) and gre_decap, each with its axis_keep_check guard inside, at
-every datapath width; vtep_top also pipelined as the report's vtep_top_pipe is: decap classifier
-cut everywhere (DECAP_CLASSIFY_PIPE = 31) and the splice engines' plans and descriptors
-registered, the live input beat off their decisions (SPLICE_PIPE = 3); gre_decap has one build,
-pipelined by construction. `make test` runs the bus rows at the narrowest and widest bus
+every datapath width; vtep_top also pipelined as the report's vtep_top_pipe is: the encap's
+splice engine with its plan and descriptor registered, the live input beat off its decision
+(SPLICE_PIPE = 3); gre_decap and vxlan_decap have one build, pipelined by construction. `make test` runs the bus rows at the narrowest and widest bus
 (64, 512), `make test-full` at every width."""
 
 from pathlib import Path
@@ -30,8 +29,7 @@ def test_bus_rows(top: str, data_w: int) -> None:
 
 @pytest.mark.parametrize("top", ["vtep_top"])
 def test_bus_rows_pipelined(top: str) -> None:
-    """The same rows through the pipelined classifier (late verdicts in the splice engine) and
-    the registered splice plan."""
+    """The same rows through the pipelined encap (the registered splice plan and descriptor)."""
     run_cocotb(
         toplevel=top,
         test_module="cocotb_bus_rows",

@@ -8,6 +8,7 @@ encap), with random idle on the inputs and backpressure on the outputs.
 (c) configuration: VNI table (push / no push / unknown), strict, PORT/PORT2, drop PASS, drop miss
 (d) random frames of both directions, random configuration changes between batches
 (e) the seed's traffic (804-byte VXLAN frames, VNIs and tunnels per direction; scaled down)
+(f) the decap's latency in cycles, exactly (docs/vxlan.md, "Structure and latency")
 (replay) env WIRESPEED_VTEP_JOB: run a job file (tb/vtep/vtep_job.py) and write the outputs
 """
 
@@ -18,7 +19,7 @@ import random
 from pathlib import Path
 
 import cocotb
-from cocotb.triggers import with_timeout
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cocotbext.axi import AxiResp
 
 from vtep_job import ENV_JOB, ENV_RESULT, Job, OutFrame, Result
@@ -38,6 +39,7 @@ from vtep_tb import (
     Harness,
 )
 from wirespeed.model import vxlan_frames as VF
+from wirespeed.model import vxlan as VM
 from wirespeed.model.vxlan import NUM_DECAP_OUTCOMES, NUM_ENCAP_OUTCOMES, DecapConfig, EncapConfig
 from wirespeed.regmap import CNT_STRIDE
 from wirespeed.table import TBL_INFO, TBL_VALUE_W
@@ -262,6 +264,68 @@ async def test_seed_traffic(dut):
     dut._log.info("seed: %d + %d frames in %d cycles (%d input beats per direction)", len(st.net), len(st.host),
                   cycles, beats_in)
     assert not errs, f"{len(errs)} mismatches, first: {errs[0]}"
+
+
+@cocotb.test(skip=REPLAY)
+async def test_decap_latency(dut):
+    """(f) One frame at a time into the idle decap, output never stalled: the cycles from its
+    first input handshake to its first output handshake are exactly the contract's
+    (wirespeed.model.vxlan.latency_cycles: the beat completing the 128-byte window + 10 + the
+    edit engine's latency + the slot of the first byte kept), and its last output beat is
+    taken the window's beat + 10 + the engine's latency after its last input beat (the
+    engine issues one slot per input beat: the lag of the descriptor stays to the end). Frames of every kind of D: PASS (0), VXLAN
+    over IPv4 with and without a pushed tag (K - 4, K), options and tags (larger K), IPv6,
+    frames shorter and longer than the window."""
+    h = await setup(dut)
+    rng = random.Random(27)
+    dcfg = DecapConfig(vni_table={42: (100, True), 7: (5, False)})
+    await h.configure(dcfg, EncapConfig({}))
+    frames = []
+    for n in (60, 100, 300, 1500):
+        inner = VF.inner_frame(rng, n, "udp4")
+        frames += [VF.vxlan_frame(42, inner).frame, VF.vxlan_frame(7, inner).frame]
+    inner = VF.inner_frame(rng, 200, "tcp4")
+    frames += [VF.vxlan_frame(7, inner, ihl=8, tags=(("q", 5), ("q", 6))).frame,
+               VF.vxlan_frame(42, inner, v6=True).frame,
+               VF.inner_frame(rng, 64, "udp4"), VF.inner_frame(rng, 900, "tcp4")]
+    dut = h.dut
+    kw = h.keep_w
+    lat = VM.EDIT_LATENCY[8 * kw]
+    errs = []
+    for k, f in enumerate(frames):
+        r = VM.decap(f, dcfg, keep_w=kw)
+        assert r.output is not None, f"frame {k}: the model does not forward it"
+        marks: dict[str, int] = {}
+
+        async def watch():
+            while "out_last" not in marks:
+                await RisingEdge(dut.clk)
+                if int(dut.s_net_axis_tvalid.value) and int(dut.s_net_axis_tready.value):
+                    marks.setdefault("in_first", h.cycle)
+                    if int(dut.s_net_axis_tlast.value):
+                        marks["in_last"] = h.cycle
+                if int(dut.m_host_axis_tvalid.value) and int(dut.m_host_axis_tready.value):
+                    marks.setdefault("out_first", h.cycle)
+                    if int(dut.m_host_axis_tlast.value):
+                        marks["out_last"] = h.cycle
+
+        w = cocotb.start_soon(watch())
+        await h.net_src.send(bytes(f))
+        out = await with_timeout(h.host_snk.recv(), 100, "us")
+        await w
+        await ClockCycles(dut.clk, 40)
+        want = VM.latency_cycles(f, kw, dcfg)
+        got = marks["out_first"] - marks["in_first"]
+        tail = marks["out_last"] - marks["in_last"]
+        want_tail = (min(len(f), VM.HDR_WINDOW) - 1) // kw + VM.DECIDE_CYCLES + lat
+        if bytes(out.tdata) != r.output or got != want or tail != want_tail:
+            errs.append(f"frame {k} ({len(f)} B, {r.outcome.name}, D {VM.decap_skip(f, dcfg)}): "
+                        f"first beat {got} cycles (contract {want}), last beat {tail} "
+                        f"(contract {want_tail}), output {'ok' if bytes(out.tdata) == r.output else 'WRONG'}")
+        else:
+            dut._log.info("frame %d (%d B, %s): %d cycles, last beat +%d", k, len(f), r.outcome.name,
+                          got, tail)
+    assert not errs, f"{len(errs)} latency errors: {errs}"
 
 
 @cocotb.test(skip=not REPLAY)

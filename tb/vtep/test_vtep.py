@@ -1,6 +1,8 @@
 """pytest entry: cocotb tests of vtep_top (tb/vtep/cocotb_vtep.py) at every datapath width, and
-with the decap classifier pipelined (DECAP_CLASSIFY_PIPE = 31), both splice engines' plans
-and descriptors registered and the live beat off their decisions (SPLICE_PIPE = 3) and both tables' words registered (LOOKUP_LATENCY = 4) at the narrowest and widest."""
+with the encap pipelined (PIPELINED_PARAMS: its splice engine's plan and descriptor registered
+and the live beat off its decision, SPLICE_PIPE = 3, the tunnel table's words registered,
+LOOKUP_LATENCY = 4) at the narrowest and widest. The decap (vxlan_decap on the decap shell)
+has one build."""
 
 from pathlib import Path
 
@@ -19,8 +21,8 @@ pytestmark = pytest.mark.skipif(not (RTL / "tunnel" / "vtep_top.sv").exists(),
 @pytest.mark.parametrize("data_w,pipe", [(64, 0), (128, 0), (256, 0), (512, 0), (64, 31), (512, 31)],
                          ids=lambda v: str(v))
 def test_vtep(data_w: int, pipe: int) -> None:
-    """pipe 31: vtep_top built pipelined (PIPELINED_PARAMS: DECAP_CLASSIFY_PIPE 31, SPLICE_PIPE
-    2, LOOKUP_LATENCY 4); the function must not depend on where it is cut."""
+    """pipe 31: vtep_top built pipelined (PIPELINED_PARAMS: the encap's SPLICE_PIPE 3,
+    LOOKUP_LATENCY 4); the function must not depend on where it is cut."""
     run_cocotb(
         toplevel="vtep_top",
         test_module="cocotb_vtep",

@@ -13,12 +13,13 @@ Decap (network -> host): `decap(frame, cfg, bad=False, keep_w=None)` -> `DecapRe
 - `vni`:     the VNI of a frame that reached step 5 (None before); `m_axis_tvni` of DECAP frames.
 - `need`:    bytes the decision needed ("have >= need"), or the frame length when it ended first.
 
-Early or late, as in docs/gre_decap.md: the block decides at the input beat holding byte
-`need-1` (or the last beat when the frame ends first). DROP_TRUNCATED from step 8 and DROP_RX_ERROR
-are early (nothing emitted) when the frame's last beat is at or before that beat, else late
-(emitted, aborted). DROP_UDP_CHECKSUM is always late. `keep_w` (bytes per beat) gives the RTL's
-exact `emit`/`aborted`; the default (None) means 1 byte per beat. `outcome`, `output` and `vni`
-never depend on it.
+Early or late, as in docs/gre_decap.md: the block decides on the frame's first HDR_WINDOW (128)
+bytes (the decap shell's header front end), at the input beat holding byte 127 (or the last
+beat when the frame ends first); every `need` is at most 124. DROP_TRUNCATED from step 8 and
+DROP_RX_ERROR are early (nothing emitted) when the frame's last beat is at or before that beat
+(the frame fits in the window), else late (emitted, aborted). DROP_UDP_CHECKSUM is always late.
+`keep_w` (bytes per beat) is accepted for the signature; 128 is a multiple of every bus width,
+so `emit`/`aborted` do not depend on it. `outcome`, `output` and `vni` never do.
 
 Encap (host -> network): `encap(frame, cfg, bad=False)` -> `EncapResult`. The block stores the
 frame whole first, so nothing is ever aborted: an RX-error frame, or one longer than the FIFO
@@ -85,6 +86,8 @@ VXLAN_PORT = 4789
 LINUX_VXLAN_PORT = 8472
 ENCAP_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 
+
+from .gre import HDR_WINDOW  # noqa: E402  (the front end's header window, ip_front HDR_BYTES)
 
 # The outcome codes (= counter indices) come from the one source, wirespeed/regmap.py.
 from wirespeed.regmap import VXLAN_DECAP as _DECAP_REGMAP  # noqa: E402
@@ -275,7 +278,7 @@ def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_
     d = _classify(f, cfg)
     O = DecapOutcome
     need = d.need
-    whole = known_end(n, need, keep_w)  # the whole frame is in at decision time
+    whole = known_end(n, max(need, HDR_WINDOW), keep_w)  # the whole frame is in at decision time
     decapsulating = d.outcome == O.DECAP
 
     def res(outcome, output, emit, aborted=False):
@@ -298,6 +301,39 @@ def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_
         return res(O.DECAP, _decap_output(f, d), True)
     # early drops
     return res(O.DROP_RX_ERROR if bad else oc, None, False)
+
+
+# The decap's cycles (docs/vxlan.md, "Structure and latency"): from the input beat that completes
+# the 128-byte window to the descriptor at the edit engine (the capture's two registers,
+# ip_front's three stages, vxlan_decap_classify's five), and the engine's own first-beat latency.
+DECIDE_CYCLES = 10
+EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
+
+
+def decap_skip(frame: bytes, cfg: DecapConfig | None = None) -> int:
+    """D, the input bytes the decap's output skips: K (K - 4 with a pushed tag) for a frame
+    decapsulated, 0 for one forwarded unchanged."""
+    f = frame_bytes(frame)
+    d = _classify(f, _DEFAULT_DECAP if cfg is None else cfg)
+    if d.outcome != DecapOutcome.DECAP:
+        return 0
+    return d.K - (4 if d.push is not None else 0)
+
+
+def latency_cycles(frame: bytes, keep_w: int, cfg: DecapConfig | None = None) -> int:
+    """First input handshake to first output handshake of an emitted decap frame, idle pipeline,
+    `keep_w` bytes per beat: the beat completing the window + DECIDE_CYCLES + the engine's
+    latency + the slot of input beat floor(D / keep_w) (a one-beat output: the frame's last)."""
+    f = frame_bytes(frame)
+    n = len(f)
+    r = decap(f, cfg, keep_w=keep_w)
+    out_len = len(r.output) if r.output is not None else n
+    skip = decap_skip(f, cfg)
+    trig = (min(n, HDR_WINDOW) - 1) // keep_w
+    slot = skip // keep_w
+    if -(-out_len // keep_w) == 1:
+        slot = max(slot, (n - 1) // keep_w)
+    return trig + DECIDE_CYCLES + EDIT_LATENCY[8 * keep_w] + slot
 
 
 def tally_decap(results) -> tuple[list[int], list[int], int, int]:
