@@ -367,6 +367,11 @@ TIMING_NOTES: dict[str, str] = {
     "vxlan_encap": UNROUTED + " Next: route it on an unloaded core; of its parts "
                               "`encap_classify` routes slowest.",
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
+    "dma_ring_writer": (
+        "The AW arbiter's choice pushes the W-command and B FIFOs in the same cycle and their "
+        "count flags follow (`u_bf.s_ready` -> `take_data` -> `u_wcf.almost_q`). Next: register "
+        "the pushes behind a credit count of writes in flight; precompute the W sender's "
+        "burst-end compare."),
 }
 for _m in ("vxlan_encap_pipe", "vtep_top_pipe"):
     TIMING_NOTES[_m] = TIMING_NOTES[_m.removesuffix("_pipe")]
