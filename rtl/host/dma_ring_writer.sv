@@ -954,6 +954,13 @@ module dma_ring_writer
     logic             aw_in_v;
     logic [ADDR_W+7:0] aw_in;
     logic             aw_out_take;
+    // Writes in flight (taken by the arbiter, B not back): a credit count, so the arbiter
+    // sees a registered flag and its choice reaches the FIFOs a cycle later, from registers
+    logic [$clog2(MAX_OUTSTANDING):0] wr_out_q;
+    logic             wr_room_q;
+    logic             wq_push_q;     // the W-command and B FIFOs' push, registered
+    logic [WC_W-1:0]  wcf_in_q;
+    logic [BE_W-1:0]  bf_in_q;
     logic             wb_due_q;      // WB_GAP cycles since the last write-back: it goes first
     logic [10:0]      wb_gap_q;
     logic             d_idle_q;      // no record in the mover nor a beat in the W FIFO
@@ -971,7 +978,7 @@ module dma_ring_writer
     // aw_load: the AW slice (output register and a spare) has room, a register: AWREADY
     // reaches only the slice
     assign aw_load   = aw_rdy_q;
-    assign aw_can    = aw_load && wcf_s_ready && bf_s_ready;
+    assign aw_can    = aw_load && wr_room_q;
     assign take_data = aw_can && awf_valid && !(wbr_v_q && wb_due_q);
     assign wb_take   = aw_can && wbr_v_q && !take_data && (wb_due_q || d_idle_q);
     assign awf_pop   = take_data;
@@ -1009,6 +1016,25 @@ module dma_ring_writer
     end
 
     assign aw_in_v     = take_data || wb_take;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            wr_out_q  <= '0;
+            wr_room_q <= 1'b0;
+            wq_push_q <= 1'b0;
+        end else begin
+            wr_out_q  <= wr_out_q + ($clog2(MAX_OUTSTANDING)+1)'(aw_in_v)
+                                  - ($clog2(MAX_OUTSTANDING)+1)'(bf_pop);
+            // room for one more: the count lags a cycle, and one may be taken meanwhile
+            wr_room_q <= 32'(wr_out_q) <= MAX_OUTSTANDING - 3;
+            wq_push_q <= aw_in_v;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        wcf_in_q <= wcf_in;
+        bf_in_q  <= bf_in;
+    end
     assign aw_in       = take_data ? {awf_addr, awf_len}
                                    : {wbr_addr_q[ADDR_W-1:LOG_KW], LOG_KW'(0), 8'd0};
     assign aw_out_take = !aw_v_q || m_axi_awready;
@@ -1038,8 +1064,8 @@ module dma_ring_writer
     ) u_wcf (
         .clk     (clk),
         .rst     (rst),
-        .s_data  (wcf_in),
-        .s_valid (wcf_push),
+        .s_data  (wcf_in_q),
+        .s_valid (wq_push_q),
         .s_ready (wcf_s_ready),
         .m_data  (wcf_data),
         .m_valid (wcf_valid),
@@ -1053,8 +1079,8 @@ module dma_ring_writer
     ) u_bf (
         .clk     (clk),
         .rst     (rst),
-        .s_data  (bf_in),
-        .s_valid (wcf_push),
+        .s_data  (bf_in_q),
+        .s_valid (wq_push_q),
         .s_ready (bf_s_ready),
         .m_data  (bf_data),
         .m_valid (bf_valid),
@@ -1489,7 +1515,7 @@ module dma_ring_writer
 
     // Unused: the FIFOs' s_ready where credits keep them from filling; the ID of B
     logic unused;
-    assign unused = ^{d2_room[30:0], st_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
+    assign unused = ^{d2_room[30:0], st_s_ready, wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
                       m_axi_bresp};
 
 endmodule
