@@ -353,8 +353,9 @@ async def counters_64bit(dut):
     await h.write32(DECAP + REG_COUNTER_CLEAR, 1)
     await h.write32(ENCAP + REG_COUNTER_CLEAR, 1)
     await ClockCycles(dut.clk, 2)  # block_csr acts on a clear two cycles after accepting it
-    set_counter(dut.decap.csr, int(DecapOutcome.DECAP), "pkts", (1 << 32) - 2)
-    set_counter(dut.decap.csr, int(DecapOutcome.DECAP), "bytes", (1 << 32) - 10)
+    # (vxlan_decap's block_csr sits in its decap shell, as gre_decap's does)
+    set_counter(dut.decap.shell.csr, int(DecapOutcome.DECAP), "pkts", (1 << 32) - 2)
+    set_counter(dut.decap.shell.csr, int(DecapOutcome.DECAP), "bytes", (1 << 32) - 10)
     set_counter(dut.encap.csr, TX_SLOT, "pkts", (3 << 32) - 1)
     set_counter(dut.encap.csr, TX_SLOT, "bytes", (1 << 32) - 1)
     await ClockCycles(dut.clk, 2)
