@@ -368,10 +368,10 @@ TIMING_NOTES: dict[str, str] = {
                               "`encap_classify` routes slowest.",
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
-        "The AW arbiter's choice pushes the W-command and B FIFOs in the same cycle and their "
-        "count flags follow (`u_bf.s_ready` -> `take_data` -> `u_wcf.almost_q`). Next: register "
-        "the pushes behind a credit count of writes in flight; precompute the W sender's "
-        "burst-end compare."),
+        "The decision's fit compare (`d2_lim - d2_sum`, 32-bit carry chain) fans out to the 16 "
+        "queues' PROD write enables (`d2_prod` -> `q_prod`, 4.3 ns of its 8.9 ns routing). "
+        "Next: form `lim - rec` in D1 so D2 is one compare, and register the fit before the "
+        "fan-out (PROD a cycle later, forwarding over two records)."),
 }
 for _m in ("vxlan_encap_pipe", "vtep_top_pipe"):
     TIMING_NOTES[_m] = TIMING_NOTES[_m.removesuffix("_pipe")]
