@@ -504,8 +504,13 @@ module allow_list #(
     logic [KEY_W-1:0] lk_key;
     assign lk_key = {lookup_src, lookup_dst};
 
-    logic [NCHUNK-1:0][ENTRIES-1:0] vec;    // cycle T+1: the word of each table
-    logic [NCHUNK-1:0]              coll_q; // ... not to be used: take w_q (LOOKUP_LATENCY 3, 4)
+    localparam int LAND = (LOOKUP_LATENCY == 4) ? 1 : 0;  // landing registers at the RAMs
+
+    logic [NCHUNK-1:0][ENTRIES-1:0] vec;    // cycle T+1: the word of each table (latency < 4)
+    // Cycle T+1+LAND: the word of each table as the match stage takes it, and whether it is
+    // not to be used (read as port B wrote it: take w_q; LOOKUP_LATENCY 3, 4)
+    logic [NCHUNK-1:0][ENTRIES-1:0] land;
+    logic [NCHUNK-1:0]              land_coll;
     logic [ENTRIES-1:0]             valid_s1_q;
 
     // VALID as it is in cycle T (so a VALID write is seen from its B cycle on)
@@ -545,7 +550,14 @@ module allow_list #(
                 rd_a_q <= tab[lk_addr];
             end
 
-            assign coll_q[c] = 1'b0;
+            if (LAND == 1) begin : g_land
+                logic [ENTRIES-1:0] land_q;  // data
+                always_ff @(posedge clk) land_q <= rd_a_q;
+                assign land[c] = land_q;
+            end else begin : g_no_land
+                assign land[c] = rd_a_q;
+            end
+            assign land_coll[c] = 1'b0;
         end else if (LOOKUP_LATENCY < 3) begin : g_bram
             // Block RAM. A write of the word the lookup reads in the same cycle goes through
             // port A (read-before-write: the lookup gets the old word); any other write
@@ -580,12 +592,13 @@ module allow_list #(
                 if (we && !coll_b) tab[tb_addr_b_q] <= w_q;
             end
 
-            assign coll_q[c] = 1'b0;
-        end else begin : g_bram3
+            assign land[c]      = rd_a_q;   // (not used at latency 1, 2)
+            assign land_coll[c] = 1'b0;
+        end else if (LOOKUP_LATENCY == 3) begin : g_bram3
             // Block RAM, LOOKUP_LATENCY 3: port A reads for the lookup, port B writes (its
             // enable a register: no path from the lookup's address to the RAM's controls).
             // When the lookup reads the word port B writes, port A's word is not used
-            // (no_rw_check): coll_q marks it and the lookup takes w_q, the word written
+            // (no_rw_check): land_coll marks it and the lookup takes w_q, the word written
             (* ram_style = "block", no_rw_check *)
             logic [ENTRIES-1:0] tab [2 ** W];
             logic               coll_r;
@@ -606,7 +619,36 @@ module allow_list #(
                 coll_r <= we && lk_addr == tb_addr;
             end
 
-            assign coll_q[c] = coll_r;
+            assign land[c]      = rd_a_q;
+            assign land_coll[c] = coll_r;
+        end else begin : g_bram4
+            // Block RAM, LOOKUP_LATENCY 4: as 3, the word read landing in the RAM's own output
+            // register (ram_sdp_reg) in T+2, where a fabric register after the RAM would be
+            // placed a wire away from it (its clock-to-output leaves no room for the wire).
+            logic               coll_r, coll_r2;
+            logic [ENTRIES-1:0] rd_w;
+
+            ram_sdp_reg #(
+                .ADDR_W     (W),
+                .DATA_W     (ENTRIES),
+                .INIT_WORD0 ({ENTRIES{1'b1}})
+            ) u_tab (
+                .clk   (clk),
+                .we    (we),
+                .waddr (tb_addr),
+                .wdata (w_q),
+                .raddr (lk_addr),
+                .rdata (rd_w)
+            );
+
+            always_ff @(posedge clk) begin
+                coll_r  <= we && lk_addr == tb_addr;
+                coll_r2 <= coll_r;
+            end
+
+            assign rd_a_q       = '0;   // (no word at T+1)
+            assign land[c]      = rd_w;
+            assign land_coll[c] = coll_r2;
         end
     end
 
@@ -625,14 +667,14 @@ module allow_list #(
     endfunction
 
     if (LOOKUP_LATENCY == 1) begin : g_lat1
-        logic unused_coll;  // all 0: the tables of latency 1 and 2 have no collisions
-        assign unused_coll = ^coll_q;
+        logic unused_land;  // (latency 3, 4; no collisions at latency 1 and 2)
+        assign unused_land = ^{land, land_coll};
         assign lookup_hit  = |match(vec, valid_s1_q);
     end else if (LOOKUP_LATENCY == 2) begin : g_lat2
-        logic               unused_coll;  // all 0, as for latency 1
+        logic               unused_land;  // as for latency 1
         logic [ENTRIES-1:0] hit_q;
 
-        assign unused_coll = ^coll_q;
+        assign unused_land = ^{land, land_coll};
 
         always_ff @(posedge clk) begin
             if (rst) begin
@@ -645,38 +687,27 @@ module allow_list #(
         assign lookup_hit = |hit_q;
     end else begin : g_lat3
         // The RAMs' outputs go straight into registers (a block RAM's clock-to-output leaves
-        // no room for logic). A word not to be used (coll_q) is registered as all ones (the
+        // no room for logic). A word not to be used (land_coll) is registered as all ones (the
         // flip-flops' synchronous set) and w_q, the word written, is AND-ed in instead: w_q
         // holds it in the cycle after the write (and, LOOKUP_LATENCY 4, in the one after that)
         // and differs from the word it replaces at most in bit i, which VALID[i] = 0 masks
         // during the sequence
-        localparam int LAND = LOOKUP_LATENCY - 3;   // landing registers at the RAMs: 0 or 1
-
-        logic [NCHUNK-1:0][ENTRIES-1:0] land;   // the words, LAND cycles after the read
-        logic [NCHUNK-1:0]              land_coll;
-        logic [ENTRIES-1:0]             land_valid;
         logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;  // data
         logic [ENTRIES-1:0]             wm_q;   // data: w_q on a collision, else all ones
+        logic [ENTRIES-1:0]             land_valid;
         logic [ENTRIES-1:0]             valid_s2_q;
         logic [ENTRIES-1:0]             hit_q;
+        logic                           unused_vec;  // (the tables' T+1 words: latency < 4)
+
+        assign unused_vec = ^vec;
 
         if (LAND == 1) begin : g_land
-            logic [NCHUNK-1:0][ENTRIES-1:0] land_q;  // data
-            logic [NCHUNK-1:0]              land_coll_q;
-            logic [ENTRIES-1:0]             land_valid_q;
-
+            logic [ENTRIES-1:0] land_valid_q;
             always_ff @(posedge clk) begin
-                land_q       <= vec;
-                land_coll_q  <= coll_q;
                 land_valid_q <= rst ? '0 : valid_s1_q;
             end
-
-            assign land       = land_q;
-            assign land_coll  = land_coll_q;
             assign land_valid = land_valid_q;
         end else begin : g_no_land
-            assign land       = vec;
-            assign land_coll  = coll_q;
             assign land_valid = valid_s1_q;
         end
 

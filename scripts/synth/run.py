@@ -61,6 +61,12 @@ FLOW_VERSION = 1
 # unchanged); the designs' behaviour is checked by simulation, not by this proof.
 ABC9_NO_VERIFY = "scratchpad -set abc9.verify 0"
 RTL = ROOT / "rtl"
+# The ECP5 synthesis defines this macro, under which RTL may instantiate ECP5 primitives where
+# Yosys's inference falls short (rtl/mem/ram_sdp_reg.sv: a DP16KD with its output register),
+# and reads their black-box declarations. It changes only the netlists of RTL that uses it,
+# whose files (and so cache keys) changed with it: FLOW_VERSION stays.
+ECP5_DEFINE = "WIRESPEED_ECP5_EBR"
+ECP5_CELLS = ROOT / "scripts" / "synth" / "ecp5_cells.v"
 # Simulation-only sources (protocol monitors, bound in by rtl/sim/monitors.sv): excluded from
 # every synthesis run and from the frontend check.
 SIM_ONLY = RTL / "sim"
@@ -525,8 +531,8 @@ class Job:
         (d / "ooc_wrap.v").write_text(wrapper_source(self.module, self.params, ports))
         ys = d / "ecp5.ys"
         ys.write_text(
-            slang_read(self.files + [d / "ooc_wrap.v"], "ooc_wrap", None,
-                       "--best-effort-hierarchy") + "\n"
+            slang_read(self.files + [ECP5_CELLS, d / "ooc_wrap.v"], "ooc_wrap", None,
+                       f"--best-effort-hierarchy -D {ECP5_DEFINE}") + "\n"
             "hierarchy -top ooc_wrap\n"
             f"setattr -mod -set keep_hierarchy 1 {self.module} {self.module}$*\n"
             f"{ABC9_NO_VERIFY}\n"

@@ -26,7 +26,8 @@ def test_allow_list(entries: int, addr_w: int, latency: int) -> None:
         test_module="allow_list_tb",
         test_dir=HERE,
         parameters={"ENTRIES": entries, "ADDR_W": addr_w, "LOOKUP_LATENCY": latency},
-        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "control" / "allow_list.sv"],
+        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "mem" / "ram_sdp_reg.sv",
+                 RTL / "control" / "allow_list.sv"],
         extra_env={"WS_ENTRIES": str(entries), "WS_ADDR_W": str(addr_w),
                    "WS_LOOKUP_LATENCY": str(latency)},
     )

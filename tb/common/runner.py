@@ -66,8 +66,10 @@ def run_cocotb(
     extra_env: Mapping[str, str] | None = None,
     testcase: str | None = None,
     monitors: bool = True,
+    defines: Mapping[str, object] | None = None,
 ) -> None:
-    """Compile `toplevel` with `parameters` and run the cocotb tests in `test_module`.
+    """Compile `toplevel` with `parameters` (and `defines`, Verilog macros) and run the cocotb
+    tests in `test_module`.
 
     `monitors` (default): add the AXI4-Stream protocol monitors of rtl/sim/ to the sources.
     Raises (so pytest fails) when any cocotb test fails.
@@ -77,6 +79,8 @@ def run_cocotb(
     use_verilator_env()
     parameters = dict(parameters or {})
     tag = "_".join(f"{k}{v}" for k, v in sorted(parameters.items())) or "default"
+    if defines:
+        tag += "_" + "_".join(sorted(defines))
     srcs = with_monitors(sources or rtl_sources(), monitors)
     # Test files that build the same toplevel from different source lists get their own build.
     src_tag = hashlib.sha1("\n".join(str(s) for s in srcs).encode()).hexdigest()[:8]
@@ -92,6 +96,7 @@ def run_cocotb(
             hdl_toplevel=toplevel,
             build_dir=str(build_dir),
             parameters=parameters,
+            defines=dict(defines or {}),
             # Lint warnings do not stop a test build (make lint owns them), parameter checks do.
             build_args=["-Wno-fatal", "-Werror-USERERROR", "-Werror-USERFATAL", "--assert", "-O2", "-j", "2"],
             always=False,
