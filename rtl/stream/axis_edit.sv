@@ -279,6 +279,16 @@ module axis_edit #(
     logic                  b_last_q;       // so is B (kept so that A's next value is a
                                            // register, not a read of in_last_q)
     logic                  in_ready_q;     // s_axis_tready
+    // The tlast of the entry after B (in_last_q[in_rd2_q]) from registers: the bits of the two
+    // entries at in_rd2_q and in_rd2_q + 1 read a cycle early, beside in_last_q, with the
+    // beat written in that cycle and the pop that moved the pointer; the one wide select stays
+    // beside the bits, so b_last_q's logic (beside the issue stage) starts from registers.
+    logic [FAW-1:0]        in_rd3_q;       // in_rd2_q + 1
+    logic                  la0_q, la1_q;   // in_last_q[in_rd2_q], [in_rd3_q], a cycle ago
+    logic                  lw0_q, lw1_q;   // ... the beat written then went there
+    logic                  lw_last_q;      // ... its tlast
+    logic                  lpop_q;         // ... and the pointer moved
+    logic                  rd2_last;       // in_last_q[in_rd2_q] now
     logic                  in_push, in_pop;
     logic                  nx_in_ne, nx_in_ne2, nx_a_last;   // their next values (issue stage)
     logic                  in_we_q;        // a beat taken in the last cycle: written now
@@ -365,9 +375,15 @@ module axis_edit #(
         in_ne_q    <= nx_in_ne;
         in_ne2_q   <= nx_in_ne2;
         a_last_q   <= nx_a_last;
+        la0_q     <= in_last_q[in_rd2_q];
+        la1_q     <= in_last_q[in_rd3_q];
+        lw0_q     <= in_we_q && in_wr_q == in_rd2_q;
+        lw1_q     <= in_we_q && in_wr_q == in_rd3_q;
+        lw_last_q <= in_din_q[IN_W-2];
+        lpop_q    <= in_pop;
         // B's tlast: the entry after B on a pop, or the beat written now into B's place
         if (in_pop) begin
-            if (in_cnt_q > (FAW+1)'(2)) b_last_q <= in_last_q[in_rd2_q];
+            if (in_cnt_q > (FAW+1)'(2)) b_last_q <= rd2_last;
             else                        b_last_q <= in_din_q[IN_W-2];
         end else if (!in_ne2_q) begin
             b_last_q <= in_din_q[IN_W-2];
@@ -375,7 +391,10 @@ module axis_edit #(
         // Ready leaves room for the beat being written, this cycle's beat and the next one's.
         in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
         if (in_we_q) in_wr_q <= in_wr_q + 1'b1;
-        if (in_pop) in_rd2_q <= in_rd2_q + 1'b1;
+        if (in_pop) begin
+            in_rd2_q <= in_rd2_q + 1'b1;
+            in_rd3_q <= in_rd3_q + 1'b1;
+        end
         if (rst) begin
             in_cnt_q   <= '0;
             in_ne_q    <= 1'b0;
@@ -383,8 +402,16 @@ module axis_edit #(
             in_ready_q <= 1'b0;
             in_wr_q    <= '0;
             in_rd2_q   <= FAW'(2);
+            in_rd3_q   <= FAW'(3);
+            lpop_q     <= 1'b0;
+            lw0_q      <= 1'b0;
+            lw1_q      <= 1'b0;
         end
     end
+
+    // in_last_q[in_rd2_q] as it is now: the pointer a cycle ago (+1 if it moved), the bit
+    // written in that cycle if it went there
+    assign rd2_last = lpop_q ? (lw1_q ? lw_last_q : la1_q) : (lw0_q ? lw_last_q : la0_q);
 
     assign s_axis_tready = in_ready_q;
 
