@@ -1023,6 +1023,10 @@ def parser() -> argparse.ArgumentParser:
     tp.add_argument("--loss", type=float, default=0, help="lose frames into the network-side port (0..1)")
     tp.add_argument("--reorder", type=float, default=0, help="reorder frames into the network-side port (0..1)")
     tp.set_defaults(func=cmd_tap)
+
+    from wirespeed.capture import add_parser as add_capture_parser
+
+    add_capture_parser(sub)   # wirespeed capture (wirespeed/capture.py, docs/host.md)
     return ap
 
 

@@ -1,0 +1,239 @@
+"""``wirespeed capture``: a pcap through the capture path (``capture_top``: timestamps, RSS,
+packed DMA rings) into the modelled host memory; one pcap per queue plus a JSON report
+(docs/host.md, "ws_capture"; docs/config.md, "wirespeed capture").
+
+:func:`ensure_capture_harness` builds ``sim/build.sh W capture`` (cached like the other
+harnesses: by the hash of rtl/ and sim/), :func:`run_capture` runs it, :func:`summary` is the
+table the CLI prints, :func:`cmd_capture` the subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wirespeed import pcap, paths
+from wirespeed.build import BuildError, _wait_showing_progress, source_hash
+from wirespeed.capture_check import check
+from wirespeed.capture_config import CaptureConfig, CaptureConfigError, load
+from wirespeed.progress import note
+
+EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_SIM = 0, 1, 2, 3
+
+# ws_capture's exit codes (sim/README.md), anything else is a crash
+HARNESS_EXITS = {
+    2: "ws_capture could not use its input, options or output directory",
+    3: "the watchdog fired: the capture path stopped moving",
+    4: "a check failed: frames in != captured + counted drops, or the rings/DMA broke a rule",
+    5: "an AXI4-Lite register access failed",
+}
+
+
+class CaptureError(RuntimeError):
+    """A capture that could not run; ``code`` is the CLI's exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def harness_path(width: int) -> Path:
+    return paths.BUILD / "sim" / f"capture_w{width}" / "ws_capture"
+
+
+def ensure_capture_harness(width: int, verbose: bool = True) -> Path:
+    """The ws_capture binary for ``width``, built first when rtl/ or sim/ changed."""
+    binary = harness_path(width)
+    outdir = binary.parent
+    outdir.mkdir(parents=True, exist_ok=True)
+    stamp = outdir / ".sources.sha256"
+    with open(outdir.parent / f".lock-{outdir.name}", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            note(f"waiting for another process building {outdir} ...", verbose)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        key = source_hash()
+        if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
+            return binary
+        log = outdir.parent / f"build-{outdir.name}.log"
+        note(f"building the capture harness (capture_top, {width}-bit data; once per source "
+             f"change, about a minute) ... log: {log}", verbose)
+        t0 = time.monotonic()
+        env = paths.verilator_env()
+        if outdir.resolve() != (paths.ROOT / "build" / "sim" / outdir.name).resolve():
+            env["WS_SIM_MDIR"] = str(outdir)
+        with open(log, "w") as out:
+            proc = subprocess.Popen(["bash", str(paths.SIM / "build.sh"), str(width), "capture"],
+                                    cwd=paths.ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            rc = _wait_showing_progress(proc, log, t0, verbose)
+        if rc != 0 or not binary.is_file():
+            tail = "".join(log.read_text(errors="replace").splitlines(keepends=True)[-25:])
+            raise BuildError(f"building ws_capture failed (sim/build.sh exit {rc}); last lines "
+                             f"of {log}:\n{tail}")
+        stamp.write_text(key + "\n")
+        note(f"built {binary} in {time.monotonic() - t0:.0f} s", verbose)
+        return binary
+
+
+@dataclass
+class CaptureRun:
+    report: dict[str, Any]
+    out_dir: Path
+    errors: list[str]          # the model check's findings (empty when agreed or not asked)
+
+
+def run_capture(in_pcap: Path, out_dir: Path, cfg: CaptureConfig, *, progress: bool = False,
+                verbose: bool = True, check_model: bool = False, seed: int = 1,
+                idle_prob: float = 0.0, extra: list[str] | None = None) -> CaptureRun:
+    """Capture ``in_pcap`` into ``out_dir`` (queue-NN.pcap, report.json); raise
+    :class:`CaptureError` on a failure a user can act on."""
+    if not in_pcap.is_file():
+        raise CaptureError(f"{in_pcap}: no such file", EXIT_INPUT)
+    try:
+        pcap.read_ethernet(in_pcap)   # a clear message for a file that is not an Ethernet pcap
+    except pcap.PcapError as exc:
+        raise CaptureError(str(exc), EXIT_INPUT) from exc
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CaptureError(f"{out_dir}: cannot create the output directory: "
+                           f"{exc.strerror or exc}", EXIT_INPUT) from exc
+    if not os.access(out_dir, os.W_OK):
+        raise CaptureError(f"{out_dir}: the output directory is not writable", EXIT_INPUT)
+    try:
+        binary = ensure_capture_harness(cfg.data_width, verbose)
+    except BuildError as exc:
+        raise CaptureError(str(exc), EXIT_SIM) from exc
+    report = out_dir / "report.json"
+    cmd = [str(binary), "--in", str(in_pcap), "--out-dir", str(out_dir), "--json", str(report),
+           "--seed", str(seed), "--idle-prob", repr(float(idle_prob)), *cfg.harness_flags()]
+    writes = cfg.register_writes()
+    if writes:
+        regs = out_dir / "regs.txt"
+        regs.write_text("# wirespeed capture: the config's register writes\n" +
+                        "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
+        cmd += ["--regs", str(regs)]
+    cmd += extra or []
+    if progress:
+        cmd.append("--progress")
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=None if progress else subprocess.PIPE,
+                          text=True)
+    if proc.returncode != 0:
+        what = HARNESS_EXITS.get(proc.returncode, "the harness crashed")
+        detail = "\n".join(x.strip() for x in (proc.stdout, proc.stderr) if x and x.strip())
+        code = EXIT_MISMATCH if proc.returncode == 4 else EXIT_INPUT if proc.returncode == 2 \
+            else EXIT_SIM
+        raise CaptureError(f"ws_capture exit {proc.returncode}: {what}\ncommand: {' '.join(cmd)}"
+                           + (f"\n{detail}" if detail else ""), code)
+    rep = json.loads(report.read_text())
+    errors = check(in_pcap, out_dir, rep, cfg.model()) if check_model else []
+    return CaptureRun(rep, out_dir, errors)
+
+
+def summary(r: dict[str, Any], in_pcap: Path, out_dir: Path) -> str:
+    """The short table the CLI prints."""
+    p = r["pcie"]
+    lines = [
+        f"capture: {in_pcap} -> {out_dir}/ ({r['data_width']}-bit bus at {r['clock_mhz']:g} MHz, "
+        f"{r['line_rate_gbps']:g} Gbit/s offered, {r['queues']} queues, "
+        f"{r['ring_bytes'] // 1024} KiB rings)",
+        f"  {'queue':>5} {'frames in':>10} {'captured':>10} {'dropped':>8} "
+        f"{'(full/buf/off)':>15} {'share':>7}  file",
+    ]
+    for q, s in r["queue"].items():
+        lines.append(f"  {q:>5} {s['frames_in']:>10} {s['frames']:>10} {s['drops']:>8} "
+                     f"{'(%d/%d/%d)' % (s['drop_full'], s['drop_buf'], s['drop_off']):>15} "
+                     f"{100 * s['share']:>6.1f}%  {s.get('file', '-')}")
+    lines.append(f"  {'total':>5} {r['packets_in']:>10} {r['captured']:>10} {r['dropped']:>8}")
+    c = r["counters"]
+    lines.append(f"  hostile/unparsed: {c['rss_default']} to the default queue (runts "
+                 f"{c['runts']}, giants {c['giants']}); RSS imbalance (max share x queues) "
+                 f"{r['rss_spread']['imbalance']:.2f}")
+    lines.append(f"  PCIe Gen3 x{p['lanes']} ({p['raw_gbps']:.1f} Gbit/s raw, "
+                 f"{p['max_payload_gbps']:.1f} at {p['max_payload_bytes']}-byte TLPs): "
+                 f"{p['payload_gbps']:.1f} Gbit/s of payload, link {100 * p['utilisation']:.1f}% "
+                 f"busy; offered {r['offered_gbps']:.1f} Gbit/s of frames")
+    lines.append("  frames in = captured + counted drops: "
+                 + ("yes" if r["balanced"] and r["captured"] + r["dropped"] == r["packets_in"]
+                    else "NO"))
+    return "\n".join(lines)
+
+
+def config_from_args(args: argparse.Namespace) -> CaptureConfig:
+    try:
+        cfg = load(args.config) if args.config else CaptureConfig()
+        over: dict[str, Any] = {}
+        for k in ("width", "queues", "ring_bytes", "clock_mhz", "line_rate_gbps"):
+            v = getattr(args, k, None)
+            if v is not None:
+                over["data_width" if k == "width" else k] = v
+        if over:
+            cfg = cfg.replace(**over)
+            cfg.validate("command line")
+        return cfg
+    except CaptureConfigError as exc:
+        raise CaptureError(str(exc), EXIT_INPUT) from exc
+
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    cfg = config_from_args(args)
+    verbose = not args.quiet
+    run = run_capture(args.in_path, args.out_dir, cfg, progress=verbose, verbose=verbose,
+                      check_model=args.check, seed=args.seed)
+    if verbose:
+        print(summary(run.report, args.in_path, args.out_dir))
+        print(f"  report: {args.out_dir / 'report.json'}")
+    for e in run.errors:
+        print(f"wirespeed: check: {e}")
+    if args.check and verbose and not run.errors:
+        print("  check: every frame in the queue the RSS model gives it, byte for byte")
+    if run.errors or not run.report["balanced"]:
+        return EXIT_MISMATCH
+    return EXIT_OK
+
+
+def add_parser(sub: Any) -> None:
+    """The ``capture`` subcommand (wirespeed.cli)."""
+    cp = sub.add_parser("capture", help="capture a pcap into per-queue host rings through the "
+                        "RTL (timestamps, RSS, packed DMA, PCIe model); one pcap per queue",
+                        description="Run IN.pcap through capture_top (ts_clock, rss_hash, "
+                                    "dma_ring_writer) and the harness's PCIe Gen3 x16 and host "
+                                    "driver model; write DIR/queue-NN.pcap (nanosecond "
+                                    "timestamps) and DIR/report.json. docs/host.md.")
+    cp.add_argument("--in", dest="in_path", type=Path, required=True, metavar="IN.pcap",
+                    help="input pcap or pcapng (Ethernet, no FCS)")
+    cp.add_argument("--out", dest="out_dir", type=Path, required=True, metavar="DIR",
+                    help="output directory (created)")
+    cp.add_argument("--config", type=Path, metavar="FILE",
+                    help="capture YAML config (docs/config.md, \"wirespeed capture\")")
+    cp.add_argument("--width", type=int, choices=(64, 128, 256, 512),
+                    help="bus width (default 512)")
+    cp.add_argument("--queues", type=int, metavar="N", help="queues used, 1..16 (default 16)")
+    cp.add_argument("--ring-bytes", type=int, metavar="B",
+                    help="bytes per ring, a power of two (default 1048576)")
+    cp.add_argument("--clock-mhz", type=float, metavar="F", help="clock (default 322.265625)")
+    cp.add_argument("--line-rate-gbps", type=float, metavar="F",
+                    help="input pacing, 0 = back to back (default 100)")
+    cp.add_argument("--check", action="store_true",
+                    help="also check every frame against the RSS and DMA models (exit 1 if not)")
+    cp.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    cp.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    cp.set_defaults(func=_cmd)
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    import sys
+
+    try:
+        return cmd_capture(args)
+    except CaptureError as exc:
+        print(f"wirespeed: error: {exc}", file=sys.stderr)
+        return exc.code
