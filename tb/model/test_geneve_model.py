@@ -515,9 +515,10 @@ def test_inner_ethernet_short():
 # ---------------------------------------------------------------------------------------------
 
 
-def _decision_byte(need_full: int) -> int:
-    """The contract's decision point for a frame that holds every byte it needs."""
-    return max(need_full, HDR_WINDOW)
+def _decision_byte(need_full: int, K: int) -> int:
+    """The contract's decision point for a frame that holds every byte it needs (step 9 reached:
+    the inner window [K, K+26) is read whatever the protocol type)."""
+    return max(need_full, K + 26, HDR_WINDOW)
 
 
 @pytest.mark.parametrize("kind,opt", [("teb", 0), ("teb", 8), ("teb", 252), ("ip4", 0), ("ip6", 124)])
@@ -541,7 +542,7 @@ def test_truncation_at_every_byte(kind, opt):
         assert r.need == (cut if cut < need_full else need_full), cut
         for keep_w in (None, 8, 64):
             w = keep_w or 1
-            emitted = cut >= need_full and (cut - 1) // w > (_decision_byte(need_full) - 1) // w
+            emitted = cut >= need_full and (cut - 1) // w > (_decision_byte(need_full, gf.K) - 1) // w
             r = run(g, keep_w=keep_w)
             assert r.emit == emitted and r.aborted == emitted, (cut, keep_w)
             seen.add(emitted)

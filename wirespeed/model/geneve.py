@@ -18,7 +18,9 @@ checksum are the VXLAN decapsulator's (docs/vxlan.md), shared through `common.py
 
 Early or late: the block decides at the input beat holding byte `max(need, HDR_WINDOW) - 1`
 (the front end's 128-byte header window, or further when the Geneve options push the inner
-header past it), or at the frame's last beat when it ends first. DROP_TRUNCATED from step 10 and
+header past it), or at the frame's last beat when it ends first. A frame that reaches step 9
+also waits for byte `K + INNER_READ - 1` (the RTL reads the inner window [K, K+26) for every
+protocol type), or for its last byte when it ends first; `need` stays the bytes the steps read. DROP_TRUNCATED from step 10 and
 DROP_RX_ERROR are early (nothing emitted) when the frame's last beat is at or before that beat,
 else late (emitted, aborted). DROP_UDP_CHECKSUM is always late. `keep_w` (bytes per beat) gives
 the RTL's exact `emit`/`aborted`; the default (None) means 1 byte per beat. `outcome`, `output`
@@ -60,6 +62,7 @@ __all__ = [
     "ET_TEB",
     "HDR_WINDOW",
     "MAX_OPT_BYTES",
+    "INNER_READ",
     "NUM_OUTCOMES",
     "FORWARD_OUTCOMES",
     "DECAP_OUTCOMES",
@@ -78,6 +81,7 @@ FORWARD_OUTCOMES = frozenset({Outcome.PASS, *PUNT_OUTCOMES, *DECAP_OUTCOMES})
 
 ET_TEB = 0x6558  # Transparent Ethernet Bridging: the payload is an Ethernet frame
 MAX_OPT_BYTES = 63 * 4  # Opt Len is 6 bits of 4-byte words (RFC 8926: header 8..260 bytes)
+INNER_READ = 26  # bytes the block reads from K (inner Ethernet + an inner IPv4 header to its checksum)
 _O_BIT, _C_BIT = 0x80, 0x40  # in byte U+9
 
 
@@ -131,11 +135,13 @@ class DecapResult:
 class _D:
     """What steps 1..9 decided, and what steps 10/11 need."""
 
-    __slots__ = ("outcome", "need", "vni", "v6", "L2", "U", "K", "ip_end", "proto", "ecn_new", "ecn_v6", "push")
+    __slots__ = ("outcome", "need", "wait", "vni", "v6", "L2", "U", "K", "ip_end", "proto", "ecn_new", "ecn_v6",
+                 "push")
 
-    def __init__(self, outcome, need, vni=None):
+    def __init__(self, outcome, need, vni=None, wait=0):
         self.outcome = outcome
         self.need = need
+        self.wait = wait  # step 9 reached: the decision also waits for min(K + INNER_READ, n)
         self.vni = vni
 
 
@@ -179,8 +185,11 @@ def _classify(f: bytes, cfg: GeneveConfig) -> _D:
         return _D(O.PUNT, need, vni)
 
     # 9. Options skipped, the inner header (and RFC 6040) -----------------------------------------
+    # The block reads the inner window [K, K + INNER_READ) whatever the protocol type: from here
+    # the decision waits for it, or for the frame's end (docs/geneve.md, "When the block decides").
+    wait = min(K + INNER_READ, n)
     if n < K:
-        return _D(O.DROP_TRUNCATED, n, vni)
+        return _D(O.DROP_TRUNCATED, n, vni, wait)
     need = K
     if proto == ET_TEB:
         verdict, need, ecn_new, ecn_v6 = inner_ethernet_step(f, K, oecn, ip_end, need)
@@ -190,11 +199,11 @@ def _classify(f: bytes, cfg: GeneveConfig) -> _D:
         if oecn == ECT1 or oecn == CE:
             verdict, need, ecn_new = ecn_step(f, K, ecn_v6, oecn, ip_end, need)
     if verdict == ECN_TRUNCATED:
-        return _D(O.DROP_TRUNCATED, need, vni)
+        return _D(O.DROP_TRUNCATED, need, vni, wait)
     if verdict == ECN_DROP:
-        return _D(O.DROP_ECN, need, vni)
+        return _D(O.DROP_ECN, need, vni, wait)
 
-    d = _D(O.DECAP_TEB if proto == ET_TEB else O.DECAP_L3, need, vni)
+    d = _D(O.DECAP_TEB if proto == ET_TEB else O.DECAP_L3, need, vni, wait)
     d.v6, d.L2, d.U, d.K, d.ip_end, d.proto = o.v6, L2, U, K, ip_end, proto
     d.ecn_new, d.ecn_v6, d.push = ecn_new, ecn_v6, push
     return d
@@ -219,7 +228,8 @@ def decap(frame: bytes, cfg: GeneveConfig | None = None, bad: bool = False, keep
     d = _classify(f, cfg)
     O = Outcome
     need = d.need
-    whole = known_end(n, max(need, HDR_WINDOW), keep_w)  # the whole frame is in at decision time
+    # the whole frame is in at decision time
+    whole = known_end(n, max(need, d.wait, HDR_WINDOW), keep_w)
     oc = d.outcome
     decapsulating = oc in DECAP_OUTCOMES
 
@@ -247,3 +257,41 @@ def decap(frame: bytes, cfg: GeneveConfig | None = None, bad: bool = False, keep
 def tally(results) -> tuple[list[int], list[int], int, int]:
     """(pkts[16], bytes[16] (input bytes), tx_pkts, tx_bytes) the counters should show."""
     return tally_counts(results, NUM_OUTCOMES)
+
+
+# The RTL's timing (rtl/tunnel/geneve_decap.sv, docs/geneve.md "Structure and latency").
+DECIDE_CYCLES = 13  # the beat completing the 128-byte window -> the descriptor
+INNER_CYCLES = 8  # the beat holding byte K + 25 (or the last) -> the descriptor (step 9 frames)
+EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}  # axis_edit, first beat (tb/axis_edit)
+
+
+def decap_skip(frame: bytes, cfg: GeneveConfig | None = None) -> int:
+    """D, the input bytes the edit engine skips before output byte 0 (0 unless decapsulated)."""
+    f = frame_bytes(frame)
+    cfg = _DEFAULT if cfg is None else cfg
+    d = _classify(f, cfg)
+    if d.outcome not in DECAP_OUTCOMES:
+        return 0
+    skip = d.K if d.outcome == Outcome.DECAP_TEB else d.K - d.L2
+    return skip - (4 if d.push is not None else 0)
+
+
+def latency_cycles(frame: bytes, keep_w: int, cfg: GeneveConfig | None = None) -> int:
+    """First input handshake to first output handshake of an emitted frame, idle pipeline,
+    `keep_w` bytes per beat: max(t128 + DECIDE_CYCLES, tK + INNER_CYCLES) + the engine's latency
+    + the slot of input beat floor(D / keep_w) (a one-beat output: the frame's last). t128 is
+    the beat holding byte min(n, 128) - 1; tK the beat holding byte min(n, K + 26) - 1, for a
+    frame that reaches step 9 only."""
+    f = frame_bytes(frame)
+    n = len(f)
+    cfg = _DEFAULT if cfg is None else cfg
+    d = _classify(f, cfg)
+    r = decap(f, cfg, keep_w=keep_w)
+    out_len = len(r.output) if r.output is not None else n
+    t = (min(n, HDR_WINDOW) - 1) // keep_w + DECIDE_CYCLES
+    if d.wait:
+        t = max(t, (d.wait - 1) // keep_w + INNER_CYCLES)
+    slot = decap_skip(f, cfg) // keep_w
+    if -(-out_len // keep_w) == 1:
+        slot = max(slot, (n - 1) // keep_w)
+    return t + EDIT_LATENCY[8 * keep_w] + slot

@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// geneve_decap_classify — the Geneve decision (docs/geneve.md, steps 1-11) from the header
+// front end's tap and a second window of the frame at the inner header, in registered stages,
+// ending in one edit descriptor per frame for axis_edit (through the decap shell's queue).
+//
+//  U = G (the first byte after the outer IP header); tap_l4 = [U, U+16)
+//  U  +2    +4    +6    +8          +9        +10    +12  +15 +16            K = U+16+4*OptLen
+//  +-----+-----+-----+-----+----------+---------+------+-----+---+---- ~ ----+-------------------
+//  |sport|dport|ulen |csum |Ver|OptLen|O|C|rsvd |proto | VNI |rsv| options   | inner window
+//  +-----+-----+-----+-----+----------+---------+------+-----+---+---- ~ ----+-------------------
+//   UDP (8)                 Geneve (8)                          0..252 bytes   [K, K+26)
+//
+//  inner window [K, K+26), read as bytes 0..15 and 24..25 of it:
+//   0x6558 (inner Ethernet)  K: dst(6) src(6) et(2) | v/ihl TOS ... | K+24: IPv4 header checksum
+//   0x0800 / 0x86DD (IP)     K: v/ihl TOS(ECN) len ... K+10: IPv4 header checksum
+//
+// K takes 64 values per G (G + 16 .. G + 268) and the window can end at byte 375, past the
+// front end's 128-byte capture. The inner window unit (A0..A4) finds K itself, on the input
+// stream: the candidates for the TPIDs, the IP version/IHL and the Opt Len byte (byte G + 8,
+// G = 34 + 4u for u = 0..12) are captured by beat position as their beats pass (A1), G and the
+// 13 candidate K are formed (A2), K is chosen once the frame holds byte G + 8 and held for the
+// frame (A3); the inner window's bytes are then captured by beat position keyed on K (A4),
+// from the stream delayed by the same stages: every byte the window reads lies at or after
+// byte G + 8, so it reaches A4 no earlier than K, whatever the idle cycles. One record per
+// frame leaves A4 at the beat holding byte K + 25, or at the frame's last beat.
+//
+// Stages, tap side (tap_valid = cycle T; the VNI looked up from the tap in cycle T and answered
+// by hash_table (LOOKUP_LATENCY 4) in cycle T+4):
+//   V1 (T)    UDP/Geneve fields and every "frame ends before" and length check as a flag
+//   V2 (T+1)  steps 1-8 with the VNI taken as a hit (the IPv4 checksum verdict arriving now);
+//             whether the frame reaches step 9 and waits for the inner window; offsets
+//   V3 (T+2)  offsets and lengths of both push variants; the pseudo-header sum's first fold
+//   V4 (T+3)  the sum's second fold
+//   V5 (T+4)  the VNI table's answer: unknown VNI, the push and its VLAN ID; the record is
+//             queued (T+5)
+// Stream side (input handshake of a beat = cycle t):
+//   A0 (t) the beat registered; A1 (t+1) candidates captured; A2 (t+2) G, candidate K;
+//   A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record queued (t+5)
+// Join: the tap record of a frame that reaches step 9 waits for its window record; the others
+// go on at once (their window records are discarded when they come). Then:
+//   J1        the records registered; n - K; the inner fields the steps read
+//   J2        step 9 (inner lengths, RFC 6040), the policy, early drops, the action; the
+//             RFC 1624 sum
+//   J3        the descriptor: the RFC 1624 fold, the output head per layout
+// desc_valid is high for one cycle 3 cycles after the join, which is cycle T+5 (= the window's
+// trigger + 10: the tap comes 5 cycles after the beat completing the 128-byte window) or, for
+// a frame that reaches step 9, max(T+5, t+5) with t the handshake of the beat holding byte
+// K + 25 (or the frame's last beat when it ends first). Latency of this block: 3 cycles from
+// the join to the descriptor; 10 (tap side) or 5 (stream side) cycles to the join.
+//
+// Late checks are the engine's: MAC RX error, a frame shorter than ip_end (min_len), the UDP
+// checksum (over [U, ip_end) seeded with the IPv4 pseudo-header; for IPv6 over [L2+8, ip_end),
+// the addresses lying just before U, seeded with the length and 17).
+
+`default_nettype none
+
+module geneve_decap_classify
+    import parse_pkg::*;
+    import stream_pkg::*;
+    import geneve_decap_pkg::*;
+#(
+    // Width of the data bus in bits: 64, 128, 256 or 512 (the stream watched for the window).
+    parameter int DATA_W = 256,
+    // Bytes of the output head a descriptor may overlay: the outer Ethernet header (2 tags),
+    // a pushed tag and an inner IPv4 header to its checksum (22 + 4 + 12 bytes, to a word).
+    parameter int HEAD_BYTES = 40,
+    // Frame length bits.
+    parameter int LEN_W = 17,
+    // Bytes of the front end's L4 window from U (UDP 8 + Geneve's fixed 8).
+    parameter int L4_BYTES = 16
+) (
+    input  wire logic                      clk,
+    input  wire logic                      rst,
+
+    // The block's input stream after the tkeep guard (the beats the shell's front end sees)
+    input  wire logic [DATA_W-1:0]         s_tdata,
+    input  wire logic [DATA_W/8-1:0]       s_tkeep,
+    input  wire logic                      s_hs,
+    input  wire logic                      s_tlast,
+    input  wire logic                      s_tuser,
+
+    // From ip_front (see there)
+    input  wire logic                      tap_valid,
+    input  wire logic                      tap_whole,
+    input  wire logic                      tap_rx_err,
+    input  wire logic                      tap_l2_short,
+    input  wire logic [22*8-1:0]           tap_l2_bytes,
+    input  wire logic [4:0]                tap_l2_len,
+    input  wire logic                      tap_ipv4,
+    input  wire logic                      tap_ipv6,
+    input  wire logic [7:0]                tap_ip_proto,
+    input  wire logic                      tap_short_fixed,
+    input  wire logic                      tap_ip_ver_bad,
+    input  wire logic                      tap_ip_frag,
+    input  wire logic                      tap_ip_frag_off,
+    input  wire logic signed [16:0]        tap_ip_pl,
+    input  wire logic [1:0]                tap_ip_ecn,
+    input  wire logic [31:0]               tap_ip_src,
+    input  wire logic [31:0]               tap_ip_dst,
+    input  wire logic [7:0]                tap_g,
+    input  wire logic signed [8:0]         tap_have_l4,
+    input  wire logic [L4_BYTES*8-1:0]     tap_l4,
+    input  wire logic                      tap_csum_ok,     // cycle T+1
+
+    // CONTROL, PORT
+    input  wire logic                      ctrl_vni_enable,
+    input  wire logic                      ctrl_critical_punt,
+    input  wire logic                      ctrl_drop_punt,
+    input  wire logic                      ctrl_drop_pass,
+    input  wire logic [15:0]               ctrl_port,
+
+    // VNI table (hash_table, LOOKUP_LATENCY 4): key = VNI; value = {push, VLAN ID}
+    output      logic                      lk_valid,
+    output      logic [23:0]               lk_key,
+    input  wire logic                      rs_valid,
+    input  wire logic                      rs_hit,
+    input  wire logic [12:0]               rs_value,
+
+    output      logic                      desc_valid,
+    output      logic                      desc_drop,
+    output      logic signed [LEN_W:0]     desc_shift,
+    output      logic [HEAD_BYTES*8-1:0]   desc_head,
+    output      logic [HEAD_BYTES-1:0]     desc_head_en,
+    output      logic [LEN_W-1:0]          desc_out_len,
+    output      logic [LEN_W-1:0]          desc_min_len,
+    output      logic                      desc_sum_en,
+    output      logic [LEN_W-1:0]          desc_sum_start,
+    output      logic [LEN_W-1:0]          desc_sum_end,
+    output      logic [15:0]               desc_sum_seed,
+    output      outcome_e                  desc_outcome,
+    output      logic [24:0]               desc_tvni        // {decapsulated, VNI}
+);
+
+    localparam int KW      = DATA_W / 8;
+    localparam int KW_LOG  = $clog2(KW);
+    localparam int IDX_W   = 6;                    // beat index in the frame, saturating at 63
+    localparam int NB_W    = IDX_W + KW_LOG + 1;   // bytes of the frame through a beat
+    localparam int K_W     = 9;                    // K <= 82 + 16 + 252 = 350
+    localparam int NCAND   = 16;                   // G = 34 + 4u, u = 0..12 (13..15 unused)
+    localparam int IW_N    = 18;                   // window bytes kept: 0..15, 24, 25
+    localparam int IW_LAST = 25;                   // the window's last byte (K + 25)
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
+        $error("geneve_decap_classify: DATA_W must be 64, 128, 256 or 512");
+    end
+    if (HEAD_BYTES < 38 || HEAD_BYTES % 8 != 0) begin : g_check_head
+        $error("geneve_decap_classify: HEAD_BYTES must be a multiple of 8, at least 38");
+    end
+    if (LEN_W != 17) begin : g_check_len
+        $error("geneve_decap_classify: LEN_W must be 17 (L2 + an IP length)");
+    end
+    if (L4_BYTES < 16 || L4_BYTES % 4 != 0) begin : g_check_l4
+        $error("geneve_decap_classify: L4_BYTES must be a multiple of 4, at least 16");
+    end
+
+    localparam logic [7:0]  IPPROTO_UDP = 8'd17;
+    localparam logic [15:0] ET_IPV4 = 16'h0800;
+    localparam logic [15:0] ET_IPV6 = 16'h86DD;
+    localparam logic [15:0] ET_TEB  = 16'h6558;
+
+    // Window byte kept at m (0..IW_N-1): its offset from K
+    function automatic int iw_off(input int m);
+        iw_off = (m < 16) ? m : m + 8;
+    endfunction
+
+    // =======================================================================================
+    // The inner window unit (stream side)
+    // =======================================================================================
+
+    // ---- A0: the beat registered, with its index in the frame ------------------------------
+    logic [IDX_W-1:0]  idx_q;
+    logic [DATA_W-1:0] a0_data_q;
+    logic [KW-1:0]     a0_keep_q;
+    logic              a0_hs_q, a0_last_q, a0_user_q;
+    logic [IDX_W-1:0]  a0_idx_q;
+
+    always_ff @(posedge clk) begin
+        a0_data_q <= s_tdata;
+        a0_keep_q <= s_tkeep;
+        a0_hs_q   <= s_hs;
+        a0_last_q <= s_tlast;
+        a0_user_q <= s_tuser;
+        a0_idx_q  <= idx_q;
+        if (s_hs) idx_q <= s_tlast ? '0 : (idx_q == '1 ? idx_q : idx_q + 1'b1);
+        if (rst) begin
+            idx_q   <= '0;
+            a0_hs_q <= 1'b0;
+        end
+    end
+
+    // ---- A1: the candidates captured by beat position --------------------------------------
+    function automatic logic [7:0] a0_byte(input int i);
+        a0_byte = a0_data_q[8 * (i % KW) +: 8];
+    endfunction
+    function automatic logic a0_at(input int i);
+        a0_at = a0_hs_q && a0_idx_q == IDX_W'(i / KW);
+    endfunction
+
+    logic                   cap_tpid1_q, cap_tpid2_q;
+    logic [2:0]             cap_v6_q;           // EtherType at 12 + 4t is IPv6
+    logic [2:0][3:0]        cap_ihl_q;          // IHL at 14 + 4t
+    logic [NCAND-1:0][5:0]  cap_opt_q;          // Opt Len if G = 34 + 4u (byte 42 + 4u)
+    logic [DATA_W-1:0]      a1_data_q;
+    logic                   a1_hs_q, a1_last_q, a1_user_q;
+    logic [IDX_W-1:0]       a1_idx_q;
+    logic [NB_W-1:0]        a1_nb_q;
+
+    always_ff @(posedge clk) begin
+        if (a0_at(12)) cap_tpid1_q <= is_tpid({a0_byte(12), a0_byte(13)});
+        if (a0_at(16)) cap_tpid2_q <= is_tpid({a0_byte(16), a0_byte(17)});
+        for (int t = 0; t < 3; t++) begin
+            if (a0_at(12 + 4*t)) cap_v6_q[t] <= {a0_byte(12 + 4*t), a0_byte(13 + 4*t)} == ET_IPV6;
+            if (a0_at(14 + 4*t)) cap_ihl_q[t] <= a0_byte(14 + 4*t)[3:0];
+        end
+        for (int u = 0; u < NCAND; u++) begin
+            if (a0_at(42 + 4*u)) cap_opt_q[u] <= a0_byte(42 + 4*u)[5:0];
+        end
+        a1_data_q <= a0_data_q;
+        a1_hs_q   <= a0_hs_q;
+        a1_last_q <= a0_last_q;
+        a1_user_q <= a0_user_q;
+        a1_idx_q  <= a0_idx_q;
+        a1_nb_q   <= NB_W'({a0_idx_q, KW_LOG'(0)}) + NB_W'(keep_bytes(64'(a0_keep_q)));
+        if (rst) a1_hs_q <= 1'b0;
+    end
+
+    // ---- A2: G (as u) and the candidate K, from the candidates after this beat -------------
+    logic [3:0]                 a2_u_q;
+    logic [NCAND-1:0][K_W-1:0]  a2_kc_q;        // K if u
+    logic [NCAND-1:0]           a2_ge_q;        // the frame holds byte G + 8 if u
+    logic [DATA_W-1:0]          a2_data_q;
+    logic                       a2_hs_q, a2_last_q, a2_user_q;
+    logic [IDX_W-1:0]           a2_idx_q;
+    logic [NB_W-1:0]            a2_nb_q;
+
+    always_ff @(posedge clk) begin
+        logic [1:0] tags;
+        logic [3:0] ihl, step;
+        tags = !cap_tpid1_q ? 2'd0 : !cap_tpid2_q ? 2'd1 : 2'd2;
+        ihl  = cap_ihl_q[tags];
+        // (IP header length - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS)
+        step = cap_v6_q[tags] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+        a2_u_q <= step + 4'(tags);
+        for (int u = 0; u < NCAND; u++) begin
+            a2_kc_q[u] <= K_W'(50 + 4*u) + {1'b0, cap_opt_q[u], 2'b00};
+            a2_ge_q[u] <= a1_nb_q >= NB_W'(43 + 4*u);
+        end
+        a2_data_q <= a1_data_q;
+        a2_hs_q   <= a1_hs_q;
+        a2_last_q <= a1_last_q;
+        a2_user_q <= a1_user_q;
+        a2_idx_q  <= a1_idx_q;
+        a2_nb_q   <= a1_nb_q;
+        if (rst) a2_hs_q <= 1'b0;
+    end
+
+    // ---- A3: K chosen once the frame holds byte G + 8, held to the frame's end -------------
+    logic [K_W-1:0]     a3_k_q;
+    logic               a3_kv_q;
+    logic [DATA_W-1:0]  a3_data_q;
+    logic               a3_hs_q, a3_last_q, a3_user_q;
+    logic [IDX_W-1:0]   a3_idx_q;
+    logic [NB_W-1:0]    a3_nb_q;
+
+    always_ff @(posedge clk) begin
+        logic held;
+        if (a2_hs_q) begin
+            held = a2_idx_q != '0 && a3_kv_q;
+            a3_kv_q <= held || a2_ge_q[a2_u_q];
+            if (!held) a3_k_q <= a2_kc_q[a2_u_q];
+        end
+        a3_data_q <= a2_data_q;
+        a3_hs_q   <= a2_hs_q;
+        a3_last_q <= a2_last_q;
+        a3_user_q <= a2_user_q;
+        a3_idx_q  <= a2_idx_q;
+        a3_nb_q   <= a2_nb_q;
+        if (rst) begin
+            a3_hs_q <= 1'b0;
+            a3_kv_q <= 1'b0;
+        end
+    end
+
+    // ---- A4: the window captured by beat position keyed on K; one record per frame ---------
+    // K = 4k + 2: byte K + j is lane (K % KW + j) % KW of beat K / KW + (K % KW + j) / KW.
+    localparam int KQ_N = KW / 4;
+    wire [K_W-KW_LOG-1:0] a3_kb = a3_k_q[K_W-1:KW_LOG];
+    wire [KW_LOG-3:0]     a3_kq = a3_k_q[KW_LOG-1:2];
+    wire signed [IDX_W+1:0] a3_rel = $signed({2'b00, a3_idx_q}) - $signed((IDX_W+2)'(a3_kb));
+
+    logic [IW_N-1:0]      a4_hit;
+    logic [IW_N-1:0][7:0] a4_byte;
+    logic                 a4_done;
+    always_comb begin
+        a4_hit  = '0;
+        a4_byte = '0;
+        a4_done = 1'b0;
+        for (int q = 0; q < KQ_N; q++) begin
+            if (a3_kq == (KW_LOG-2)'(q)) begin
+                for (int m = 0; m < IW_N; m++) begin
+                    a4_hit[m]  = a3_rel == (IDX_W+2)'((4*q + 2 + iw_off(m)) / KW);
+                    a4_byte[m] = a3_data_q[8 * ((4*q + 2 + iw_off(m)) % KW) +: 8];
+                end
+                a4_done = a3_rel == (IDX_W+2)'((4*q + 2 + IW_LAST) / KW);
+            end
+        end
+    end
+
+    logic                 em_q;                  // this frame's record has left
+    logic                 a4_emit_q, a4_ended_q, a4_rx_q;
+    logic [NB_W-1:0]      a4_n_q;
+    logic [K_W-1:0]       a4_k_q;
+    logic [IW_N-1:0][7:0] iw_q;
+
+    always_ff @(posedge clk) begin
+        logic done;
+        done = a3_kv_q && a4_done;
+        a4_emit_q <= a3_hs_q && !em_q && (done || a3_last_q);
+        if (a3_hs_q) begin
+            em_q <= a3_last_q ? 1'b0 : (em_q || done);
+            for (int m = 0; m < IW_N; m++) begin
+                if (a3_kv_q && a4_hit[m]) iw_q[m] <= a4_byte[m];
+            end
+        end
+        a4_ended_q <= a3_last_q;
+        a4_rx_q    <= a3_user_q;
+        a4_n_q     <= a3_nb_q;
+        a4_k_q     <= a3_k_q;
+        if (rst) begin
+            em_q      <= 1'b0;
+            a4_emit_q <= 1'b0;
+        end
+    end
+
+    typedef struct packed {
+        logic [IW_N*8-1:0] iw;       // window bytes 0..15, 24, 25 (m = 0.. at the low end)
+        logic              ended;    // the frame ended at or before byte K + 25
+        logic [NB_W-1:0]   n;        // its length (ended)
+        logic              rx_err;   // its last beat's tuser (ended)
+        logic [K_W-1:0]    k;        // the K the window was taken at
+    } irec_t;
+
+    irec_t i_in, i_out;
+    logic  i_s_ready, i_valid, i_pop;
+    assign i_in = '{iw: iw_q, ended: a4_ended_q, n: a4_n_q, rx_err: a4_rx_q, k: a4_k_q};
+
+    sync_fifo #(
+        .WIDTH($bits(irec_t)),
+        .DEPTH(8),
+        .BYPASS(1'b1)
+    ) iw_fifo (
+        .clk(clk), .rst(rst),
+        .s_data(i_in), .s_valid(a4_emit_q), .s_ready(i_s_ready),
+        .m_data(i_out), .m_valid(i_valid), .m_ready(i_pop)
+    );
+
+    // =======================================================================================
+    // Tap side
+    // =======================================================================================
+    function automatic logic [7:0] l4b(input int i);
+        l4b = tap_l4[8*i +: 8];
+    endfunction
+
+    // The VNI is looked up from the tap: every frame, the answer used only where it decides.
+    assign lk_valid = tap_valid;
+    assign lk_key   = {l4b(12), l4b(13), l4b(14)};
+
+    // ---- V1: fields and flags ----------------------------------------------------------------
+    logic               v1_valid_q, v1_whole_q, v1_rx_err_q, v1_v6_q;
+    logic               v1_pass_ip_q, v1_short4_q, v1_port_ok_q;
+    logic               v1_mf_q, v1_pl_lt16_q, v1_short8_q, v1_ulen_bad_q, v1_short16_q;
+    logic               v1_ver_bad_q, v1_o_q, v1_c_q, v1_len_short_q, v1_csum_nz_q;
+    logic [5:0]         v1_optlen_q;
+    logic [15:0]        v1_proto_q;
+    logic [1:0]         v1_oecn_q;
+    logic [23:0]        v1_vni_q;
+    logic [7:0]         v1_u_q;
+    logic [LEN_W-1:0]   v1_pl_q;
+    logic signed [LEN_W:0] v1_ilen_q;        // ip_end - K
+    logic [15:0]        v1_ulen_q;
+    logic [17:0]        v1_addr_sum_q;
+    logic [4:0]         v1_l2_len_q;
+    logic [20*8-1:0]    v1_l2_q;             // outer bytes 0..19 (up to L2 - 2 with two tags)
+
+    always_ff @(posedge clk) begin
+        logic [15:0] dport, ulen;
+        v1_valid_q <= tap_valid;
+        if (tap_valid) begin
+            dport = {l4b(2), l4b(3)};
+            ulen  = {l4b(4), l4b(5)};
+            v1_whole_q     <= tap_whole;
+            v1_rx_err_q    <= tap_rx_err;
+            v1_v6_q        <= tap_ipv6;
+            v1_pass_ip_q   <= tap_l2_short || !(tap_ipv4 || tap_ipv6) || tap_short_fixed
+                              || tap_ip_ver_bad || tap_ip_proto != IPPROTO_UDP || tap_ip_frag_off;
+            v1_short4_q    <= tap_have_l4 < 9'sd4;
+            v1_port_ok_q   <= dport == ctrl_port;
+            v1_mf_q        <= tap_ip_frag;
+            v1_pl_lt16_q   <= tap_ip_pl < 17'sd16;
+            v1_short8_q    <= tap_have_l4 < 9'sd8;
+            v1_ulen_bad_q  <= $signed({1'b0, ulen}) != tap_ip_pl;
+            v1_short16_q   <= tap_have_l4 < 9'sd16;
+            v1_ver_bad_q   <= l4b(8)[7:6] != 2'd0;
+            v1_optlen_q    <= l4b(8)[5:0];
+            v1_o_q         <= l4b(9)[7];
+            v1_c_q         <= l4b(9)[6];
+            v1_proto_q     <= {l4b(10), l4b(11)};
+            v1_vni_q       <= {l4b(12), l4b(13), l4b(14)};
+            v1_len_short_q <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
+            v1_csum_nz_q   <= {l4b(6), l4b(7)} != 16'h0000;
+            v1_oecn_q      <= tap_ip_ecn;
+            v1_u_q         <= tap_g;
+            v1_pl_q        <= LEN_W'(tap_ip_pl);
+            v1_ilen_q      <= (LEN_W+1)'(tap_ip_pl) - (LEN_W+1)'({7'(l4b(8)[5:0]) + 7'd4, 2'b00});
+            v1_ulen_q      <= ulen;
+            v1_addr_sum_q  <= tap_ipv4 ? (18'(tap_ip_src[31:16]) + 18'(tap_ip_src[15:0]))
+                                       + (18'(tap_ip_dst[31:16]) + 18'(tap_ip_dst[15:0])) : '0;
+            v1_l2_len_q    <= tap_l2_len;
+            v1_l2_q        <= tap_l2_bytes[0 +: 20*8];
+        end
+        if (rst) v1_valid_q <= 1'b0;
+    end
+
+    // ---- V2: steps 1-8, the VNI taken as a hit -----------------------------------------------
+    outcome_e v2_outcome;
+    logic     v2_hdr_ok;       // steps 1-5 passed: the VNI table decides next
+    logic     v2_wait;         // steps 1-8 passed: step 9 reads the inner window
+    always_comb begin
+        logic p_teb, p_ip;
+        p_teb     = v1_proto_q == ET_TEB;
+        p_ip      = v1_proto_q == ET_IPV4 || v1_proto_q == ET_IPV6;
+        v2_hdr_ok = 1'b0;
+        v2_wait   = 1'b0;
+        if (v1_pass_ip_q || v1_short4_q || !v1_port_ok_q) v2_outcome = OUT_PASS;
+        else if (!tap_csum_ok)                         v2_outcome = OUT_DROP_IP_CHECKSUM;
+        else if (v1_mf_q)                              v2_outcome = OUT_DROP_FRAGMENT;
+        else if (v1_pl_lt16_q)                         v2_outcome = OUT_DROP_IP_HEADER;
+        else if (v1_short8_q)                          v2_outcome = OUT_DROP_TRUNCATED;
+        else if (v1_ulen_bad_q)                        v2_outcome = OUT_DROP_IP_HEADER;
+        else if (v1_short16_q)                         v2_outcome = OUT_DROP_TRUNCATED;
+        else if (v1_ver_bad_q)                         v2_outcome = OUT_DROP_VERSION;
+        else if ($signed(v1_ilen_q) < $signed((LEN_W+1)'(0)))                      v2_outcome = OUT_DROP_IP_HEADER;
+        else begin
+            v2_hdr_ok = 1'b1;
+            if (v1_o_q)                                v2_outcome = OUT_PUNT_OAM;
+            else if (v1_c_q)                           v2_outcome = ctrl_critical_punt
+                                                                    ? OUT_PUNT : OUT_DROP_CRITICAL;
+            else if (p_teb)                            {v2_wait, v2_outcome} = {1'b1, OUT_DECAP_TEB};
+            else if (p_ip)                             {v2_wait, v2_outcome} = {1'b1, OUT_DECAP_L3};
+            else                                       v2_outcome = OUT_PUNT;
+        end
+    end
+
+    logic                  v2_valid_q, v2_hdr_ok_q, v2_wait_q, v2_whole_q, v2_rx_err_q;
+    logic                  v2_len_short_q, v2_csum_nz_q, v2_l3v6_q;
+    outcome_e              v2_outcome_q;
+    logic [1:0]            v2_oecn_q;
+    logic [23:0]           v2_vni_q;
+    logic [K_W-1:0]        v2_k_q;
+    logic signed [LEN_W:0] v2_ilen_q;
+    logic [LEN_W-1:0]      v2_ip_end_q, v2_sum_start_q;
+    logic [18:0]           v2_seed_q;
+    logic [4:0]            v2_l2_len_q;
+    logic [20*8-1:0]       v2_l2_q;
+    logic [15:0]           v2_proto_q;
+
+    always_ff @(posedge clk) begin
+        v2_valid_q <= v1_valid_q;
+        if (v1_valid_q) begin
+            v2_outcome_q   <= v2_outcome;
+            v2_hdr_ok_q    <= v2_hdr_ok;
+            v2_wait_q      <= v2_wait;
+            v2_whole_q     <= v1_whole_q;
+            v2_rx_err_q    <= v1_rx_err_q;
+            v2_len_short_q <= v1_len_short_q;
+            v2_csum_nz_q   <= v1_csum_nz_q;
+            v2_l3v6_q      <= v1_proto_q == ET_IPV6;
+            v2_oecn_q      <= v1_oecn_q;
+            v2_vni_q       <= v1_vni_q;
+            v2_k_q         <= K_W'(v1_u_q) + K_W'({7'(v1_optlen_q) + 7'd4, 2'b00});
+            v2_ilen_q      <= v1_ilen_q;
+            v2_ip_end_q    <= LEN_W'(v1_u_q) + v1_pl_q;
+            // IPv6: the addresses lie just before U, in the summed region
+            v2_sum_start_q <= LEN_W'(v1_v6_q ? 8'(v1_u_q - 8'd32) : v1_u_q);
+            v2_seed_q      <= 19'(v1_addr_sum_q) + 19'(v1_ulen_q) + 19'(IPPROTO_UDP);
+            v2_l2_len_q    <= v1_l2_len_q;
+            v2_l2_q        <= v1_l2_q;
+            v2_proto_q     <= v1_proto_q;
+        end
+        if (rst) v2_valid_q <= 1'b0;
+    end
+
+    // ---- V3: shift and output length of both push variants; the seed's first fold ------------
+    // DECAP_TEB: frame[K, ip_end) (shift K); DECAP_L3: the outer header to L2 - 2, the protocol
+    // type, frame[K, ip_end) (shift K - L2). A pushed tag: 4 bytes more, shift 4 less.
+    logic                  v3_valid_q, v3_hdr_ok_q, v3_wait_q, v3_whole_q, v3_rx_err_q;
+    logic                  v3_len_short_q, v3_csum_nz_q, v3_l3v6_q;
+    outcome_e              v3_outcome_q;
+    logic [1:0]            v3_oecn_q;
+    logic [23:0]           v3_vni_q;
+    logic [K_W-1:0]        v3_k_q;
+    logic signed [LEN_W:0] v3_ilen_q;
+    logic [LEN_W-1:0]      v3_ip_end_q, v3_sum_start_q;
+    logic [16:0]           v3_seed_q;
+    logic [4:0]            v3_l2_len_q;
+    logic [20*8-1:0]       v3_l2_q;
+    logic [15:0]           v3_proto_q;
+    logic [LEN_W:0]        v3_shift_q;
+    logic [LEN_W-1:0]      v3_out_len_q;
+
+    always_ff @(posedge clk) begin
+        logic teb;
+        v3_valid_q <= v2_valid_q;
+        if (v2_valid_q) begin
+            teb = v2_outcome_q == OUT_DECAP_TEB;
+            v3_outcome_q   <= v2_outcome_q;
+            v3_hdr_ok_q    <= v2_hdr_ok_q;
+            v3_wait_q      <= v2_wait_q;
+            v3_whole_q     <= v2_whole_q;
+            v3_rx_err_q    <= v2_rx_err_q;
+            v3_len_short_q <= v2_len_short_q;
+            v3_csum_nz_q   <= v2_csum_nz_q;
+            v3_l3v6_q      <= v2_l3v6_q;
+            v3_oecn_q      <= v2_oecn_q;
+            v3_vni_q       <= v2_vni_q;
+            v3_k_q         <= v2_k_q;
+            v3_ilen_q      <= v2_ilen_q;
+            v3_ip_end_q    <= v2_ip_end_q;
+            v3_sum_start_q <= v2_sum_start_q;
+            v3_seed_q      <= 17'(v2_seed_q[15:0]) + 17'(v2_seed_q[18:16]);
+            v3_l2_len_q    <= v2_l2_len_q;
+            v3_l2_q        <= v2_l2_q;
+            v3_proto_q     <= v2_proto_q;
+            v3_shift_q     <= (LEN_W+1)'(v2_k_q) - (teb ? '0 : (LEN_W+1)'(v2_l2_len_q));
+            v3_out_len_q   <= LEN_W'(v2_ilen_q) + (teb ? '0 : LEN_W'(v2_l2_len_q));
+        end
+        if (rst) v3_valid_q <= 1'b0;
+    end
+
+    // ---- V4: the seed's second fold ----------------------------------------------------------
+    logic                  v4_valid_q, v4_hdr_ok_q, v4_wait_q, v4_whole_q, v4_rx_err_q;
+    logic                  v4_len_short_q, v4_csum_nz_q, v4_l3v6_q;
+    outcome_e              v4_outcome_q;
+    logic [1:0]            v4_oecn_q;
+    logic [23:0]           v4_vni_q;
+    logic [K_W-1:0]        v4_k_q;
+    logic signed [LEN_W:0] v4_ilen_q;
+    logic [LEN_W-1:0]      v4_ip_end_q, v4_sum_start_q;
+    logic [15:0]           v4_seed_q;
+    logic [4:0]            v4_l2_len_q;
+    logic [20*8-1:0]       v4_l2_q;
+    logic [15:0]           v4_proto_q;
+    logic [LEN_W:0]        v4_shift_q, v4_shift_p_q;
+    logic [LEN_W-1:0]      v4_out_len_q, v4_out_len_p_q;
+
+    always_ff @(posedge clk) begin
+        v4_valid_q <= v3_valid_q;
+        if (v3_valid_q) begin
+            v4_outcome_q   <= v3_outcome_q;
+            v4_hdr_ok_q    <= v3_hdr_ok_q;
+            v4_wait_q      <= v3_wait_q;
+            v4_whole_q     <= v3_whole_q;
+            v4_rx_err_q    <= v3_rx_err_q;
+            v4_len_short_q <= v3_len_short_q;
+            v4_csum_nz_q   <= v3_csum_nz_q;
+            v4_l3v6_q      <= v3_l3v6_q;
+            v4_oecn_q      <= v3_oecn_q;
+            v4_vni_q       <= v3_vni_q;
+            v4_k_q         <= v3_k_q;
+            v4_ilen_q      <= v3_ilen_q;
+            v4_ip_end_q    <= v3_ip_end_q;
+            v4_sum_start_q <= v3_sum_start_q;
+            v4_seed_q      <= v3_seed_q[15:0] + 16'(v3_seed_q[16]);
+            v4_l2_len_q    <= v3_l2_len_q;
+            v4_l2_q        <= v3_l2_q;
+            v4_proto_q     <= v3_proto_q;
+            v4_shift_q     <= v3_shift_q;
+            v4_shift_p_q   <= v3_shift_q - (LEN_W+1)'(4);
+            v4_out_len_q   <= v3_out_len_q;
+            v4_out_len_p_q <= v3_out_len_q + LEN_W'(4);
+        end
+        if (rst) v4_valid_q <= 1'b0;
+    end
+
+    // ---- V5: the VNI table's answer; the record queued -----------------------------------------
+    typedef struct packed {
+        outcome_e              outcome;    // steps 1-8 and the VNI (DECAP_*: step 9 decides)
+        logic                  wait_iw;    // reaches step 9: joins its window record
+        logic                  whole;      // the frame ended inside the 128-byte window
+        logic                  rx_err;     // (whole) its last beat's tuser
+        logic                  len_short;  // (whole) it ends before ip_end
+        logic                  l3v6;       // protocol type 0x86DD
+        logic [1:0]            oecn;
+        logic                  csum_nz;
+        logic                  push;
+        logic [11:0]           vid;
+        logic [23:0]           vni;
+        logic [K_W-1:0]        k;
+        logic signed [LEN_W:0] ilen;       // ip_end - K
+        logic [LEN_W-1:0]      ip_end;
+        logic [LEN_W:0]        shift;      // the push variant chosen
+        logic [LEN_W-1:0]      out_len;
+        logic [4:0]            l2_len;
+        logic [20*8-1:0]       l2;
+        logic [15:0]           proto;
+        logic [LEN_W-1:0]      sum_start;
+        logic [15:0]           seed;
+    } trec_t;
+
+    trec_t v5_q;
+    logic  v5_valid_q;
+
+    always_ff @(posedge clk) begin
+        logic unknown, push;
+        v5_valid_q <= v4_valid_q;
+        if (v4_valid_q) begin
+            unknown = v4_hdr_ok_q && ctrl_vni_enable && !rs_hit;
+            push    = ctrl_vni_enable && rs_hit && rs_value[12];
+            v5_q.outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : v4_outcome_q;
+            v5_q.wait_iw   <= v4_wait_q;
+            v5_q.whole     <= v4_whole_q;
+            v5_q.rx_err    <= v4_rx_err_q;
+            v5_q.len_short <= v4_len_short_q;
+            v5_q.l3v6      <= v4_l3v6_q;
+            v5_q.oecn      <= v4_oecn_q;
+            v5_q.csum_nz   <= v4_csum_nz_q;
+            v5_q.push      <= push;
+            v5_q.vid       <= rs_value[11:0];
+            v5_q.vni       <= v4_vni_q;
+            v5_q.k         <= v4_k_q;
+            v5_q.ilen      <= v4_ilen_q;
+            v5_q.ip_end    <= v4_ip_end_q;
+            v5_q.shift     <= push ? v4_shift_p_q : v4_shift_q;
+            v5_q.out_len   <= push ? v4_out_len_p_q : v4_out_len_q;
+            v5_q.l2_len    <= v4_l2_len_q;
+            v5_q.l2        <= v4_l2_q;
+            v5_q.proto     <= v4_proto_q;
+            v5_q.sum_start <= v4_sum_start_q;
+            v5_q.seed      <= v4_seed_q;
+        end
+        if (rst) v5_valid_q <= 1'b0;
+    end
+
+    trec_t t_out;
+    logic  t_s_ready, t_valid, t_pop;
+
+    sync_fifo #(
+        .WIDTH($bits(trec_t)),
+        .DEPTH(8),
+        .BYPASS(1'b1)
+    ) tap_fifo (
+        .clk(clk), .rst(rst),
+        .s_data(v5_q), .s_valid(v5_valid_q), .s_ready(t_s_ready),
+        .m_data(t_out), .m_valid(t_valid), .m_ready(t_pop)
+    );
+
+    // =======================================================================================
+    // The join: a frame that reaches step 9 takes its window record; the others go on and
+    // their window records are discarded as they come (skip_q of them still to come, or in
+    // the queue ahead of the next frame's).
+    // =======================================================================================
+    logic [3:0] skip_q;
+    logic       joined;
+    always_comb begin
+        t_pop  = 1'b0;
+        i_pop  = 1'b0;
+        joined = 1'b0;
+        if (skip_q != 4'd0) begin
+            i_pop = i_valid;
+            t_pop = t_valid && !t_out.wait_iw;
+        end else if (t_valid && i_valid) begin
+            t_pop  = 1'b1;
+            i_pop  = 1'b1;
+            joined = 1'b1;
+        end else begin
+            t_pop = t_valid && !t_out.wait_iw;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        skip_q <= skip_q + 4'(t_pop && !joined) - 4'(i_pop && !joined);
+        if (rst) skip_q <= '0;
+    end
+
+    // ---- J1: the records; n - K; the inner fields ----------------------------------------------
+    function automatic logic [7:0] iwb(input int off);
+        // window byte at K + off (off in 0..15, 24, 25)
+        iwb = i_out.iw[8 * ((off < 16) ? off : off - 8) +: 8];
+    endfunction
+
+    trec_t                 j1_t_q;
+    logic                  j1_valid_q, j1_ended_q, j1_i_rx_q;
+    logic signed [NB_W:0]  j1_d_q;                 // n - K (ended)
+    logic                  j1_in_ip_q, j1_in_v4_q;
+    logic [7:0]            j1_b0_q, j1_tos_q;      // inner IP bytes 0, 1
+    logic [15:0]           j1_hc_q;                // inner IPv4 header checksum
+    logic [12*8-1:0]       j1_macs_q;              // inner dst, src (0x6558)
+
+    always_ff @(posedge clk) begin
+        logic        teb;
+        logic [15:0] iet;
+        j1_valid_q <= t_pop;
+        if (t_pop) begin
+            teb = t_out.outcome == OUT_DECAP_TEB;
+            iet = {iwb(12), iwb(13)};
+            j1_t_q     <= t_out;
+            j1_ended_q <= joined && t_out.wait_iw && i_out.ended;   // only step 9 waits for it
+            j1_i_rx_q  <= i_out.rx_err;
+            j1_d_q     <= $signed((NB_W+1)'(i_out.n)) - $signed((NB_W+1)'(t_out.k));
+            j1_in_ip_q <= teb ? (iet == ET_IPV4 || iet == ET_IPV6) : 1'b1;
+            j1_in_v4_q <= teb ? iet == ET_IPV4 : !t_out.l3v6;
+            j1_b0_q    <= teb ? iwb(14) : iwb(0);
+            j1_tos_q   <= teb ? iwb(15) : iwb(1);
+            j1_hc_q    <= teb ? {iwb(24), iwb(25)} : {iwb(10), iwb(11)};
+            j1_macs_q  <= i_out.iw[0 +: 12*8];
+        end
+        if (rst) j1_valid_q <= 1'b0;
+    end
+
+    // ---- J2: step 9, the policy and the action; RFC 6040 and the RFC 1624 sum ----------------
+    typedef enum logic [1:0] {
+        ACT_DROP    = 2'd0,
+        ACT_FORWARD = 2'd1,   // unchanged
+        ACT_DECAP   = 2'd2
+    } action_e;
+
+    action_e  j2_action;
+    outcome_e j2_final;
+    logic     j2_ecn_on;
+    always_comb begin
+        logic       teb, decap, whole, rx_bad, len_short, trunc, fwd;
+        logic [1:0] iecn;
+        logic [4:0] req;
+        teb       = j1_t_q.outcome == OUT_DECAP_TEB;
+        decap     = j1_t_q.outcome == OUT_DECAP_TEB || j1_t_q.outcome == OUT_DECAP_L3;
+        whole     = j1_t_q.whole || j1_ended_q;
+        rx_bad    = j1_t_q.whole ? j1_t_q.rx_err : (j1_ended_q && j1_i_rx_q);
+        len_short = j1_t_q.whole ? j1_t_q.len_short
+                                 : (j1_ended_q && $signed((LEN_W+1)'($signed(j1_d_q))) < $signed(j1_t_q.ilen));
+        iecn      = j1_in_v4_q ? j1_tos_q[1:0] : j1_tos_q[5:4];
+        j2_ecn_on = j1_in_ip_q && j1_t_q.oecn[0];
+        // The bytes step 9 reads, from K: the inner Ethernet header, and the inner IP header's
+        // ECN byte (IPv6) or checksum (IPv4) when RFC 6040 applies.
+        req = (teb ? 5'd14 : 5'd0) + (j2_ecn_on ? (j1_in_v4_q ? 5'd12 : 5'd2) : 5'd0);
+        trunc = (j1_ended_q && $signed(j1_d_q) < $signed((NB_W+1)'(0)))
+             || $signed(j1_t_q.ilen) < $signed((LEN_W+1)'(req))
+             || (j1_ended_q && $signed(j1_d_q) < $signed((NB_W+1)'(req)));
+        j2_final  = j1_t_q.outcome;
+        if (decap && trunc)                                    j2_final = OUT_DROP_TRUNCATED;
+        else if (decap && j2_ecn_on && ecn_drop(j1_t_q.oecn, iecn)) j2_final = OUT_DROP_ECN;
+        j2_action = ACT_DROP;
+        fwd = j2_final == OUT_PASS || j2_final == OUT_PUNT || j2_final == OUT_PUNT_OAM;
+        if (fwd) begin
+            if (j2_final == OUT_PASS ? ctrl_drop_pass : ctrl_drop_punt) j2_final = OUT_DROP_POLICY;
+            else if (whole && rx_bad)                               j2_final = OUT_DROP_RX_ERROR;
+            else                                                    j2_action = ACT_FORWARD;
+        end else if (j2_final == OUT_DECAP_TEB || j2_final == OUT_DECAP_L3) begin
+            if (whole && rx_bad)                                    j2_final = OUT_DROP_RX_ERROR;
+            else if (len_short)                                     j2_final = OUT_DROP_TRUNCATED;
+            else                                                    j2_action = ACT_DECAP;
+        end
+    end
+
+    trec_t           j2_t_q;
+    logic            j2_valid_q, j2_teb_q, j2_ecn_set_q, j2_in_v4_q;
+    action_e         j2_action_q;
+    outcome_e        j2_outcome_q;
+    logic [7:0]      j2_tos_q;           // the inner ECN byte, rewritten
+    logic [17:0]     j2_hc_sum_q;        // ~HC + ~m + m' (RFC 1624)
+    logic [12*8-1:0] j2_macs_q;
+
+    always_ff @(posedge clk) begin
+        logic [1:0] iecn, necn;
+        logic [7:0] tos;
+        j2_valid_q <= j1_valid_q;
+        if (j1_valid_q) begin
+            iecn = j1_in_v4_q ? j1_tos_q[1:0] : j1_tos_q[5:4];
+            necn = ecn_combine(j1_t_q.oecn, iecn);
+            tos  = j1_in_v4_q ? {j1_tos_q[7:2], necn} : {j1_tos_q[7:6], necn, j1_tos_q[3:0]};
+            j2_t_q       <= j1_t_q;
+            j2_teb_q     <= j1_t_q.outcome == OUT_DECAP_TEB;
+            j2_action_q  <= j2_action;
+            j2_outcome_q <= j2_final;
+            j2_ecn_set_q <= j2_ecn_on && necn != iecn;
+            j2_in_v4_q   <= j1_in_v4_q;
+            j2_tos_q     <= tos;
+            j2_hc_sum_q  <= {2'b00, ~j1_hc_q} + {2'b00, ~{j1_b0_q, j1_tos_q}} + {2'b00, j1_b0_q, tos};
+            j2_macs_q    <= j1_macs_q;
+        end
+        if (rst) j2_valid_q <= 1'b0;
+    end
+
+    // ---- J3: the output head and the descriptor --------------------------------------------------
+    // DECAP_TEB: [0, 12) inner MACs, 81 00 TCI with a push; the inner ECN byte at 15 (+4), the
+    // IPv4 checksum at 24 (+4). DECAP_L3: the outer header to L2 - 2 (a tag after byte 12
+    // with a push), the protocol type, the ECN byte at L2 + 1 (+4), the checksum at L2 + 10 (+4).
+    logic [HEAD_BYTES-1:0][7:0] j3_head;
+    logic [HEAD_BYTES-1:0]      j3_head_en;
+    always_comb begin
+        logic [16:0] f1;
+        logic [15:0] hc_new;
+        int          p, base;
+        f1     = 17'(j2_hc_sum_q[15:0]) + 17'(j2_hc_sum_q[17:16]);
+        hc_new = ~(f1[15:0] + 16'(f1[16]));
+        p      = j2_t_q.push ? 4 : 0;
+        j3_head    = '0;
+        j3_head_en = '0;
+        if (j2_teb_q) begin
+            base = 14;
+            if (j2_t_q.push) begin
+                for (int i = 0; i < 12; i++) j3_head[i] = j2_macs_q[8*i +: 8];
+                j3_head_en[15:0] = 16'hFFFF;
+            end
+        end else begin
+            base = 14;
+            for (int t = 0; t < 3; t++) begin
+                if (j2_t_q.l2_len == 5'(14 + 4*t)) begin
+                    base = 14 + 4*t;
+                    for (int i = 0; i < 12; i++) j3_head[i] = j2_t_q.l2[8*i +: 8];
+                    for (int i = 12; i < 12 + 4*t; i++) begin
+                        if (j2_t_q.push) j3_head[i + 4] = j2_t_q.l2[8*i +: 8];
+                        else             j3_head[i] = j2_t_q.l2[8*i +: 8];
+                    end
+                    if (j2_t_q.push) begin
+                        j3_head[12 + 4*t + 4] = j2_t_q.proto[15:8];
+                        j3_head[13 + 4*t + 4] = j2_t_q.proto[7:0];
+                        for (int i = 0; i < 18 + 4*t; i++) j3_head_en[i] = 1'b1;
+                    end else begin
+                        j3_head[12 + 4*t] = j2_t_q.proto[15:8];
+                        j3_head[13 + 4*t] = j2_t_q.proto[7:0];
+                        for (int i = 0; i < 14 + 4*t; i++) j3_head_en[i] = 1'b1;
+                    end
+                end
+            end
+        end
+        if (j2_t_q.push) begin
+            j3_head[12] = 8'h81;
+            j3_head[13] = 8'h00;
+            j3_head[14] = {4'h0, j2_t_q.vid[11:8]};
+            j3_head[15] = j2_t_q.vid[7:0];
+        end
+        if (j2_ecn_set_q) begin
+            j3_head[base + p + 1]    = j2_tos_q;
+            j3_head_en[base + p + 1] = 1'b1;
+            if (j2_in_v4_q) begin
+                j3_head[base + p + 10]        = hc_new[15:8];
+                j3_head[base + p + 11]        = hc_new[7:0];
+                j3_head_en[base + p + 10]     = 1'b1;
+                j3_head_en[base + p + 11]     = 1'b1;
+            end
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        logic decap;
+        desc_valid <= j2_valid_q;
+        if (j2_valid_q) begin
+            decap = j2_action_q == ACT_DECAP;
+            desc_drop      <= j2_action_q == ACT_DROP;
+            desc_outcome   <= j2_outcome_q;
+            desc_shift     <= decap ? $signed(j2_t_q.shift) : '0;
+            desc_out_len   <= decap ? j2_t_q.out_len : '1;
+            desc_min_len   <= decap ? j2_t_q.ip_end : '0;
+            desc_head      <= decap ? j3_head : '0;
+            desc_head_en   <= decap ? j3_head_en : '0;
+            desc_sum_en    <= decap && j2_t_q.csum_nz;
+            desc_sum_start <= j2_t_q.sum_start;
+            desc_sum_end   <= j2_t_q.ip_end;
+            desc_sum_seed  <= j2_t_q.seed;
+            desc_tvni      <= {decap, j2_t_q.vni};
+        end
+        if (rst) desc_valid <= 1'b0;
+    end
+
+    logic unused;   // the answer's strobe (checked against V4 in simulation), the queues'
+                    // room (never full: checked in simulation), the window's K (checked), the
+                    // outer bytes after L2 - 2, the record's fields J2 has already used
+    assign unused = ^{rs_valid, i_s_ready, t_s_ready, i_out.k, tap_l2_bytes[22*8-1:20*8], j2_t_q};
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            if (rs_valid != v4_valid_q)
+                $error("geneve_decap_classify: the VNI table's answer is not aligned with V4");
+            if (a4_emit_q && !i_s_ready)
+                $error("geneve_decap_classify: the window queue overflows");
+            if (v5_valid_q && !t_s_ready)
+                $error("geneve_decap_classify: the tap queue overflows");
+            if (joined && t_out.wait_iw && i_out.k != t_out.k)
+                $error("geneve_decap_classify: window K %0d != tap K %0d", i_out.k, t_out.k);
+        end
+    end
+`endif
+
+endmodule
+
+`default_nettype wire
