@@ -39,15 +39,16 @@
 //   A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record queued (t+5)
 // Join: the tap record of a frame that reaches step 9 waits for its window record; the others
 // go on at once (their window records are discarded when they come). Then:
-//   J1        the records registered; n - K; the inner fields the steps read
-//   J2        step 9 (inner lengths, RFC 6040), the policy, early drops, the action; the
-//             RFC 1624 sum
-//   J3        the descriptor: the RFC 1624 fold, the output head per layout
-// desc_valid is high for one cycle 3 cycles after the join, which is cycle T+5 (= the window's
-// trigger + 10: the tap comes 5 cycles after the beat completing the 128-byte window) or, for
-// a frame that reaches step 9, max(T+5, t+5) with t the handshake of the beat holding byte
-// K + 25 (or the frame's last beat when it ends first). Latency of this block: 3 cycles from
-// the join to the descriptor; 10 (tap side) or 5 (stream side) cycles to the join.
+//   J1        the records registered; step 9's length checks (n - K and ip_end - K against the
+//             bytes it reads) and RFC 6040's drop as flags; whole, RX error, short
+//   J2        the outcome's priority, the policy, early drops, the action; the RFC 1624 sum
+//   J3        the RFC 1624 fold; where the inner IP header lies in the output (s)
+//   J4        the output head (constant byte positions under selects) and the descriptor
+// desc_valid is high for one cycle 4 cycles after the join. The join is in cycle T+5 (= the
+// window's trigger + 10: the tap comes 5 cycles after the beat completing the 128-byte window)
+// or, for a frame that reaches step 9, max(T+5, t+5) with t the handshake of the beat holding
+// byte K + 25 (or the frame's last beat when it ends first). Latency in cycles, beat to
+// descriptor: 14 from the window's trigger, 9 from the beat holding byte K + 25.
 //
 // Late checks are the engine's: MAC RX error, a frame shorter than ip_end (min_len), the UDP
 // checksum (over [U, ip_end) seeded with the IPv4 pseudo-header; for IPv6 over [L2+8, ip_end),
@@ -160,6 +161,10 @@ module geneve_decap_classify
     localparam logic [15:0] ET_TEB  = 16'h6558;
 
     // Window byte kept at m (0..IW_N-1): its offset from K
+    // The lengths step 9 compares with, from K: the inner Ethernet header (14) and an inner
+    // IPv4 (+12) / IPv6 (+2) header's bytes RFC 6040 reads.
+    localparam int LT_C [6] = '{0, 2, 12, 14, 16, 26};
+
     function automatic int iw_off(input int m);
         iw_off = (m < 16) ? m : m + 8;
     endfunction
@@ -309,7 +314,7 @@ module geneve_decap_classify
 
     logic                 em_q;                  // this frame's record has left
     logic                 a4_emit_q, a4_ended_q, a4_rx_q;
-    logic [NB_W-1:0]      a4_n_q;
+    logic signed [NB_W:0] a4_d_q;                // n - K (the frame's length past K)
     logic [K_W-1:0]       a4_k_q;
     logic [IW_N-1:0][7:0] iw_q;
 
@@ -325,7 +330,7 @@ module geneve_decap_classify
         end
         a4_ended_q <= a3_last_q;
         a4_rx_q    <= a3_user_q;
-        a4_n_q     <= a3_nb_q;
+        a4_d_q     <= $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
         a4_k_q     <= a3_k_q;
         if (rst) begin
             em_q      <= 1'b0;
@@ -336,14 +341,14 @@ module geneve_decap_classify
     typedef struct packed {
         logic [IW_N*8-1:0] iw;       // window bytes 0..15, 24, 25 (m = 0.. at the low end)
         logic              ended;    // the frame ended at or before byte K + 25
-        logic [NB_W-1:0]   n;        // its length (ended)
+        logic [NB_W:0]     d;        // its length - K (ended)
         logic              rx_err;   // its last beat's tuser (ended)
         logic [K_W-1:0]    k;        // the K the window was taken at
     } irec_t;
 
     irec_t i_in, i_out;
     logic  i_s_ready, i_valid, i_pop;
-    assign i_in = '{iw: iw_q, ended: a4_ended_q, n: a4_n_q, rx_err: a4_rx_q, k: a4_k_q};
+    assign i_in = '{iw: iw_q, ended: a4_ended_q, d: a4_d_q, rx_err: a4_rx_q, k: a4_k_q};
 
     sync_fifo #(
         .WIDTH($bits(irec_t)),
@@ -546,6 +551,7 @@ module geneve_decap_classify
     logic [23:0]           v4_vni_q;
     logic [K_W-1:0]        v4_k_q;
     logic signed [LEN_W:0] v4_ilen_q;
+    logic [5:0]            v4_ilen_lt_q;
     logic [LEN_W-1:0]      v4_ip_end_q, v4_sum_start_q;
     logic [15:0]           v4_seed_q;
     logic [4:0]            v4_l2_len_q;
@@ -569,6 +575,7 @@ module geneve_decap_classify
             v4_vni_q       <= v3_vni_q;
             v4_k_q         <= v3_k_q;
             v4_ilen_q      <= v3_ilen_q;
+            for (int c = 0; c < 6; c++) v4_ilen_lt_q[c] <= $signed(v3_ilen_q) < $signed((LEN_W+1)'(LT_C[c]));
             v4_ip_end_q    <= v3_ip_end_q;
             v4_sum_start_q <= v3_sum_start_q;
             v4_seed_q      <= v3_seed_q[15:0] + 16'(v3_seed_q[16]);
@@ -598,6 +605,7 @@ module geneve_decap_classify
         logic [23:0]           vni;
         logic [K_W-1:0]        k;
         logic signed [LEN_W:0] ilen;       // ip_end - K
+        logic [5:0]            ilen_lt;    // ilen < 0, 2, 12, 14, 16, 26
         logic [LEN_W-1:0]      ip_end;
         logic [LEN_W:0]        shift;      // the push variant chosen
         logic [LEN_W-1:0]      out_len;
@@ -630,6 +638,7 @@ module geneve_decap_classify
             v5_q.vni       <= v4_vni_q;
             v5_q.k         <= v4_k_q;
             v5_q.ilen      <= v4_ilen_q;
+            v5_q.ilen_lt   <= v4_ilen_lt_q;
             v5_q.ip_end    <= v4_ip_end_q;
             v5_q.shift     <= push ? v4_shift_p_q : v4_shift_q;
             v5_q.out_len   <= push ? v4_out_len_p_q : v4_out_len_q;
@@ -683,37 +692,57 @@ module geneve_decap_classify
         if (rst) skip_q <= '0;
     end
 
-    // ---- J1: the records; n - K; the inner fields ----------------------------------------------
+    // ---- J1: the records; the inner fields; the lengths as flags -----------------------------
     function automatic logic [7:0] iwb(input int off);
         // window byte at K + off (off in 0..15, 24, 25)
         iwb = i_out.iw[8 * ((off < 16) ? off : off - 8) +: 8];
     endfunction
 
     trec_t                 j1_t_q;
-    logic                  j1_valid_q, j1_ended_q, j1_i_rx_q;
-    logic signed [NB_W:0]  j1_d_q;                 // n - K (ended)
+    logic                  j1_valid_q, j1_teb_q, j1_decap_q;
+    logic                  j1_trunc_q;             // step 9: the frame or ip_end ends too soon
+    logic                  j1_whole_q, j1_rx_bad_q, j1_len_short_q, j1_ecn_drop_q;
     logic                  j1_in_ip_q, j1_in_v4_q;
     logic [7:0]            j1_b0_q, j1_tos_q;      // inner IP bytes 0, 1
     logic [15:0]           j1_hc_q;                // inner IPv4 header checksum
     logic [12*8-1:0]       j1_macs_q;              // inner dst, src (0x6558)
 
     always_ff @(posedge clk) begin
-        logic        teb;
+        logic        teb, ended, in_ip, in_v4, ecn_on, lt_ilen, lt_d;
+        logic [5:0]  d_lt;
+        logic [7:0]  tos;
         logic [15:0] iet;
         j1_valid_q <= t_pop;
         if (t_pop) begin
-            teb = t_out.outcome == OUT_DECAP_TEB;
-            iet = {iwb(12), iwb(13)};
-            j1_t_q     <= t_out;
-            j1_ended_q <= joined && t_out.wait_iw && i_out.ended;   // only step 9 waits for it
-            j1_i_rx_q  <= i_out.rx_err;
-            j1_d_q     <= $signed((NB_W+1)'(i_out.n)) - $signed((NB_W+1)'(t_out.k));
-            j1_in_ip_q <= teb ? (iet == ET_IPV4 || iet == ET_IPV6) : 1'b1;
-            j1_in_v4_q <= teb ? iet == ET_IPV4 : !t_out.l3v6;
-            j1_b0_q    <= teb ? iwb(14) : iwb(0);
-            j1_tos_q   <= teb ? iwb(15) : iwb(1);
-            j1_hc_q    <= teb ? {iwb(24), iwb(25)} : {iwb(10), iwb(11)};
-            j1_macs_q  <= i_out.iw[0 +: 12*8];
+            teb   = t_out.outcome == OUT_DECAP_TEB;
+            iet   = {iwb(12), iwb(13)};
+            ended = joined && t_out.wait_iw && i_out.ended;   // only step 9 waits for it
+            j1_t_q       <= t_out;
+            j1_teb_q     <= teb;
+            j1_decap_q   <= teb || t_out.outcome == OUT_DECAP_L3;
+            in_ip  = teb ? (iet == ET_IPV4 || iet == ET_IPV6) : 1'b1;
+            in_v4  = teb ? iet == ET_IPV4 : !t_out.l3v6;
+            ecn_on = in_ip && t_out.oecn[0];
+            tos    = teb ? iwb(15) : iwb(1);
+            for (int c = 0; c < 6; c++) d_lt[c] = ended && $signed(i_out.d) < $signed((NB_W+1)'(LT_C[c]));
+            // The bytes step 9 reads from K (inside ip_end and the frame): the inner Ethernet
+            // header, and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC
+            // 6040. Flags c: 0, 2, 12, 14, 16, 26.
+            if (!ecn_on)    {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[3], d_lt[3]} : {t_out.ilen_lt[0], d_lt[0]};
+            else if (in_v4) {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[5], d_lt[5]} : {t_out.ilen_lt[2], d_lt[2]};
+            else            {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[4], d_lt[4]} : {t_out.ilen_lt[1], d_lt[1]};
+            j1_trunc_q     <= d_lt[0] || lt_ilen || lt_d;
+            j1_ecn_drop_q  <= ecn_on && ecn_drop(t_out.oecn, in_v4 ? tos[1:0] : tos[5:4]);
+            j1_whole_q     <= t_out.whole || ended;
+            j1_rx_bad_q    <= t_out.whole ? t_out.rx_err : (ended && i_out.rx_err);
+            j1_len_short_q <= t_out.whole ? t_out.len_short
+                                          : ended && $signed((LEN_W+1)'($signed(i_out.d))) < $signed(t_out.ilen);
+            j1_in_ip_q   <= in_ip;
+            j1_in_v4_q   <= in_v4;
+            j1_b0_q      <= teb ? iwb(14) : iwb(0);
+            j1_tos_q     <= tos;
+            j1_hc_q      <= teb ? {iwb(24), iwb(25)} : {iwb(10), iwb(11)};
+            j1_macs_q    <= i_out.iw[0 +: 12*8];
         end
         if (rst) j1_valid_q <= 1'b0;
     end
@@ -729,26 +758,13 @@ module geneve_decap_classify
     outcome_e j2_final;
     logic     j2_ecn_on;
     always_comb begin
-        logic       teb, decap, whole, rx_bad, len_short, trunc, fwd;
-        logic [1:0] iecn;
-        logic [4:0] req;
-        teb       = j1_t_q.outcome == OUT_DECAP_TEB;
-        decap     = j1_t_q.outcome == OUT_DECAP_TEB || j1_t_q.outcome == OUT_DECAP_L3;
-        whole     = j1_t_q.whole || j1_ended_q;
-        rx_bad    = j1_t_q.whole ? j1_t_q.rx_err : (j1_ended_q && j1_i_rx_q);
-        len_short = j1_t_q.whole ? j1_t_q.len_short
-                                 : (j1_ended_q && $signed((LEN_W+1)'($signed(j1_d_q))) < $signed(j1_t_q.ilen));
-        iecn      = j1_in_v4_q ? j1_tos_q[1:0] : j1_tos_q[5:4];
+        logic whole, rx_bad, fwd;
+        whole     = j1_whole_q;
+        rx_bad    = j1_rx_bad_q;
         j2_ecn_on = j1_in_ip_q && j1_t_q.oecn[0];
-        // The bytes step 9 reads, from K: the inner Ethernet header, and the inner IP header's
-        // ECN byte (IPv6) or checksum (IPv4) when RFC 6040 applies.
-        req = (teb ? 5'd14 : 5'd0) + (j2_ecn_on ? (j1_in_v4_q ? 5'd12 : 5'd2) : 5'd0);
-        trunc = (j1_ended_q && $signed(j1_d_q) < $signed((NB_W+1)'(0)))
-             || $signed(j1_t_q.ilen) < $signed((LEN_W+1)'(req))
-             || (j1_ended_q && $signed(j1_d_q) < $signed((NB_W+1)'(req)));
         j2_final  = j1_t_q.outcome;
-        if (decap && trunc)                                    j2_final = OUT_DROP_TRUNCATED;
-        else if (decap && j2_ecn_on && ecn_drop(j1_t_q.oecn, iecn)) j2_final = OUT_DROP_ECN;
+        if (j1_decap_q && j1_trunc_q)          j2_final = OUT_DROP_TRUNCATED;
+        else if (j1_decap_q && j1_ecn_drop_q)  j2_final = OUT_DROP_ECN;
         j2_action = ACT_DROP;
         fwd = j2_final == OUT_PASS || j2_final == OUT_PUNT || j2_final == OUT_PUNT_OAM;
         if (fwd) begin
@@ -757,7 +773,7 @@ module geneve_decap_classify
             else                                                    j2_action = ACT_FORWARD;
         end else if (j2_final == OUT_DECAP_TEB || j2_final == OUT_DECAP_L3) begin
             if (whole && rx_bad)                                    j2_final = OUT_DROP_RX_ERROR;
-            else if (len_short)                                     j2_final = OUT_DROP_TRUNCATED;
+            else if (j1_len_short_q)                                j2_final = OUT_DROP_TRUNCATED;
             else                                                    j2_action = ACT_DECAP;
         end
     end
@@ -779,7 +795,7 @@ module geneve_decap_classify
             necn = ecn_combine(j1_t_q.oecn, iecn);
             tos  = j1_in_v4_q ? {j1_tos_q[7:2], necn} : {j1_tos_q[7:6], necn, j1_tos_q[3:0]};
             j2_t_q       <= j1_t_q;
-            j2_teb_q     <= j1_t_q.outcome == OUT_DECAP_TEB;
+            j2_teb_q     <= j1_teb_q;
             j2_action_q  <= j2_action;
             j2_outcome_q <= j2_final;
             j2_ecn_set_q <= j2_ecn_on && necn != iecn;
@@ -791,84 +807,111 @@ module geneve_decap_classify
         if (rst) j2_valid_q <= 1'b0;
     end
 
-    // ---- J3: the output head and the descriptor --------------------------------------------------
-    // DECAP_TEB: [0, 12) inner MACs, 81 00 TCI with a push; the inner ECN byte at 15 (+4), the
-    // IPv4 checksum at 24 (+4). DECAP_L3: the outer header to L2 - 2 (a tag after byte 12
-    // with a push), the protocol type, the ECN byte at L2 + 1 (+4), the checksum at L2 + 10 (+4).
-    logic [HEAD_BYTES-1:0][7:0] j3_head;
-    logic [HEAD_BYTES-1:0]      j3_head_en;
-    always_comb begin
+    // ---- J3: the RFC 1624 fold; where the inner IP header lies in the output ------------------
+    // The inner IP header at output byte 14 + 4s: s = tags (DECAP_L3; 0 for DECAP_TEB) + push.
+    trec_t           j3_t_q;
+    logic            j3_valid_q, j3_teb_q, j3_ecn_set_q, j3_in_v4_q;
+    action_e         j3_action_q;
+    outcome_e        j3_outcome_q;
+    logic [7:0]      j3_tos_q;
+    logic [15:0]     j3_hc_q;
+    logic [1:0]      j3_s_q;
+    logic [1:0]      j3_tags_q;
+    logic [12*8-1:0] j3_macs_q;
+
+    always_ff @(posedge clk) begin
         logic [16:0] f1;
-        logic [15:0] hc_new;
-        int          p, base;
-        f1     = 17'(j2_hc_sum_q[15:0]) + 17'(j2_hc_sum_q[17:16]);
-        hc_new = ~(f1[15:0] + 16'(f1[16]));
-        p      = j2_t_q.push ? 4 : 0;
-        j3_head    = '0;
-        j3_head_en = '0;
-        if (j2_teb_q) begin
-            base = 14;
-            if (j2_t_q.push) begin
-                for (int i = 0; i < 12; i++) j3_head[i] = j2_macs_q[8*i +: 8];
-                j3_head_en[15:0] = 16'hFFFF;
+        logic [1:0]  tags;
+        j3_valid_q <= j2_valid_q;
+        if (j2_valid_q) begin
+            f1   = 17'(j2_hc_sum_q[15:0]) + 17'(j2_hc_sum_q[17:16]);
+            tags = j2_t_q.l2_len[4:2] == 3'd3 ? 2'd0 : j2_t_q.l2_len[4:2] == 3'd4 ? 2'd1 : 2'd2;
+            j3_t_q       <= j2_t_q;
+            j3_teb_q     <= j2_teb_q;
+            j3_action_q  <= j2_action_q;
+            j3_outcome_q <= j2_outcome_q;
+            j3_ecn_set_q <= j2_ecn_set_q;
+            j3_in_v4_q   <= j2_in_v4_q;
+            j3_tos_q     <= j2_tos_q;
+            j3_hc_q      <= ~(f1[15:0] + 16'(f1[16]));
+            j3_tags_q    <= tags;
+            j3_s_q       <= (j2_teb_q ? 2'd0 : tags) + 2'(j2_t_q.push);
+            j3_macs_q    <= j2_macs_q;
+        end
+        if (rst) j3_valid_q <= 1'b0;
+    end
+
+    // ---- J4: the output head and the descriptor --------------------------------------------------
+    // DECAP_TEB: [0, 12) inner MACs, 81 00 TCI with a push; DECAP_L3: the outer header to
+    // L2 - 2 (a tag after byte 12 with a push), the protocol type. Both: the inner ECN byte at
+    // 15 + 4s, the IPv4 checksum at 24 + 4s. Constant byte positions under selects only.
+    logic [HEAD_BYTES-1:0][7:0] j4_head;
+    logic [HEAD_BYTES-1:0]      j4_head_en;
+    always_comb begin
+        j4_head    = '0;
+        j4_head_en = '0;
+        if (j3_teb_q) begin
+            if (j3_t_q.push) begin
+                for (int i = 0; i < 12; i++) j4_head[i] = j3_macs_q[8*i +: 8];
+                j4_head_en[15:0] = 16'hFFFF;
             end
         end else begin
-            base = 14;
             for (int t = 0; t < 3; t++) begin
-                if (j2_t_q.l2_len == 5'(14 + 4*t)) begin
-                    base = 14 + 4*t;
-                    for (int i = 0; i < 12; i++) j3_head[i] = j2_t_q.l2[8*i +: 8];
-                    for (int i = 12; i < 12 + 4*t; i++) begin
-                        if (j2_t_q.push) j3_head[i + 4] = j2_t_q.l2[8*i +: 8];
-                        else             j3_head[i] = j2_t_q.l2[8*i +: 8];
-                    end
-                    if (j2_t_q.push) begin
-                        j3_head[12 + 4*t + 4] = j2_t_q.proto[15:8];
-                        j3_head[13 + 4*t + 4] = j2_t_q.proto[7:0];
-                        for (int i = 0; i < 18 + 4*t; i++) j3_head_en[i] = 1'b1;
+                if (j3_tags_q == 2'(t)) begin
+                    for (int i = 0; i < 12; i++) j4_head[i] = j3_t_q.l2[8*i +: 8];
+                    if (j3_t_q.push) begin
+                        for (int i = 12; i < 12 + 4*t; i++) j4_head[i + 4] = j3_t_q.l2[8*i +: 8];
+                        j4_head[16 + 4*t] = j3_t_q.proto[15:8];
+                        j4_head[17 + 4*t] = j3_t_q.proto[7:0];
+                        for (int i = 0; i < 18 + 4*t; i++) j4_head_en[i] = 1'b1;
                     end else begin
-                        j3_head[12 + 4*t] = j2_t_q.proto[15:8];
-                        j3_head[13 + 4*t] = j2_t_q.proto[7:0];
-                        for (int i = 0; i < 14 + 4*t; i++) j3_head_en[i] = 1'b1;
+                        for (int i = 12; i < 12 + 4*t; i++) j4_head[i] = j3_t_q.l2[8*i +: 8];
+                        j4_head[12 + 4*t] = j3_t_q.proto[15:8];
+                        j4_head[13 + 4*t] = j3_t_q.proto[7:0];
+                        for (int i = 0; i < 14 + 4*t; i++) j4_head_en[i] = 1'b1;
                     end
                 end
             end
         end
-        if (j2_t_q.push) begin
-            j3_head[12] = 8'h81;
-            j3_head[13] = 8'h00;
-            j3_head[14] = {4'h0, j2_t_q.vid[11:8]};
-            j3_head[15] = j2_t_q.vid[7:0];
+        if (j3_t_q.push) begin
+            j4_head[12] = 8'h81;
+            j4_head[13] = 8'h00;
+            j4_head[14] = {4'h0, j3_t_q.vid[11:8]};
+            j4_head[15] = j3_t_q.vid[7:0];
         end
-        if (j2_ecn_set_q) begin
-            j3_head[base + p + 1]    = j2_tos_q;
-            j3_head_en[base + p + 1] = 1'b1;
-            if (j2_in_v4_q) begin
-                j3_head[base + p + 10]        = hc_new[15:8];
-                j3_head[base + p + 11]        = hc_new[7:0];
-                j3_head_en[base + p + 10]     = 1'b1;
-                j3_head_en[base + p + 11]     = 1'b1;
+        if (j3_ecn_set_q) begin
+            for (int k = 0; k < 4; k++) begin
+                if (j3_s_q == 2'(k)) begin
+                    j4_head[15 + 4*k]    = j3_tos_q;
+                    j4_head_en[15 + 4*k] = 1'b1;
+                    if (j3_in_v4_q) begin
+                        j4_head[24 + 4*k]    = j3_hc_q[15:8];
+                        j4_head[25 + 4*k]    = j3_hc_q[7:0];
+                        j4_head_en[24 + 4*k] = 1'b1;
+                        j4_head_en[25 + 4*k] = 1'b1;
+                    end
+                end
             end
         end
     end
 
     always_ff @(posedge clk) begin
         logic decap;
-        desc_valid <= j2_valid_q;
-        if (j2_valid_q) begin
-            decap = j2_action_q == ACT_DECAP;
-            desc_drop      <= j2_action_q == ACT_DROP;
-            desc_outcome   <= j2_outcome_q;
-            desc_shift     <= decap ? $signed(j2_t_q.shift) : '0;
-            desc_out_len   <= decap ? j2_t_q.out_len : '1;
-            desc_min_len   <= decap ? j2_t_q.ip_end : '0;
-            desc_head      <= decap ? j3_head : '0;
-            desc_head_en   <= decap ? j3_head_en : '0;
-            desc_sum_en    <= decap && j2_t_q.csum_nz;
-            desc_sum_start <= j2_t_q.sum_start;
-            desc_sum_end   <= j2_t_q.ip_end;
-            desc_sum_seed  <= j2_t_q.seed;
-            desc_tvni      <= {decap, j2_t_q.vni};
+        desc_valid <= j3_valid_q;
+        if (j3_valid_q) begin
+            decap = j3_action_q == ACT_DECAP;
+            desc_drop      <= j3_action_q == ACT_DROP;
+            desc_outcome   <= j3_outcome_q;
+            desc_shift     <= decap ? $signed(j3_t_q.shift) : '0;
+            desc_out_len   <= decap ? j3_t_q.out_len : '1;
+            desc_min_len   <= decap ? j3_t_q.ip_end : '0;
+            desc_head      <= decap ? j4_head : '0;
+            desc_head_en   <= decap ? j4_head_en : '0;
+            desc_sum_en    <= decap && j3_t_q.csum_nz;
+            desc_sum_start <= j3_t_q.sum_start;
+            desc_sum_end   <= j3_t_q.ip_end;
+            desc_sum_seed  <= j3_t_q.seed;
+            desc_tvni      <= {decap, j3_t_q.vni};
         end
         if (rst) desc_valid <= 1'b0;
     end
@@ -876,7 +919,7 @@ module geneve_decap_classify
     logic unused;   // the answer's strobe (checked against V4 in simulation), the queues'
                     // room (never full: checked in simulation), the window's K (checked), the
                     // outer bytes after L2 - 2, the record's fields J2 has already used
-    assign unused = ^{rs_valid, i_s_ready, t_s_ready, i_out.k, tap_l2_bytes[22*8-1:20*8], j2_t_q};
+    assign unused = ^{rs_valid, i_s_ready, t_s_ready, i_out.k, tap_l2_bytes[22*8-1:20*8], j3_t_q};
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

@@ -22,7 +22,7 @@
 // same port (combinational, zero latency) gives them, so no shell port is added.
 //
 // Latency (first input handshake to first output handshake, idle pipeline), exactly:
-//   max(t128 + 13, tK + 8) + LATENCY + slot
+//   max(t128 + 14, tK + 9) + LATENCY + slot
 // t128: the input beat that completes the 128-byte window (holds byte 127, or the frame's
 // last beat); tK: the beat holding byte K + 25 (or the frame's last beat), used only for a
 // frame that reaches step 9 (steps 1-8 passed), else t128 alone; LATENCY the engine's (axis_edit:

@@ -32,7 +32,7 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_
            "axis_edit", "allow_list", "block_csr", "gre_decap", "avst_to_axis", "axis_to_avst",
            "gre_decap_avst", "axis_splice", "axis_splice_pipe", "axis_frame_fifo",
            "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify",
-           "vxlan_classify_pipe", "encap_classify", "vxlan_decap",
+           "vxlan_classify_pipe", "encap_classify", "vxlan_decap", "geneve_decap",
            "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe", "rss_hash",
            "ts_clock", "axis_timestamp", "dma_ring_writer")
 
@@ -156,6 +156,8 @@ DESCRIPTIONS = {
     "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap top: the decap shell (keep check + ip_front + descriptor "
                    "queue + axis_edit + CSRs) + vxlan_decap_classify + VNI table (8192 slots)",
+    "geneve_decap": "Geneve decap top: the decap shell + geneve_decap_classify (inner window "
+                    "keyed on K, up to byte 375) + VNI table (8192 slots)",
     "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
                    "4096 tunnel slots)",
     "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe and the tunnel table's "
