@@ -18,14 +18,9 @@ module vtep_top #(
     // Slots of the VNI table (decap).
     parameter int VNI_SLOTS = 8192,
     // Slots of the tunnel table (encap): 32768 for 16K tunnels, up to 524288 for 256K.
-    parameter int TUNNEL_SLOTS = 32768,
-    // Cycles of the tunnel table's lookup (vxlan_encap LOOKUP_LATENCY, 3 or 4); the decap's
-    // VNI table has one build (4, vxlan_decap).
-    parameter int LOOKUP_LATENCY = 3,
-    // Registers added in the encap's splice engine, each a cycle more on every frame
-    // (vxlan_encap SPLICE_PIPE): 1: the plan; 2: also the descriptor; 3: also the live input
-    // beat off the engine's decision. The decap is pipelined by construction (vxlan_decap).
-    parameter int SPLICE_PIPE = 0
+    // (Both directions are pipelined by construction: vxlan_decap on the decap shell,
+    // vxlan_encap on the edit engine axis_edit; no build options.)
+    parameter int TUNNEL_SLOTS = 32768
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -201,9 +196,7 @@ module vtep_top #(
 
     vxlan_encap #(
         .DATA_W(DATA_W),
-        .TUNNEL_SLOTS(TUNNEL_SLOTS),
-        .LOOKUP_LATENCY(LOOKUP_LATENCY),
-        .SPLICE_PIPE(SPLICE_PIPE)
+        .TUNNEL_SLOTS(TUNNEL_SLOTS)
     ) encap (
         .clk, .rst,
         .s_axis_tdata(s_host_axis_tdata), .s_axis_tkeep(s_host_axis_tkeep),

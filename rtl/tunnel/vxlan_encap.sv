@@ -1,40 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// vxlan_encap — VXLAN tunnel start, host to network (docs/vxlan.md, "Encap").
+// vxlan_encap — VXLAN tunnel start, host to network (docs/vxlan.md, "Encap"): a store-and-
+// forward FIFO, the encap classifier beside the frames leaving it, and the edit engine.
 //
-//   s_axis ─► axis_keep_check ─► axis_frame_fifo ─(frame + its length)─► axis_splice ─► m_axis
-//             (tkeep holes:       (store and forward)     │ beats          ▲ descriptor: outer
-//              bad frame)                          +-----▼----------+     │ headers (50 bytes)
-//                                                  │ encap_classify │─────┘ inserted, inner
-//                                                  +-----┬-----▲----+       802.1Q tag removed
-//                                     key {tag, inner dst}│     │entry
-//                                                  +-----▼-----┴----+
-//                                   s_axil_tbl ───►│   hash_table   │ 16K tunnels by default
-//                                                  +----------------+
+//   s_axis ─► keep check ─► axis_frame_fifo ──(frame; m_len, m_bad)──┬──────────────► axis_edit ─► m_axis
+//             (tkeep holes:  (store and forward:                     │  beats (delay FIFO)  ▲ descriptor:
+//              bad frame)     the length first)         +------------▼----------+           │ D = -50 / -46,
+//                                                       │ vxlan_encap_classify  │───────────┘ outer headers
+//                                                       │ capture, E1..E5, F1..F3│              in the head
+//                                                       +----┬------------▲-----+
+//                                       key (cycle T = H+1)  │            │ hit, entry (T+4)
+//                                                       +----▼------------┴-----+
+//                                       s_axil_tbl ────►│ hash_table (tunnels)  │ 16K tunnels by default
+//                                                       +-----------------------+
 //   s_axil ─► block_csr: CONTROL (bit 0: drop on miss), per-outcome and TX counters
 //
 // The frame is stored whole first because its length goes into the outer IPv4 and UDP
-// headers; it then leaves at one beat per cycle, the added bytes costing only their beats.
+// headers. Its beats then pass into the edit engine's delay FIFO while the classifier
+// captures its first bytes by beat position, looks its tunnel up and builds the outer
+// headers in registered stages; the engine inserts the 50 bytes in front (D = -50; -46 when
+// the inner 802.1Q tag is removed, the inner MAC addresses laid over its place from the head).
+//
+// Latency (idle pipeline, m_axis ready), first input beat to first output beat, in cycles:
+//   (B - 1) + 3 + trig + 10 + LATENCY
+// B the frame's input beats (it is stored whole), 3 the frame FIFO (commit, RAM read, output
+// register), trig the index of the beat that completes the classifier's window (88 / 96 / 96 /
+// 128 bytes at 64 / 128 / 256 / 512 bits) or ends the frame, 10 from that beat to the
+// descriptor at the engine (capture 2, E1..E5, F1..F3), LATENCY the engine's (axis_edit:
+// 10 / 11 / 11 / 12; its first beat waits for the descriptor). A 754-byte host frame at 256
+// bits: 49 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
+// Throughput: the engine takes one slot per cycle: a frame's input beats plus
+// ceil(-D / (DATA_W/8)) slots of the room inserted in front; its output leaves in
+// max(output beats, slots) cycles (the last output beat goes with the slot of the last input
+// beat).
 
 `default_nettype none
 
-module vxlan_encap #(
+module vxlan_encap
+    import vxlan_encap_pkg::*;
+#(
     // Width of the data bus in bits: 64, 128, 256 or 512.
     parameter int DATA_W = 256,
     // Slots of the tunnel table (2 banks x SLOTS/8 buckets x 4 ways): 32768 holds 16K tunnels
     // at 50 % load; up to 524288 for 256K tunnels.
     parameter int TUNNEL_SLOTS = 32768,
-    // Bytes of the store-and-forward FIFO: two 9600-byte jumbo frames and change.
-    parameter int FIFO_BYTES = 32768,
-    // Cycles of the table lookup (hash_table LOOKUP_LATENCY, 3 or 4): 4 registers the words
-    // read once more, which takes the table off the critical path (docs/performance.md), at
-    // one cycle more on every frame's decision.
-    parameter int LOOKUP_LATENCY = 3,
-    // Registers added in the splice engine, each a cycle more on every frame and a cut of its
-    // critical path (docs/performance.md): 1: its plan before its data path (axis_splice
-    // OUT_PIPE); 2: also its descriptor (DESC_PIPE); 3: also the live input beat taken off
-    // its decision (END_PIPE). 0 to 3.
-    parameter int SPLICE_PIPE = 0
+    // Bytes of the store-and-forward FIFO: two 9600-byte jumbo frames and change; at most
+    // 32768 (the FIFO's lengths are 16 bits, and the longest stored frame + 50 must fit).
+    parameter int FIFO_BYTES = 32768
 ) (
     input  wire logic                clk,
     input  wire logic                rst,
@@ -102,31 +114,29 @@ module vxlan_encap #(
     output      logic [15:0]         m_stat_len
 );
 
-    localparam int KEEP_W = DATA_W / 8;
-    localparam int LEN_W = 17;
-    localparam int INS_MAX = 64;
-    // Beats held while the next frame's headers are read and its tunnel looked up (one more
-    // for each of the engine's registers, SPLICE_PIPE).
-    localparam int BUF_BEATS = 1 << $clog2(128 / KEEP_W + LOOKUP_LATENCY + 8 + SPLICE_PIPE);
-    localparam int NUM_OUTCOMES = 6;
 
-    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_param_check_1
+    localparam int KEEP_W     = DATA_W / 8;
+    localparam int LEN_W      = 17;
+    // The outer headers (50 bytes) and the inner MAC addresses moved over a removed tag (12).
+    localparam int HEAD_BYTES = 64;
+    // Beats the engine's delay FIFO holds while the classifier decides: the window (11 beats
+    // at 64 bits, 3 at 256), the 10 cycles to the descriptor and the engine's own stages.
+    localparam int FIFO_BEATS = (DATA_W == 64) ? 64 : 32;
+    // Frames let into the engine whose status event has not come back, at most: below its
+    // plan FIFO's 15 free entries, so a descriptor (which has no ready) always finds room.
+    localparam int OPEN_MAX   = 15;
+    localparam int OPEN_W     = 5;
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("vxlan_encap: DATA_W must be 64, 128, 256 or 512");
     end
-    if (FIFO_BYTES < 2 * 9600 || (FIFO_BYTES & (FIFO_BYTES - 1)) != 0) begin : g_param_check_2
-        $error("vxlan_encap: FIFO_BYTES must be a power of two holding two jumbo frames");
+    if (FIFO_BYTES < 2 * 9600 || FIFO_BYTES > 32768 || (FIFO_BYTES & (FIFO_BYTES - 1)) != 0)
+    begin : g_check_fifo
+        $error("vxlan_encap: FIFO_BYTES must be a power of two holding two jumbo frames, <= 32768");
     end
-    if (SPLICE_PIPE < 0 || SPLICE_PIPE > 3) begin : g_param_check_3
-        $error("vxlan_encap: SPLICE_PIPE must be 0..3");
+    if (TUNNEL_SLOTS < 16 || (TUNNEL_SLOTS & (TUNNEL_SLOTS - 1)) != 0) begin : g_check_slots
+        $error("vxlan_encap: TUNNEL_SLOTS must be a power of two, at least 16");
     end
-    if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_param_check_4
-        $error("vxlan_encap: LOOKUP_LATENCY must be 3 or 4");
-    end
-
-    logic [DATA_W-1:0] f_tdata;
-    logic [KEEP_W-1:0] f_tkeep;
-    logic              f_tvalid, f_tready, f_tlast, f_tuser, f_bad, f_oversize;
-    logic [15:0]       f_len;
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
     // last beat: DROP_RX_ERROR, never sent); the FIFO and the classifier see no hole.
@@ -137,19 +147,25 @@ module vxlan_encap #(
     axis_keep_check #(
         .DATA_W(DATA_W)
     ) keep_check (
-        .clk, .rst,
-        .s_axis_tdata, .s_axis_tkeep, .s_axis_tvalid, .s_axis_tready,
-        .s_axis_tlast, .s_axis_tuser,
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
         .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
     );
+
+    logic [DATA_W-1:0] f_tdata;
+    logic [KEEP_W-1:0] f_tkeep;
+    logic              f_tvalid, f_tready, f_tlast, f_tuser, f_bad, f_oversize;
+    logic [15:0]       f_len;
 
     axis_frame_fifo #(
         .DATA_W(DATA_W),
         .DEPTH(FIFO_BYTES / KEEP_W),
         .FRAMES(32)
     ) fifo (
-        .clk, .rst,
+        .clk(clk), .rst(rst),
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
         .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
@@ -157,49 +173,73 @@ module vxlan_encap #(
         .m_len(f_len), .m_bad(f_bad), .m_oversize(f_oversize)
     );
 
-    wire f_hs = f_tvalid && f_tready;
+    // A frame enters the engine only while fewer than OPEN_MAX frames are in it (counted from
+    // their first beat to their status event): the engine's plan FIFO always has room for the
+    // classifier's descriptor. The permission is a register computed from the next counts.
+    logic              e_tready, e_stat_valid;
+    logic              in_frame_q, start_ok_q;
+    logic [OPEN_W-1:0] open_q;
+    wire               f_hs = f_tvalid && f_tready;
+    assign f_tready = e_tready && start_ok_q;
 
-    logic [31:0]          ctrl;
-    wire                  ctrl_unused = ^ctrl[31:1];
-    logic                 lk_valid, rs_valid, rs_hit;
-    logic [44:0]          lk_key;
-    logic [213:0]         rs_value;
-    logic                 desc_valid, desc_drop, desc_len_valid;
-    logic [7:0]           desc_ins_len, desc_seg2_off;
-    logic [INS_MAX*8-1:0] desc_ins_data;
-    logic [LEN_W-1:0]     desc_out_len;
-    logic                 stat_valid, stat_emit;
-    logic [3:0]           stat_outcome;
-    logic [15:0]          stat_len;
-    logic                 tx_valid;
-    logic [15:0]          tx_len;
-    logic                 meta_unused;
+    always_ff @(posedge clk) begin
+        logic              in_frame_d;
+        logic [OPEN_W-1:0] open_d;
+        in_frame_d = f_hs ? !f_tlast : in_frame_q;
+        open_d     = open_q + OPEN_W'(f_hs && !in_frame_q) - OPEN_W'(e_stat_valid);
+        in_frame_q <= in_frame_d;
+        open_q     <= open_d;
+        start_ok_q <= in_frame_d || open_d < OPEN_W'(OPEN_MAX);
+        if (rst) begin
+            in_frame_q <= 1'b0;
+            open_q     <= '0;
+            start_ok_q <= 1'b1;
+        end
+    end
 
-    encap_classify #(
+    // ---- the decision ----------------------------------------------------------------------
+    logic [31:0]             ctrl;
+    logic                    lk_valid, rs_valid, rs_hit;
+    logic [44:0]             lk_key;
+    logic [213:0]            rs_value;
+    logic                    d_valid, d_ready, d_drop;
+    logic signed [LEN_W:0]   d_shift;
+    logic [HEAD_BYTES*8-1:0] d_head;
+    logic [HEAD_BYTES-1:0]   d_head_en;
+    logic [LEN_W-1:0]        d_out_len;
+    logic                    stat_valid, stat_emit;
+    outcome_e                stat_outcome;
+    logic [15:0]             stat_len;
+
+    vxlan_encap_classify #(
         .DATA_W(DATA_W),
-        .LOOKUP_LATENCY(LOOKUP_LATENCY),
-        .INS_MAX(INS_MAX),
+        .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W)
     ) classify (
-        .clk, .rst,
+        .clk(clk), .rst(rst),
         .s_tdata(f_tdata), .s_tkeep(f_tkeep), .s_hs(f_hs), .s_tlast(f_tlast),
         .s_len(f_len), .s_bad(f_bad), .s_oversize(f_oversize),
-        .ctrl_drop_miss(ctrl[0]),
-        .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
-        .desc_valid, .desc_drop, .desc_ins_len, .desc_ins_data, .desc_seg2_off,
-        .desc_len_valid, .desc_out_len,
-        .stat_valid, .stat_outcome, .stat_emit, .stat_len
+        .ctrl_drop_miss(ctrl[VXLAN_ENCAP_CONTROL_DROP_MISS]),
+        .lk_valid(lk_valid), .lk_key(lk_key),
+        .rs_valid(rs_valid), .rs_hit(rs_hit), .rs_value(rs_value),
+        .desc_valid(d_valid), .desc_drop(d_drop), .desc_shift(d_shift), .desc_head(d_head),
+        .desc_head_en(d_head_en), .desc_out_len(d_out_len),
+        .stat_valid(stat_valid), .stat_outcome(stat_outcome), .stat_emit(stat_emit),
+        .stat_len(stat_len)
     );
 
+    // The tunnel table, looked up from E1 in cycle T; its read words registered before the
+    // comparisons (LOOKUP_LATENCY 4): the answer comes from registers in T+4, taken by F1.
     hash_table #(
         .KEY_W(45),
         .VALUE_W(214),
         .SLOTS(TUNNEL_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(LOOKUP_LATENCY)
+        .LOOKUP_LATENCY(4)
     ) tunnel_table (
-        .clk, .rst,
-        .lk_valid, .lk_key, .rs_valid, .rs_hit, .rs_value,
+        .clk(clk), .rst(rst),
+        .lk_valid(lk_valid), .lk_key(lk_key),
+        .rs_valid(rs_valid), .rs_hit(rs_hit), .rs_value(rs_value),
         .s_axil_awaddr(s_axil_tbl_awaddr), .s_axil_awprot(s_axil_tbl_awprot),
         .s_axil_awvalid(s_axil_tbl_awvalid), .s_axil_awready(s_axil_tbl_awready),
         .s_axil_wdata(s_axil_tbl_wdata), .s_axil_wstrb(s_axil_tbl_wstrb),
@@ -212,52 +252,85 @@ module vxlan_encap #(
         .s_axil_rvalid(s_axil_tbl_rvalid), .s_axil_rready(s_axil_tbl_rready)
     );
 
-    axis_splice #(
+    // ---- the edit engine ---------------------------------------------------------------------
+    // verilator lint_off UNUSEDSIGNAL
+    // (the counters take the classifier's event: the frame's fate is known before it leaves;
+    // the engine's event only closes the frame's place in OPEN_MAX)
+    logic                    e_emitted, e_rx_err, e_short, e_sum_bad;
+    logic [0:0]              e_meta;
+    logic [LEN_W-1:0]        e_in_len, e_out_len;
+    // verilator lint_on UNUSEDSIGNAL
+
+    axis_edit #(
         .DATA_W(DATA_W),
-        .BUF_BEATS(BUF_BEATS),
-        .FRAMES(BUF_BEATS),
-        .INS_MAX(INS_MAX),
-        .PATCHES(1),
+        .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W),
         .META_W(1),
-        .OUT_PIPE(SPLICE_PIPE >= 1),
-        .DESC_PIPE(SPLICE_PIPE >= 2),
-        .END_PIPE(SPLICE_PIPE >= 3)
-    ) splice (
-        .clk, .rst,
-        .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
-        .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
-        .desc_valid, .desc_drop, .desc_seg1_off(8'd0), .desc_seg1_len(8'd0),
-        .desc_ins_len, .desc_ins_data, .desc_seg2_off, .desc_len_valid, .desc_out_len,
-        .desc_patch_en(1'b0), .desc_patch_pos(8'd0), .desc_patch_val(8'd0),
-        .desc_meta(1'b0), .eof_valid(1'b0), .eof_bad(1'b0),
-        .m_axis_tdata, .m_axis_tkeep, .m_axis_tvalid, .m_axis_tready,
-        .m_axis_tlast, .m_axis_tuser, .m_axis_tmeta(meta_unused)
+        .FIFO_BEATS(FIFO_BEATS)
+    ) edit (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid && start_ok_q),
+        .s_axis_tready(e_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+        .s_desc_valid(d_valid), .s_desc_ready(d_ready), .s_desc_drop(d_drop),
+        .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
+        .s_desc_out_len(d_out_len), .s_desc_min_len('0), .s_desc_sum_en(1'b0),
+        .s_desc_sum_start('0), .s_desc_sum_end('0), .s_desc_sum_seed(16'd0),
+        .s_desc_meta(1'b0),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .m_stat_valid(e_stat_valid), .m_stat_meta(e_meta), .m_stat_emitted(e_emitted),
+        .m_stat_rx_err(e_rx_err), .m_stat_short(e_short), .m_stat_sum_bad(e_sum_bad),
+        .m_stat_in_len(e_in_len), .m_stat_out_len(e_out_len)
     );
 
-    axis_frame_meter #(.KEEP_W(KEEP_W)) tx_meter (
-        .clk, .rst,
+    logic unused_d_ready;   // always ready: OPEN_MAX keeps the plan FIFO from filling
+    assign unused_d_ready = d_ready;
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst && d_valid && !d_ready) begin
+            $error("vxlan_encap: a descriptor found the edit engine's plan FIFO full");
+        end
+    end
+`endif
+
+    // ---- counters ----------------------------------------------------------------------------
+    logic        tx_valid;
+    logic [15:0] tx_len;
+
+    axis_frame_meter #(
+        .KEEP_W(KEEP_W)
+    ) tx_meter (
+        .clk(clk), .rst(rst),
         .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
         .tlast(m_axis_tlast), .tuser(m_axis_tuser),
         .frame_valid(tx_valid), .frame_len(tx_len)
     );
 
+    logic unused_ctrl;
+    assign unused_ctrl = ^ctrl[31:1];
+
     block_csr #(
-        .ID_VALUE(32'h5753_5645),                       // "WSVE"
+        .ID_VALUE(VXLAN_ENCAP_ID_VALUE),
         .PARAMS_VALUE({16'($clog2(TUNNEL_SLOTS)), 16'(DATA_W)}),
-        .NUM_OUTCOMES(NUM_OUTCOMES),
+        .NUM_OUTCOMES(VXLAN_ENCAP_NUM_OUTCOMES),
         .NUM_REGS(1),
         .REG_RESET(32'd0),
         .ADDR_W(12)
     ) csr (
-        .clk, .rst,
-        .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-        .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-        .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-        .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-        .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-        .stat_valid, .stat_outcome, .stat_len,
-        .tx_valid, .tx_len,
+        .clk(clk), .rst(rst),
+        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
+        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
+        .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),
+        .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+        .s_axil_bready(s_axil_bready),
+        .s_axil_araddr(s_axil_araddr), .s_axil_arprot(s_axil_arprot),
+        .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+        .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+        .stat_valid(stat_valid), .stat_outcome(stat_outcome), .stat_len(stat_len),
+        .tx_valid(tx_valid), .tx_len(tx_len),
         .regs(ctrl)
     );
 

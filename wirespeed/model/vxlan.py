@@ -491,6 +491,47 @@ def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
     return EncapResult(O.ENCAP, out, True, False, n, t)
 
 
+# The encap's cycles (docs/vxlan.md, "Encap", "Structure and latency"): the frame FIFO's (from the
+# frame's last input beat to its first beat at the engine: commit, RAM read, output register),
+# the classifier's window (the destination port's last byte after a tag and a 60-byte IPv4
+# header, rounded up to a beat), and from the beat completing it to the descriptor at the edit
+# engine (the capture's two registers, vxlan_encap_classify's E1..E5 and F1..F3).
+ENCAP_FIFO_CYCLES = 3
+ENCAP_NEED = 18 + 60 + 4
+ENCAP_DECIDE_CYCLES = 10
+
+
+def encap_window(keep_w: int) -> int:
+    """The bytes vxlan_encap_classify captures: ENCAP_NEED rounded up to a beat."""
+    return -(-ENCAP_NEED // keep_w) * keep_w
+
+
+def encap_latency_cycles(frame: bytes, keep_w: int) -> int:
+    """First input handshake to first output handshake of an emitted encap frame (encapsulated
+    or forwarded), idle pipeline, `keep_w` bytes per beat: the frame's input beats (it is
+    stored whole), the FIFO's cycles, the beat completing the window, ENCAP_DECIDE_CYCLES and the
+    engine's latency (its first beat waits for the descriptor: D <= 0, output beat 0 is the
+    engine's first slot)."""
+    n = len(frame_bytes(frame))
+    beats = -(-n // keep_w)
+    trig = (min(n, encap_window(keep_w)) - 1) // keep_w
+    return (beats - 1) + ENCAP_FIFO_CYCLES + trig + ENCAP_DECIDE_CYCLES + EDIT_LATENCY[8 * keep_w]
+
+
+def encap_output_cycles(frame: bytes, keep_w: int, cfg: EncapConfig) -> int:
+    """Cycles from an emitted encap frame's first output beat to its last, output never stalled:
+    its output beats, or, where the engine's slots are more (the -floor(D / keep_w) slots of
+    the room inserted in front and one per input beat, the last output beat leaving with the
+    slot of the last input beat), those slots."""
+    f = frame_bytes(frame)
+    r = encap(f, cfg)
+    if r.output is None:
+        raise ValueError("encap_output_cycles: the frame is not emitted")
+    out_beats = -(-len(r.output) // keep_w)
+    room = len(r.output) - len(f)       # -D: 50, 46 with the tag removed, 0 forwarded
+    return max(out_beats, -(-len(f) // keep_w) + -(-room // keep_w))
+
+
 def tally_encap(results) -> tuple[list[int], list[int], int, int]:
     """(pkts[6], bytes[6] (input bytes), tx_pkts, tx_bytes) the encap counters should show."""
     return tally_counts(results, NUM_ENCAP_OUTCOMES)

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// vxlan_encap_classify — the VXLAN encap decision (docs/vxlan.md, "Encap", steps 1-4) in
+// registered stages, from the frames leaving the store-and-forward FIFO to one axis_edit
+// descriptor per frame: the outer headers laid over the output head, the inner frame moved
+// back by them (D = -50, or -46 when the inner 802.1Q tag that selected the tunnel is removed).
+//
+// Host frame read (E = 14, or 18 after a 0x8100 tag; P = E + IHL*4, the ports):
+//
+//   0     6     12     14    16    E      E+1   E+6    E+9    E+12  E+16  E+20   P     P+2
+//   +-----+-----+------+-----+-----+------+-----+------+------+-----+-----+..+---+-----+-----+
+//   | dst | src | 8100?| TCI | et  | v/ihl| TOS |fl/off| proto| src | dst |opt| sport| dport|
+//   +-----+-----+------+-----+-----+------+-----+------+------+-----+-----+..+---+-----+-----+
+//
+// Output head built on a tunnel hit (HEAD_BYTES, laid where head_en is set):
+//
+//   0  dst MAC     6  src MAC    12 08 00   14 45 TOS    16 IP length   18 00 00 00 00
+//   22 TTL 11      24 checksum   26 src IP  30 dst IP    34 sport       36 dport
+//   38 UDP length  40 00 00      42 08 00 00 00          46 VNI         49 00
+//   50 inner dst MAC, 56 inner src MAC (only when the tag is removed: bytes 12..15 of the
+//      input are skipped, output byte i = input byte i - 46 from 62 on; else i - 50 from 50)
+//
+// Stages (each ends in registers; H = the cycle hdr_capture presents the window, 2 cycles
+// after the beat that completes it or ends the frame):
+//   capture  the first HDR_BYTES bytes by beat position (HDR_BYTES: the deepest byte read,
+//            the destination port's at 18 + 60 + 3, rounded up to a beat); the frame's
+//            length and flags (constant over the frame at the FIFO's output) beside it
+//   E1 (H+1) the tag; the IPv4 fixed header selected by it; the key, looked up now and
+//            answered in H+5 (hash_table LOOKUP_LATENCY 4); "frame ends before" flags
+//   E2 (H+2) IPv4 or not; where the ports are (u: 4-byte steps); the lengths written
+//   E3 (H+3) the ports selected; the 13 hashed bytes
+//   E4 (H+4) the flow hash (CRC-32C as an XOR matrix)
+//   E5 (H+5) the checksum's table-free words summed; the UDP source port
+//   F1 (H+6) the table's answer: the outcome, the descriptor's shift and lengths; the
+//            checksum's words in three pair sums
+//   F2 (H+7) the pair sums added
+//   F3 (H+8) the checksum folded, the head: the descriptor and the frame's status event
+// desc_valid is high in cycle H+8 for one cycle; the caller guarantees room (no ready).
+
+`default_nettype none
+
+module vxlan_encap_classify
+    import parse_pkg::*;
+    import vxlan_encap_pkg::*;
+#(
+    // Width of the data bus in bits: 64, 128, 256 or 512.
+    parameter int DATA_W = 256,
+    // Bytes of the output head a descriptor may overlay: the outer headers and the inner MAC
+    // addresses (50 + 12 bytes), a multiple of 8.
+    parameter int HEAD_BYTES = 64,
+    // Frame length bits of the descriptor (an encapsulated frame: the FIFO's length + 50).
+    parameter int LEN_W = 17
+) (
+    input  wire logic                      clk,
+    input  wire logic                      rst,
+
+    // The stream leaving the frame FIFO (into the edit engine), observed, with the frame's
+    // length and flags (axis_frame_fifo m_len, m_bad, m_oversize: the same on every beat).
+    input  wire logic [DATA_W-1:0]         s_tdata,
+    input  wire logic [DATA_W/8-1:0]       s_tkeep,
+    input  wire logic                      s_hs,
+    input  wire logic                      s_tlast,
+    input  wire logic [15:0]               s_len,
+    input  wire logic                      s_bad,
+    input  wire logic                      s_oversize,
+
+    // CONTROL bit 0
+    input  wire logic                      ctrl_drop_miss,
+
+    // Tunnel table (hash_table, LOOKUP_LATENCY 4): key {vlan_valid, vid, inner dst IPv4};
+    // value per docs/vxlan.md
+    output      logic                      lk_valid,
+    output      logic [44:0]               lk_key,
+    input  wire logic                      rs_valid,
+    input  wire logic                      rs_hit,
+    input  wire logic [213:0]              rs_value,
+
+    // One edit descriptor per frame (axis_edit's s_desc_*)
+    output      logic                      desc_valid,
+    output      logic                      desc_drop,
+    output      logic signed [LEN_W:0]     desc_shift,
+    output      logic [HEAD_BYTES*8-1:0]   desc_head,
+    output      logic [HEAD_BYTES-1:0]     desc_head_en,
+    output      logic [LEN_W-1:0]          desc_out_len,
+
+    // One event per frame, with its descriptor: the outcome, whether it leaves, its length
+    output      logic                      stat_valid,
+    output      outcome_e                  stat_outcome,
+    output      logic                      stat_emit,
+    output      logic [15:0]               stat_len
+);
+
+    localparam int KEEP_W    = DATA_W / 8;
+    // The deepest byte read: the destination port's last, after a tag and a 60-byte header.
+    localparam int NEED      = 18 + 60 + 4;
+    localparam int HDR_BYTES = ((NEED + KEEP_W - 1) / KEEP_W) * KEEP_W;
+    // The bytes the ports may start at (34 + 4u, u = tag + IHL - 5 in 0..11), and their window.
+    localparam int PW_OFF    = 34;
+    localparam int PW_BYTES  = NEED - PW_OFF;
+    localparam int FLOW_BITS = 13 * 8;
+
+    if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
+        $error("vxlan_encap_classify: DATA_W must be 64, 128, 256 or 512");
+    end
+    if (HEAD_BYTES < 62 || HEAD_BYTES % 8 != 0 || HEAD_BYTES > 128) begin : g_check_head
+        $error("vxlan_encap_classify: HEAD_BYTES must be a multiple of 8 in 64 .. 128");
+    end
+    if (LEN_W < 17) begin : g_check_len
+        $error("vxlan_encap_classify: LEN_W must be at least 17 (a 16-bit length + 50)");
+    end
+
+    localparam logic [15:0] ET_IPV4 = 16'h0800;
+    localparam logic [15:0] ET_VLAN = 16'h8100;
+    localparam logic [7:0]  IPPROTO_TCP = 8'd6;
+    localparam logic [7:0]  IPPROTO_UDP = 8'd17;
+
+    // ---- capture: the window by beat position; the frame's length and flags beside it -------
+    logic [HDR_BYTES*8-1:0]          hdr_q;
+    logic                            hdr_valid;
+    // verilator lint_off UNUSEDSIGNAL
+    // (the frame's length comes from the FIFO, not from the window's byte count)
+    logic [DATA_W-1:0]               beat_tdata;
+    logic [HDR_BYTES/KEEP_W-1:0]     beat_wen;
+    logic [7:0]                      hdr_beat;
+    logic [KEEP_W-1:0]               hdr_keep;
+    logic                            hdr_whole, hdr_rx_err;
+    // verilator lint_on UNUSEDSIGNAL
+
+    hdr_capture #(
+        .DATA_W(DATA_W),
+        .HDR_BYTES(HDR_BYTES)
+    ) capture (
+        .clk(clk), .rst(rst),
+        .s_tdata(s_tdata), .s_tkeep(s_tkeep), .s_hs(s_hs), .s_tlast(s_tlast), .s_tuser(1'b0),
+        .beat_tdata(beat_tdata), .beat_wen(beat_wen),
+        .hdr_valid(hdr_valid), .hdr_q(hdr_q), .hdr_beat(hdr_beat), .hdr_keep(hdr_keep),
+        .hdr_whole(hdr_whole), .hdr_rx_err(hdr_rx_err)
+    );
+
+    // The FIFO's length and flags of the beat taken two cycles ago: hdr_valid comes two
+    // cycles after the beat that completes the window, and that beat is the frame's.
+    logic [15:0] c1_len_q, c2_len_q;
+    logic        c1_bad_q, c2_bad_q, c1_over_q, c2_over_q;
+
+    always_ff @(posedge clk) begin
+        c1_len_q  <= s_len;
+        c1_bad_q  <= s_bad;
+        c1_over_q <= s_oversize;
+        c2_len_q  <= c1_len_q;
+        c2_bad_q  <= c1_bad_q;
+        c2_over_q <= c1_over_q;
+    end
+
+    function automatic logic [7:0] hb(input int i);
+        hb = hdr_q[8*i +: 8];
+    endfunction
+
+    // ---- E1: the tag, the IPv4 header after it, the key, "ends before" flags ----------------
+    logic                    e1_valid_q, e1_vlan_q, e1_et_ok_q, e1_bad_q, e1_over_q;
+    logic [11:0]             e1_vid_q;
+    logic [20*8-1:0]         e1_ip_q;         // the IPv4 fixed header, byte 0 low
+    logic [PW_BYTES*8-1:0]   e1_pw_q;         // bytes PW_OFF .. NEED-1
+    logic [12*8-1:0]         e1_macs_q;       // inner dst, src
+    logic [15:0]             e1_len_q;
+    logic                    e1_ge14_q, e1_ge18_q, e1_ge34_q, e1_ge38_q;
+    logic [11:0]             e1_gep_q;        // bit k: the frame holds 38 + 4k bytes
+
+    always_ff @(posedge clk) begin
+        logic vlan;
+        e1_valid_q <= hdr_valid;
+        if (hdr_valid) begin
+            vlan = {hb(12), hb(13)} == ET_VLAN;
+            e1_vlan_q  <= vlan;
+            e1_vid_q   <= vlan ? {hb(14)[3:0], hb(15)} : 12'd0;
+            e1_et_ok_q <= (vlan ? {hb(16), hb(17)} : {hb(12), hb(13)}) == ET_IPV4;
+            e1_ip_q    <= vlan ? hdr_q[18*8 +: 20*8] : hdr_q[14*8 +: 20*8];
+            e1_pw_q    <= hdr_q[PW_OFF*8 +: PW_BYTES*8];
+            e1_macs_q  <= hdr_q[0 +: 12*8];
+            e1_len_q   <= c2_len_q;
+            e1_bad_q   <= c2_bad_q;
+            e1_over_q  <= c2_over_q;
+            e1_ge14_q  <= c2_len_q >= 16'd14;
+            e1_ge18_q  <= c2_len_q >= 16'd18;
+            e1_ge34_q  <= c2_len_q >= 16'd34;
+            e1_ge38_q  <= c2_len_q >= 16'd38;
+            for (int k = 0; k < 12; k++) e1_gep_q[k] <= c2_len_q >= 16'(38 + 4 * k);
+        end
+        if (rst) e1_valid_q <= 1'b0;
+    end
+
+    // Every frame is looked up (the answer is used where the frame is IPv4).
+    assign lk_valid = e1_valid_q;
+    assign lk_key   = {e1_vlan_q, e1_vid_q, e1_ip_q[16*8 +: 8], e1_ip_q[17*8 +: 8],
+                       e1_ip_q[18*8 +: 8], e1_ip_q[19*8 +: 8]};
+
+    function automatic logic [7:0] ipb(input int i);
+        ipb = e1_ip_q[8*i +: 8];
+    endfunction
+
+    // ---- E2: IPv4 or not; the ports' place; the lengths written -----------------------------
+    logic                    e2_valid_q, e2_ipv4_q, e2_l4p_q, e2_vlan_q, e2_bad_q, e2_over_q;
+    logic [3:0]              e2_u_q;
+    logic [1:0]              e2_ecn_q;
+    logic [9*8-1:0]          e2_sdp_q;        // src, dst, protocol (the hashed bytes 0..8)
+    logic [PW_BYTES*8-1:0]   e2_pw_q;
+    logic [11:0]             e2_gep_q;
+    logic [12*8-1:0]         e2_macs_q;
+    logic [15:0]             e2_len_q, e2_ip_len_q, e2_udp_len_q;
+    logic [LEN_W-1:0]        e2_enc_len_q;    // the encapsulated frame
+
+    always_ff @(posedge clk) begin
+        logic [3:0] ihl;
+        logic [7:0] proto;
+        e2_valid_q <= e1_valid_q;
+        if (e1_valid_q) begin
+            ihl   = ipb(0)[3:0];
+            proto = ipb(9);
+            // step 1: a complete IPv4 header after the tag, if any
+            e2_ipv4_q <= e1_ge14_q && (!e1_vlan_q || e1_ge18_q) && e1_et_ok_q
+                         && (e1_vlan_q ? e1_ge38_q : e1_ge34_q)
+                         && ipb(0)[7:4] == 4'd4 && ihl >= 4'd5;
+            // step 4: ports hashed for TCP and UDP, not a fragment (MF = 0, offset 0)
+            e2_l4p_q  <= (proto == IPPROTO_TCP || proto == IPPROTO_UDP)
+                         && !ipb(6)[5] && {ipb(6)[4:0], ipb(7)} == 13'd0;
+            e2_u_q    <= 4'(e1_vlan_q) + ihl - 4'd5;
+            e2_ecn_q  <= ipb(1)[1:0];
+            e2_sdp_q  <= {proto, e1_ip_q[12*8 +: 8*8]};
+            e2_pw_q   <= e1_pw_q;
+            e2_gep_q  <= e1_gep_q;
+            e2_macs_q <= e1_macs_q;
+            e2_vlan_q <= e1_vlan_q;
+            e2_bad_q  <= e1_bad_q;
+            e2_over_q <= e1_over_q;
+            e2_len_q  <= e1_len_q;
+            // the inner frame loses its 4-byte tag when it selected the tunnel
+            e2_ip_len_q  <= e1_len_q + (e1_vlan_q ? 16'd32 : 16'd36);
+            e2_udp_len_q <= e1_len_q + (e1_vlan_q ? 16'd12 : 16'd16);
+            e2_enc_len_q <= LEN_W'(e1_len_q) + (e1_vlan_q ? LEN_W'(46) : LEN_W'(50));
+        end
+        if (rst) e2_valid_q <= 1'b0;
+    end
+
+    // ---- E3: the ports selected; the hashed bytes ------------------------------------------
+    logic                    e3_valid_q, e3_ipv4_q, e3_vlan_q, e3_bad_q, e3_over_q;
+    logic [1:0]              e3_ecn_q;
+    logic [FLOW_BITS-1:0]    e3_flow_q;       // src(4) dst(4) proto sport dport, byte 0 low
+    logic [12*8-1:0]         e3_macs_q;
+    logic [15:0]             e3_len_q, e3_ip_len_q, e3_udp_len_q;
+    logic [LEN_W-1:0]        e3_enc_len_q;
+
+    always_ff @(posedge clk) begin
+        logic [31:0] ports;
+        logic        in_frame;
+        e3_valid_q <= e2_valid_q;
+        if (e2_valid_q) begin
+            ports    = '0;
+            in_frame = 1'b0;
+            for (int k = 0; k < 12; k++) begin
+                if (e2_u_q == 4'(k)) begin
+                    ports    = e2_pw_q[32*k +: 32];
+                    in_frame = e2_gep_q[k];
+                end
+            end
+            e3_flow_q    <= {(e2_l4p_q && in_frame) ? ports : 32'd0, e2_sdp_q};
+            e3_ipv4_q    <= e2_ipv4_q;
+            e3_ecn_q     <= e2_ecn_q;
+            e3_macs_q    <= e2_macs_q;
+            e3_vlan_q    <= e2_vlan_q;
+            e3_bad_q     <= e2_bad_q;
+            e3_over_q    <= e2_over_q;
+            e3_len_q     <= e2_len_q;
+            e3_ip_len_q  <= e2_ip_len_q;
+            e3_udp_len_q <= e2_udp_len_q;
+            e3_enc_len_q <= e2_enc_len_q;
+        end
+        if (rst) e3_valid_q <= 1'b0;
+    end
+
+    // ---- E4: the flow hash -------------------------------------------------------------------
+    // CRC-32C is affine in its input: hash(x) = hash(0) ^ the XOR of hash(e_i) ^ hash(0) over
+    // the set bits i of x, so each hash bit is one balanced XOR tree over the bits its mask
+    // selects (a few LUT levels), not a byte-serial chain.
+    function automatic logic [31:0] flow_crc(input logic [FLOW_BITS-1:0] flow);
+        logic [31:0] crc;
+        crc = 32'hFFFF_FFFF;
+        for (int i = 0; i < 13; i++) crc = crc32c_byte(crc, flow[8*i +: 8]);
+        flow_crc = ~crc;
+    endfunction
+
+    function automatic logic [31:0][FLOW_BITS-1:0] flow_crc_masks();
+        logic [31:0] c0, ci;
+        logic [31:0][FLOW_BITS-1:0] m;
+        c0 = flow_crc('0);
+        m  = '0;
+        for (int i = 0; i < FLOW_BITS; i++) begin
+            ci = flow_crc(FLOW_BITS'(1) << i) ^ c0;
+            for (int b = 0; b < 32; b++) m[b][i] = ci[b];
+        end
+        flow_crc_masks = m;
+    endfunction
+
+    localparam logic [31:0]                FLOW_CRC_0    = flow_crc('0);
+    localparam logic [31:0][FLOW_BITS-1:0] FLOW_CRC_MASK = flow_crc_masks();
+
+    logic                    e4_valid_q, e4_ipv4_q, e4_vlan_q, e4_bad_q, e4_over_q;
+    logic [13:0]             e4_hash_q;       // the bits the source port takes
+    logic [1:0]              e4_ecn_q;
+    logic [12*8-1:0]         e4_macs_q;
+    logic [15:0]             e4_len_q, e4_ip_len_q, e4_udp_len_q;
+    logic [LEN_W-1:0]        e4_enc_len_q;
+
+    always_ff @(posedge clk) begin
+        e4_valid_q <= e3_valid_q;
+        if (e3_valid_q) begin
+            for (int b = 0; b < 14; b++)
+                e4_hash_q[b] <= FLOW_CRC_0[b] ^ (^(e3_flow_q & FLOW_CRC_MASK[b]));
+            e4_ipv4_q    <= e3_ipv4_q;
+            e4_ecn_q     <= e3_ecn_q;
+            e4_macs_q    <= e3_macs_q;
+            e4_vlan_q    <= e3_vlan_q;
+            e4_bad_q     <= e3_bad_q;
+            e4_over_q    <= e3_over_q;
+            e4_len_q     <= e3_len_q;
+            e4_ip_len_q  <= e3_ip_len_q;
+            e4_udp_len_q <= e3_udp_len_q;
+            e4_enc_len_q <= e3_enc_len_q;
+        end
+        if (rst) e4_valid_q <= 1'b0;
+    end
+
+    // ---- E5: the checksum's table-free words; the source port -------------------------------
+    logic                    e5_valid_q, e5_ipv4_q, e5_vlan_q, e5_bad_q, e5_over_q;
+    logic [16:0]             e5_csum_part_q;  // {45, ECN} + length + {00, 17}
+    logic [15:0]             e5_sport_q;
+    logic [1:0]              e5_ecn_q;
+    logic [12*8-1:0]         e5_macs_q;
+    logic [15:0]             e5_len_q, e5_ip_len_q, e5_udp_len_q;
+    logic [LEN_W-1:0]        e5_enc_len_q;
+
+    always_ff @(posedge clk) begin
+        e5_valid_q <= e4_valid_q;
+        if (e4_valid_q) begin
+            // (the DSCP and TTL bits of the same words come from the table: F1)
+            e5_csum_part_q <= 17'(e4_ip_len_q) + 17'({8'h45, 6'd0, e4_ecn_q})
+                            + 17'({8'h00, IPPROTO_UDP});
+            e5_sport_q     <= {2'b11, e4_hash_q};
+            e5_ipv4_q      <= e4_ipv4_q;
+            e5_ecn_q       <= e4_ecn_q;
+            e5_macs_q      <= e4_macs_q;
+            e5_vlan_q      <= e4_vlan_q;
+            e5_bad_q       <= e4_bad_q;
+            e5_over_q      <= e4_over_q;
+            e5_len_q       <= e4_len_q;
+            e5_ip_len_q    <= e4_ip_len_q;
+            e5_udp_len_q   <= e4_udp_len_q;
+            e5_enc_len_q   <= e4_enc_len_q;
+        end
+        if (rst) e5_valid_q <= 1'b0;
+    end
+
+    // ---- F1: the table's answer --------------------------------------------------------------
+    logic [23:0] t_vni;
+    logic [47:0] t_dmac, t_smac;
+    logic [31:0] t_sip, t_dip;
+    logic [15:0] t_dport;
+    logic [7:0]  t_ttl;
+    logic [5:0]  t_dscp;
+    assign {t_dscp, t_ttl, t_dport, t_dip, t_sip, t_smac, t_dmac, t_vni} = rs_value;
+
+    outcome_e f1_outcome;
+    always_comb begin
+        if (e5_over_q)                  f1_outcome = OUT_DROP_OVERSIZE;
+        else if (e5_bad_q)              f1_outcome = OUT_DROP_RX_ERROR;
+        else if (!e5_ipv4_q)            f1_outcome = OUT_PASS_NOT_IPV4;
+        else if (rs_hit)                f1_outcome = OUT_ENCAP;
+        else if (ctrl_drop_miss)        f1_outcome = OUT_DROP_MISS;
+        else                            f1_outcome = OUT_PASS_MISS;
+    end
+
+    logic                    f1_valid_q, f1_drop_q, f1_encap_q, f1_vlan_q;
+    outcome_e                f1_outcome_q;
+    logic [17:0]             f1_s0_q, f1_s1_q, f1_s2_q;   // the checksum's pair sums
+    logic [LEN_W-1:0]        f1_out_len_q;
+    logic [15:0]             f1_len_q, f1_ip_len_q, f1_udp_len_q, f1_sport_q, f1_dport_q;
+    logic [7:0]              f1_tos_q, f1_ttl_q;
+    logic [47:0]             f1_dmac_q, f1_smac_q;
+    logic [31:0]             f1_sip_q, f1_dip_q;
+    logic [23:0]             f1_vni_q;
+    logic [12*8-1:0]         f1_macs_q;
+
+    always_ff @(posedge clk) begin
+        logic encap;
+        f1_valid_q <= e5_valid_q;
+        if (e5_valid_q) begin
+            encap = f1_outcome == OUT_ENCAP;
+            f1_outcome_q <= f1_outcome;
+            f1_encap_q   <= encap;
+            f1_drop_q    <= !(encap || f1_outcome == OUT_PASS_MISS
+                              || f1_outcome == OUT_PASS_NOT_IPV4);
+            f1_vlan_q    <= e5_vlan_q;
+            f1_out_len_q <= encap ? e5_enc_len_q : LEN_W'(e5_len_q);
+            // {TTL, 17} and {45, DSCP ECN}: the DSCP and TTL bits do not overlap the rest
+            f1_s0_q      <= 18'(e5_csum_part_q) + 18'({t_ttl, t_dscp, 2'b00});
+            f1_s1_q      <= 18'(t_sip[31:16]) + 18'(t_sip[15:0]);
+            f1_s2_q      <= 18'(t_dip[31:16]) + 18'(t_dip[15:0]);
+            f1_len_q     <= e5_len_q;
+            f1_ip_len_q  <= e5_ip_len_q;
+            f1_udp_len_q <= e5_udp_len_q;
+            f1_sport_q   <= e5_sport_q;
+            f1_dport_q   <= t_dport;
+            f1_tos_q     <= {t_dscp, e5_ecn_q};
+            f1_ttl_q     <= t_ttl;
+            f1_dmac_q    <= t_dmac;
+            f1_smac_q    <= t_smac;
+            f1_sip_q     <= t_sip;
+            f1_dip_q     <= t_dip;
+            f1_vni_q     <= t_vni;
+            f1_macs_q    <= e5_macs_q;
+        end
+        if (rst) f1_valid_q <= 1'b0;
+    end
+
+    // ---- F2: the checksum's words added ------------------------------------------------------
+    logic                    f2_valid_q, f2_drop_q, f2_encap_q, f2_vlan_q;
+    outcome_e                f2_outcome_q;
+    logic [19:0]             f2_sum_q;
+    logic [LEN_W-1:0]        f2_out_len_q;
+    logic [15:0]             f2_len_q, f2_ip_len_q, f2_udp_len_q, f2_sport_q, f2_dport_q;
+    logic [7:0]              f2_tos_q, f2_ttl_q;
+    logic [47:0]             f2_dmac_q, f2_smac_q;
+    logic [31:0]             f2_sip_q, f2_dip_q;
+    logic [23:0]             f2_vni_q;
+    logic [12*8-1:0]         f2_macs_q;
+
+    always_ff @(posedge clk) begin
+        f2_valid_q <= f1_valid_q;
+        if (f1_valid_q) begin
+            f2_sum_q     <= 20'(f1_s0_q) + 20'(f1_s1_q) + 20'(f1_s2_q);
+            f2_outcome_q <= f1_outcome_q;
+            f2_encap_q   <= f1_encap_q;
+            f2_drop_q    <= f1_drop_q;
+            f2_vlan_q    <= f1_vlan_q;
+            f2_out_len_q <= f1_out_len_q;
+            f2_len_q     <= f1_len_q;
+            f2_ip_len_q  <= f1_ip_len_q;
+            f2_udp_len_q <= f1_udp_len_q;
+            f2_sport_q   <= f1_sport_q;
+            f2_dport_q   <= f1_dport_q;
+            f2_tos_q     <= f1_tos_q;
+            f2_ttl_q     <= f1_ttl_q;
+            f2_dmac_q    <= f1_dmac_q;
+            f2_smac_q    <= f1_smac_q;
+            f2_sip_q     <= f1_sip_q;
+            f2_dip_q     <= f1_dip_q;
+            f2_vni_q     <= f1_vni_q;
+            f2_macs_q    <= f1_macs_q;
+        end
+        if (rst) f2_valid_q <= 1'b0;
+    end
+
+    // ---- F3: the checksum folded; the head; the descriptor ---------------------------------
+    logic [15:0]           f3_csum;
+    logic [HEAD_BYTES-1:0][7:0] f3_head;
+    always_comb begin
+        f3_csum = ~oc_fold(32'(f2_sum_q));
+        f3_head = '0;
+        for (int i = 0; i < 6; i++) begin
+            f3_head[i]     = f2_dmac_q[8*(5-i) +: 8];
+            f3_head[6 + i] = f2_smac_q[8*(5-i) +: 8];
+        end
+        f3_head[12] = 8'h08;             f3_head[13] = 8'h00;
+        f3_head[14] = 8'h45;             f3_head[15] = f2_tos_q;
+        f3_head[16] = f2_ip_len_q[15:8]; f3_head[17] = f2_ip_len_q[7:0];
+        f3_head[22] = f2_ttl_q;          f3_head[23] = IPPROTO_UDP;
+        f3_head[24] = f3_csum[15:8];     f3_head[25] = f3_csum[7:0];
+        for (int i = 0; i < 4; i++) begin
+            f3_head[26 + i] = f2_sip_q[8*(3-i) +: 8];
+            f3_head[30 + i] = f2_dip_q[8*(3-i) +: 8];
+        end
+        f3_head[34] = f2_sport_q[15:8];  f3_head[35] = f2_sport_q[7:0];
+        f3_head[36] = f2_dport_q[15:8];  f3_head[37] = f2_dport_q[7:0];
+        f3_head[38] = f2_udp_len_q[15:8]; f3_head[39] = f2_udp_len_q[7:0];
+        f3_head[42] = 8'h08;
+        f3_head[46] = f2_vni_q[23:16];   f3_head[47] = f2_vni_q[15:8];
+        f3_head[48] = f2_vni_q[7:0];
+        // the inner MAC addresses, moved up over the removed tag's place
+        for (int i = 0; i < 12; i++) f3_head[50 + i] = f2_macs_q[8*i +: 8];
+    end
+
+    always_ff @(posedge clk) begin
+        logic strip;
+        desc_valid <= f2_valid_q;
+        stat_valid <= f2_valid_q;
+        if (f2_valid_q) begin
+            strip = f2_encap_q && f2_vlan_q;
+            desc_drop    <= f2_drop_q;
+            desc_shift   <= !f2_encap_q ? '0 : strip ? -(LEN_W+1)'(46) : -(LEN_W+1)'(50);
+            desc_head    <= f3_head;
+            desc_head_en <= !f2_encap_q ? '0
+                          : strip ? HEAD_BYTES'({62{1'b1}}) : HEAD_BYTES'({50{1'b1}});
+            desc_out_len <= f2_out_len_q;
+            stat_outcome <= f2_outcome_q;
+            stat_emit    <= !f2_drop_q;
+            stat_len     <= f2_len_q;
+        end
+        if (rst) begin
+            desc_valid <= 1'b0;
+            stat_valid <= 1'b0;
+        end
+    end
+
+    logic unused_rs;   // the answer's strobe: checked against E5 in simulation
+    assign unused_rs = rs_valid;
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst && rs_valid != e5_valid_q) begin
+            $error("vxlan_encap_classify: the tunnel table's answer is not aligned with E5");
+        end
+    end
+`endif
+
+endmodule
+
+`default_nettype wire
