@@ -9,6 +9,7 @@ encap), with random idle on the inputs and backpressure on the outputs.
 (d) random frames of both directions, random configuration changes between batches
 (e) the seed's traffic (804-byte VXLAN frames, VNIs and tunnels per direction; scaled down)
 (f) the decap's latency in cycles, exactly (docs/vxlan.md, "Structure and latency")
+(g) the encap's latency in cycles, exactly (docs/vxlan.md, "Encap")
 (replay) env WIRESPEED_VTEP_JOB: run a job file (tb/vtep/vtep_job.py) and write the outputs
 """
 
@@ -325,6 +326,65 @@ async def test_decap_latency(dut):
         else:
             dut._log.info("frame %d (%d B, %s): %d cycles, last beat +%d", k, len(f), r.outcome.name,
                           got, tail)
+    assert not errs, f"{len(errs)} latency errors: {errs}"
+
+
+@cocotb.test(skip=REPLAY)
+async def test_encap_latency(dut):
+    """(g) One host frame at a time into the idle encap, output never stalled: the cycles from
+    its first input handshake to its first output handshake are exactly the contract's
+    (wirespeed.model.vxlan.encap_latency_cycles: the frame stored whole, the FIFO's 3 cycles,
+    the beat completing the classifier's window + 10 + the edit engine's latency), and its
+    output takes the cycles of encap_output_cycles (its beats, or the engine's slots).
+    Encapsulated with and without the tag removed (D -50, -46), IPv4 options, a miss and a
+    non-IPv4 frame (D 0), frames shorter and longer than the window."""
+    h = await setup(dut)
+    rng = random.Random(28)
+    dst_plain, dst_tag = 0x0A000001, 0x0A000002
+    tun = VM.Tunnel(vni=0x123456, dst_mac=bytes(range(1, 7)), src_mac=bytes(range(7, 13)),
+                    src_ip=0xC0A80001, dst_ip=0xC0A80002, ttl=33, dscp=5)
+    ecfg = EncapConfig({(None, dst_plain): tun, (100, dst_tag): tun})
+    await h.configure(DecapConfig(), ecfg)
+    frames = []
+    for n in (60, 64, 100, 300, 754, 1500):
+        frames += [VF.host_frame(rng, dst_plain, length=n, l4="udp"),
+                   VF.host_frame(rng, dst_tag, vlan=100, length=n, l4="tcp")]
+    frames += [VF.host_frame(rng, dst_plain, length=200, l4="tcp", ihl=15),
+               VF.host_frame(rng, 0x0B000001, length=120, l4="udp"),
+               bytes(12) + b"\x08\x06" + bytes(rng.getrandbits(8) for _ in range(80))]
+    dut = h.dut
+    kw = h.keep_w
+    errs = []
+    for k, f in enumerate(frames):
+        r = VM.encap(f, ecfg)
+        assert r.output is not None, f"frame {k}: the model does not forward it"
+        marks: dict[str, int] = {}
+
+        async def watch():
+            while "out_last" not in marks:
+                await RisingEdge(dut.clk)
+                if int(dut.s_host_axis_tvalid.value) and int(dut.s_host_axis_tready.value):
+                    marks.setdefault("in_first", h.cycle)
+                if int(dut.m_net_axis_tvalid.value) and int(dut.m_net_axis_tready.value):
+                    marks.setdefault("out_first", h.cycle)
+                    if int(dut.m_net_axis_tlast.value):
+                        marks["out_last"] = h.cycle
+
+        w = cocotb.start_soon(watch())
+        await h.host_src.send(bytes(f))
+        out = await with_timeout(h.net_snk.recv(), 100, "us")
+        await w
+        await ClockCycles(dut.clk, 40)
+        want = VM.encap_latency_cycles(f, kw)
+        got = marks["out_first"] - marks["in_first"]
+        span = marks["out_last"] - marks["out_first"] + 1
+        want_span = VM.encap_output_cycles(f, kw, ecfg)
+        if bytes(out.tdata) != r.output or got != want or span != want_span:
+            errs.append(f"frame {k} ({len(f)} B, {r.outcome.name}): first beat {got} cycles "
+                        f"(contract {want}), output in {span} cycles (contract {want_span}), output "
+                        f"{'ok' if bytes(out.tdata) == r.output else 'WRONG'}")
+        else:
+            dut._log.info("frame %d (%d B, %s): %d cycles", k, len(f), r.outcome.name, got)
     assert not errs, f"{len(errs)} latency errors: {errs}"
 
 
