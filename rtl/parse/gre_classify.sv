@@ -212,6 +212,7 @@ module gre_classify
     always_comb begin
         logic ecn_drop_now;
         ecn_drop_now = ecn_drop(g1_oecn_q, g1_p_v6_q ? g1_inner_q[1][5:4] : g1_inner_q[1][1:0]);
+        g2_need_hit  = 1'b0;
         if (g1_not_gre_q)                               g2_outcome = OUT_PASS;
         else if (g1_trunc_fixed_q)                      g2_outcome = OUT_DROP_TRUNCATED;
         else if (g1_ver_bad_q)                          g2_outcome = OUT_DROP_IP_HEADER;
@@ -223,21 +224,21 @@ module gre_classify
         else if (g1_gre_bad_q)                          g2_outcome = OUT_DROP_GRE_HEADER;
         else if (g1_pl_lt_gre_q)                        g2_outcome = OUT_DROP_IP_HEADER;
         else if (g1_trunc_gre_q)                        g2_outcome = OUT_DROP_TRUNCATED;
-        else if (ctrl_allow_enable && g1_v6_q)          g2_outcome = OUT_DROP_NOT_ALLOWED;
-        else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
-        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
-                                                        g2_outcome = OUT_DROP_TRUNCATED;
-        else if (!g1_p_teb_q && g1_ecn_on_q && ecn_drop_now)
-                                                        g2_outcome = OUT_DROP_ECN;
-        else if (g1_p_teb_q && g1_teb_short_q)          g2_outcome = OUT_DROP_TRUNCATED;
-        else if (g1_p_teb_q)                            g2_outcome = OUT_DECAP_TEB;
-        else                                            g2_outcome = OUT_DECAP_L3;
+        else begin
+            // From here the allow list decides (step 8): a miss is DROP_NOT_ALLOWED, G3's
+            // last select; an IPv6 outer header is never on it
+            g2_need_hit = ctrl_allow_enable && !g1_v6_q;
+            if (ctrl_allow_enable && g1_v6_q)               g2_outcome = OUT_DROP_NOT_ALLOWED;
+            else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
+            else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
+                                                            g2_outcome = OUT_DROP_TRUNCATED;
+            else if (!g1_p_teb_q && g1_ecn_on_q && ecn_drop_now)
+                                                            g2_outcome = OUT_DROP_ECN;
+            else if (g1_p_teb_q && g1_teb_short_q)          g2_outcome = OUT_DROP_TRUNCATED;
+            else if (g1_p_teb_q)                            g2_outcome = OUT_DECAP_TEB;
+            else                                            g2_outcome = OUT_DECAP_L3;
+        end
     end
-
-    assign g2_need_hit = ctrl_allow_enable && !g1_v6_q && !(g1_not_gre_q || g1_trunc_fixed_q
-                      || g1_ver_bad_q || g1_trunc_opts_q || !tap_csum_ok || g1_frag_q
-                      || g1_pl_bad_q || g1_trunc_gre4_q || g1_gre_bad_q || g1_pl_lt_gre_q
-                      || g1_trunc_gre_q);
 
     // RFC 6040 and the first half of RFC 1624 for an inner IPv4 header.
     logic               g2_valid_q, g2_ecn_set_q, g2_p_v6_q;
