@@ -44,9 +44,8 @@ TOPS = ("gre_decap", "gre_decap_avst", "vxlan_decap", "vxlan_encap", "vtep_top")
 # figures follow from the stages and are not asserted by a cycle test).
 VARIANT_LATENCY = {
     "axis_splice_pipe": "+2 cycles on every frame (asserted by tb/axis_splice)",
-    # (+1 each: the tables' LOOKUP_LATENCY 4)
-    "vxlan_encap_pipe": "every frame +3 cycles (derived, not measured: `END_PIPE` may add one "
-                        "where an output beat waits for its input beat)",
+    # (vxlan_encap is on axis_edit, with no build options: its *_pipe build is the default RTL)
+    "vxlan_encap_pipe": "+0 cycles (the default build: vxlan_encap has no build options)",
     "vxlan_classify_pipe": "VNI lookup and descriptor +5, frame-end verdict +8 cycles",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
 }
@@ -101,11 +100,9 @@ ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # vxlan_classify_pipe cuts the old classifier's decision chain at five points (PIPE_CUTS =
-# 5'b11111; see vxlan_classify.sv). The encap's *_pipe builds register their splice engine's
-# descriptor and plan and take the live input beat off its decision (SPLICE_PIPE = 3:
-# axis_splice OUT_PIPE, DESC_PIPE and END_PIPE) and the tunnel table's read words
-# (LOOKUP_LATENCY = 4): wirespeed.build.PIPELINED_PARAMS, which the tests of the pipelined
-# builds use too. gre_decap and vxlan_decap have one build.
+# 5'b11111; see vxlan_classify.sv). The encap's *_pipe builds are wirespeed.build.PIPELINED_PARAMS,
+# which the tests of the pipelined builds use too: empty since vxlan_encap moved onto axis_edit
+# (no build options), so they are the default RTL. gre_decap and vxlan_decap have one build.
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
     "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1, "DESC_PIPE": 1, "END_PIPE": 1}),
     "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 31}),
@@ -158,14 +155,14 @@ DESCRIPTIONS = {
                    "queue + axis_edit + CSRs) + vxlan_decap_classify + VNI table (8192 slots)",
     "geneve_decap": "Geneve decap top: the decap shell + geneve_decap_classify (inner window "
                     "keyed on K, up to byte 375) + VNI table (8192 slots)",
-    "vxlan_encap": "VXLAN encap: FIFO + classify + tunnel table + splice + CSR (built with "
-                   "4096 tunnel slots)",
-    "vxlan_encap_pipe": "vxlan_encap with axis_splice_pipe and the tunnel table's "
-                        "LOOKUP_LATENCY 4 (+3 cycles)",
+    "vxlan_encap": "VXLAN encap: frame FIFO + vxlan_encap_classify + tunnel table (lookup 4 "
+                   "cycles) + axis_edit + CSR (built with 4096 tunnel slots)",
+    "vxlan_encap_pipe": "vxlan_encap as built by default (no build options since it moved "
+                        "onto axis_edit)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
                 "slots)",
-    "vtep_top_pipe": "vtep_top built of vxlan_decap and vxlan_encap_pipe (4096 tunnel "
-                     "slots)",
+    "vtep_top_pipe": "vtep_top as built by default (both directions pipelined by "
+                     "construction; 4096 tunnel slots)",
     "rss_hash": "RSS: Toeplitz hash of a parsed tuple (36 per-byte contribution tables in "
                 "block RAM), hash type and indirection table (128 entries), 10 cycles (no "
                 "bus width)",
@@ -366,8 +363,8 @@ TIMING_NOTES: dict[str, str] = {
         "port B (4.26 ns clock-to-output) → the slot's valid bit over the 8 memories → "
         "`count_q` (TBL_COUNT). Next: port B's words registered before a command uses them "
         "(a command cycle more), the key's CRC as a balanced XOR per bit."),
-    "vxlan_encap": UNROUTED + " Next: route it on an unloaded core; of its parts "
-                              "`encap_classify` routes slowest.",
+    "vxlan_encap": UNROUTED + " Next: route it on an unloaded core (on axis_edit and "
+                              "vxlan_encap_classify since issue 27).",
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
         "The decision's fit compare (`d2_lim - d2_sum`, 32-bit carry chain) fans out to the 16 "
