@@ -27,7 +27,7 @@
 //            length and flags (constant over the frame at the FIFO's output) beside it
 //   E1 (H+1) the tag; the IPv4 fixed header selected by it; the key, looked up now and
 //            answered in H+5 (hash_table LOOKUP_LATENCY 4); "frame ends before" flags
-//   E2 (H+2) IPv4 or not; where the ports are (u: 4-byte steps); the lengths written
+//   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths
 //   E3 (H+3) the ports selected; the 13 hashed bytes
 //   E4 (H+4) the flow hash (CRC-32C as an XOR matrix)
 //   E5 (H+5) the checksum's table-free words summed; the UDP source port
@@ -198,12 +198,11 @@ module vxlan_encap_classify
     endfunction
 
     // ---- E2: IPv4 or not; the ports' place; the lengths written -----------------------------
-    logic                    e2_valid_q, e2_ipv4_q, e2_l4p_q, e2_vlan_q, e2_bad_q, e2_over_q;
-    logic [3:0]              e2_u_q;
+    logic                    e2_valid_q, e2_ipv4_q, e2_vlan_q, e2_bad_q, e2_over_q;
+    logic [11:0]             e2_u_q;          // one-hot: the ports at PW_OFF + 4u, hashed
     logic [1:0]              e2_ecn_q;
     logic [9*8-1:0]          e2_sdp_q;        // src, dst, protocol (the hashed bytes 0..8)
     logic [PW_BYTES*8-1:0]   e2_pw_q;
-    logic [11:0]             e2_gep_q;
     logic [12*8-1:0]         e2_macs_q;
     logic [15:0]             e2_len_q, e2_ip_len_q, e2_udp_len_q;
     logic [LEN_W-1:0]        e2_enc_len_q;    // the encapsulated frame
@@ -211,6 +210,7 @@ module vxlan_encap_classify
     always_ff @(posedge clk) begin
         logic [3:0] ihl;
         logic [7:0] proto;
+        logic       l4p;
         e2_valid_q <= e1_valid_q;
         if (e1_valid_q) begin
             ihl   = ipb(0)[3:0];
@@ -219,14 +219,15 @@ module vxlan_encap_classify
             e2_ipv4_q <= e1_ge14_q && (!e1_vlan_q || e1_ge18_q) && e1_et_ok_q
                          && (e1_vlan_q ? e1_ge38_q : e1_ge34_q)
                          && ipb(0)[7:4] == 4'd4 && ihl >= 4'd5;
-            // step 4: ports hashed for TCP and UDP, not a fragment (MF = 0, offset 0)
-            e2_l4p_q  <= (proto == IPPROTO_TCP || proto == IPPROTO_UDP)
-                         && !ipb(6)[5] && {ipb(6)[4:0], ipb(7)} == 13'd0;
-            e2_u_q    <= 4'(e1_vlan_q) + ihl - 4'd5;
+            // step 4: ports hashed for TCP and UDP, not a fragment (MF = 0, offset 0), inside
+            // the frame; u = tag + IHL - 5 (at least 5 words: else not IPv4, the hash unused)
+            l4p = (proto == IPPROTO_TCP || proto == IPPROTO_UDP)
+                  && !ipb(6)[5] && {ipb(6)[4:0], ipb(7)} == 13'd0;
+            for (int k = 0; k < 12; k++)
+                e2_u_q[k] <= l4p && e1_gep_q[k] && 4'(e1_vlan_q) + ihl - 4'd5 == 4'(k);
             e2_ecn_q  <= ipb(1)[1:0];
             e2_sdp_q  <= {proto, e1_ip_q[12*8 +: 8*8]};
             e2_pw_q   <= e1_pw_q;
-            e2_gep_q  <= e1_gep_q;
             e2_macs_q <= e1_macs_q;
             e2_vlan_q <= e1_vlan_q;
             e2_bad_q  <= e1_bad_q;
@@ -250,18 +251,12 @@ module vxlan_encap_classify
 
     always_ff @(posedge clk) begin
         logic [31:0] ports;
-        logic        in_frame;
         e3_valid_q <= e2_valid_q;
         if (e2_valid_q) begin
-            ports    = '0;
-            in_frame = 1'b0;
-            for (int k = 0; k < 12; k++) begin
-                if (e2_u_q == 4'(k)) begin
-                    ports    = e2_pw_q[32*k +: 32];
-                    in_frame = e2_gep_q[k];
-                end
-            end
-            e3_flow_q    <= {(e2_l4p_q && in_frame) ? ports : 32'd0, e2_sdp_q};
+            // an AND-OR select by the one-hot (none set: ports 0), not a priority chain
+            ports = '0;
+            for (int k = 0; k < 12; k++) ports = ports | ({32{e2_u_q[k]}} & e2_pw_q[32*k +: 32]);
+            e3_flow_q    <= {ports, e2_sdp_q};
             e3_ipv4_q    <= e2_ipv4_q;
             e3_ecn_q     <= e2_ecn_q;
             e3_macs_q    <= e2_macs_q;

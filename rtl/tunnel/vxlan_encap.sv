@@ -3,16 +3,17 @@
 // vxlan_encap — VXLAN tunnel start, host to network (docs/vxlan.md, "Encap"): a store-and-
 // forward FIFO, the encap classifier beside the frames leaving it, and the edit engine.
 //
-//   s_axis ─► keep check ─► axis_frame_fifo ──(frame; m_len, m_bad)──┬──────────────► axis_edit ─► m_axis
-//             (tkeep holes:  (store and forward:                     │  beats (delay FIFO)  ▲ descriptor:
-//              bad frame)     the length first)         +------------▼----------+           │ D = -50 / -46,
-//                                                       │ vxlan_encap_classify  │───────────┘ outer headers
-//                                                       │ capture, E1..E5, F1..F3│              in the head
-//                                                       +----┬------------▲-----+
-//                                       key (cycle T = H+1)  │            │ hit, entry (T+4)
-//                                                       +----▼------------┴-----+
-//                                       s_axil_tbl ────►│ hash_table (tunnels)  │ 16K tunnels by default
-//                                                       +-----------------------+
+//   s_axis ─► keep check ─► slice ─► axis_frame_fifo ─(frame; m_len)─┬────────────► axis_edit ─► m_axis
+//             (tkeep holes:             (store and forward:          │ beats (delay    ▲ descriptor:
+//              bad frame)                the length first)           │ FIFO)           │ D = -50 / -46,
+//                                                       +------------▼-----------+     │ the outer headers
+//                                                       │  vxlan_encap_classify  │─────┘ in the head
+//                                                       │ capture, E1..E5, F1..F3│
+//                                                       +----┬-------------▲-----+
+//                                       key (cycle T = H+1)  │             │ hit, entry (T+4)
+//                                                       +----▼-------------┴-----+
+//                                       s_axil_tbl ────►│ hash_table (tunnels)   │ 16K tunnels
+//                                                       +------------------------+ by default
 //   s_axil ─► block_csr: CONTROL (bit 0: drop on miss), per-outcome and TX counters
 //
 // The frame is stored whole first because its length goes into the outer IPv4 and UDP
@@ -22,13 +23,14 @@
 // the inner 802.1Q tag is removed, the inner MAC addresses laid over its place from the head).
 //
 // Latency (idle pipeline, m_axis ready), first input beat to first output beat, in cycles:
-//   (B - 1) + 3 + trig + 10 + LATENCY
-// B the frame's input beats (it is stored whole), 3 the frame FIFO (commit, RAM read, output
-// register), trig the index of the beat that completes the classifier's window (88 / 96 / 96 /
-// 128 bytes at 64 / 128 / 256 / 512 bits) or ends the frame, 10 from that beat to the
-// descriptor at the engine (capture 2, E1..E5, F1..F3), LATENCY the engine's (axis_edit:
-// 10 / 11 / 11 / 12; its first beat waits for the descriptor). A 754-byte host frame at 256
-// bits: 49 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
+//   (B - 1) + 4 + trig + 10 + LATENCY
+// B the frame's input beats (it is stored whole), 4 the register slice and the frame FIFO
+// (commit, RAM read, output register), trig the index of the beat that completes the
+// classifier's window (88 / 96 / 96 / 128 bytes at 64 / 128 / 256 / 512 bits) or ends the
+// frame, 10 from that beat to the descriptor at the engine (capture 2, E1..E5, F1..F3),
+// LATENCY the engine's (axis_edit: 10 / 11 / 11 / 12; its first beat waits for the
+// descriptor). A 754-byte host frame at 256
+// bits: 50 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
 // Throughput: the engine takes one slot per cycle: a frame's input beats plus
 // ceil(-D / (DATA_W/8)) slots of the room inserted in front; its output leaves in
 // max(output beats, slots) cycles (the last output beat goes with the slot of the last input
@@ -160,14 +162,31 @@ module vxlan_encap
     logic              f_tvalid, f_tready, f_tlast, f_tuser, f_bad, f_oversize;
     logic [15:0]       f_len;
 
+    // A register slice between the guard and the FIFO: the guard's tkeep repair and the
+    // FIFO's byte count of the last beat are each a log-depth tree, too deep in one cycle.
+    logic [DATA_W-1:0] r_tdata;
+    logic [KEEP_W-1:0] r_tkeep;
+    logic              r_tvalid, r_tready, r_tlast, r_tuser;
+
+    axis_skid #(
+        .DATA_W(DATA_W),
+        .USER_W(1)
+    ) in_slice (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
+        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
+        .m_axis_tdata(r_tdata), .m_axis_tkeep(r_tkeep), .m_axis_tvalid(r_tvalid),
+        .m_axis_tready(r_tready), .m_axis_tlast(r_tlast), .m_axis_tuser(r_tuser)
+    );
+
     axis_frame_fifo #(
         .DATA_W(DATA_W),
         .DEPTH(FIFO_BYTES / KEEP_W),
         .FRAMES(32)
     ) fifo (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
-        .s_axis_tready(k_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
+        .s_axis_tdata(r_tdata), .s_axis_tkeep(r_tkeep), .s_axis_tvalid(r_tvalid),
+        .s_axis_tready(r_tready), .s_axis_tlast(r_tlast), .s_axis_tuser(r_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser),
         .m_len(f_len), .m_bad(f_bad), .m_oversize(f_oversize)
