@@ -20,7 +20,7 @@
 //     12 + 2*NCHUNK*(ENTRIES + 3) cycles after the cycle both are present (950 with the
 //     defaults), one cycle later for each read accepted while the sequence runs (it holds in
 //     that cycle). A write waits one cycle when a read is accepted in that cycle.
-//   * Read: AR is accepted when no R is pending; R follows 3 cycles after the AR handshake.
+//   * Read: AR is accepted when no R is pending; R follows 4 cycles after the AR handshake.
 //   * WSTRB selects byte lanes (VALID: lane 0); a write with WSTRB = 0 changes nothing (and
 //     still answers OKAY).
 //   * Unmapped addresses (reads and writes) answer SLVERR (2'b10) with read data 0.
@@ -229,6 +229,7 @@ module allow_list #(
     } state_e;
 
     logic             wr_ok;
+    logic [2:0]       rd_p_q;     // R1, R2, R3 of a read (declared here: adv reads R1)
     logic             wr_key;     // a SRC/DST write: runs the sequence
     logic [IDX_W-1:0] wr_idx;
     state_e           state_q;
@@ -256,7 +257,8 @@ module allow_list #(
     assign wr_key   = wr_req && wr_ok && wr_addr[1:0] != 2'd2;
     assign wr_ack   = wr1_q || done_q;
     assign wr_err   = wr1_q && wr1_err_q;
-    assign adv      = !rd_req;
+    // (the shadow's read port is the AXI read's in its R1: a register, not the AR handshake)
+    assign adv      = !rd_p_q[0];
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -291,7 +293,6 @@ module allow_list #(
     logic [ENTRIES-1:0] valid_q;
     logic [IDX_W-1:0]   rd_idx;
     logic [IDX_W-1:0]   rd_idx1_q;  // data: R1
-    logic [1:0]         rd_p_q;     // R1, R2 of a read
     logic               c1_q;       // c1 of a SRC/DST write
     logic               valid_rd;
 
@@ -389,14 +390,14 @@ module allow_list #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Shadow of the keys (byte lanes): read address R0 / c, sh_q two cycles later
+    // Shadow of the keys (byte lanes): read address R1 / c, sh_q two cycles later
     // ------------------------------------------------------------------------------------
     logic [IDX_W-1:0] sh_raddr;
     logic [KEY_W-1:0] sh_rd;     // data: the RAM's registered output
     logic [KEY_W-1:0] sh_q;      // data
     logic [7:0]       sh_lane;   // byte lanes of the key written: DST [31:0], SRC [63:32]
 
-    assign sh_raddr = rd_req ? rd_idx : sq_addr;
+    assign sh_raddr = rd_p_q[0] ? rd_idx1_q : sq_addr;
     for (genvar b = 0; b < 8; b++) begin : g_lane
         assign sh_lane[b] = seq_strb_q[b % 4] && (seq_dst_q == (b < 4));
     end
@@ -456,13 +457,16 @@ module allow_list #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Read data (R0: rd_req, R1: shadow read, R2: answer from sh_q)
+    // Read data (R0: rd_req, R1: VALID and shadow read from registers, R3: answer from sh_q)
     // ------------------------------------------------------------------------------------
-    logic       rd_ok_q;     // data
+    logic       rd_ok_q;     // data (R3)
     logic [1:0] rd_field_q;  // data
     logic       rd_valid_q;  // data: VALID of the entry at R1
-    logic       rd_ok1_q;    // data
+    logic       rd_ok1_q;    // data (R1)
     logic [1:0] rd_field1_q; // data
+    logic       rd_ok2_q;    // data (R2)
+    logic [1:0] rd_field2_q; // data
+    logic       rd_valid2_q; // data
     logic       seq_busy;    // VALID[i] is held cleared by the sequence: it reads v_save_q
 
     assign seq_busy = state_q != S_IDLE || done_q;
@@ -471,7 +475,7 @@ module allow_list #(
         if (rst) begin
             rd_p_q <= '0;
         end else begin
-            rd_p_q <= {rd_p_q[0], rd_req};
+            rd_p_q <= {rd_p_q[1:0], rd_req};
         end
     end
 
@@ -479,12 +483,15 @@ module allow_list #(
         rd_ok1_q    <= is_entry_addr(rd_addr);
         rd_field1_q <= rd_addr[1:0];
         rd_idx1_q   <= rd_idx;
-        rd_ok_q     <= rd_ok1_q;
-        rd_field_q  <= rd_field1_q;
-        rd_valid_q  <= valid_rd || (seq_busy && rd_idx1_q == seq_idx_q && v_save_q);
+        rd_ok2_q    <= rd_ok1_q;
+        rd_field2_q <= rd_field1_q;
+        rd_valid2_q <= valid_rd || (seq_busy && rd_idx1_q == seq_idx_q && v_save_q);
+        rd_ok_q     <= rd_ok2_q;
+        rd_field_q  <= rd_field2_q;
+        rd_valid_q  <= rd_valid2_q;
     end
 
-    assign rd_ack = rd_p_q[1];
+    assign rd_ack = rd_p_q[2];
     assign rd_err = !rd_ok_q;
 
     always_comb begin

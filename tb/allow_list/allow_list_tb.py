@@ -346,7 +346,7 @@ async def lookups_every_cycle(dut):
 @cocotb.test(timeout_time=2000 * TSCALE, timeout_unit="us")
 async def key_write_timing(dut):
     """A SRC/DST write: B exactly KEY_B cycles after the cycle AW and W are both present, one
-    cycle later for each read accepted while it runs; the reads answer in their 3 cycles."""
+    cycle later for each read accepted while it runs; the reads answer in their 4 cycles."""
     axil = await setup(dut)
     cycle = 0
     aws = []     # cycles of an AW handshake
@@ -397,7 +397,7 @@ async def key_write_timing(dut):
         assert len(ars) - n0 == nreads
         assert all(c0 < a < bup[-1] - 1 for a in ars[n0:])
         assert bup[-1] - c0 == KEY_B + nreads, f"B {bup[-1] - c0} cycles after c0"
-        assert [r - a for a, r in zip(ars[n0:], rvs[-nreads:])] == [3] * nreads
+        assert [r - a for a, r in zip(ars[n0:], rvs[-nreads:])] == [4] * nreads
     running = False
     await task
     await RisingEdge(dut.clk)
