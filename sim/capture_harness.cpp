@@ -64,11 +64,13 @@ struct Options : CommonOptions {
     PcieConfig pcie;
     HostConfig host;
     bool prod_read = false;         // the driver reads Q_PROD (MMIO) instead of the write-back
+    unsigned queue_base = 0;        // files are queue-(base + q).pcap (a second port's queues)
 };
 
 const char* kUsage =
     "usage: ws_capture --in IN.pcap --out-dir DIR --json REPORT.json [options]\n"
     "  --queues N             queues used (RSS table spread over 0..N-1; default: all built)\n"
+    "  --queue-base B         name queue q's file queue-(B+q).pcap (a second port's queues)\n"
     "  --ring-bytes B         bytes per ring, a power of two 4096..2^30 (default 1048576)\n"
     "  --regs FILE            AXI4-Lite writes after the harness's set-up, \"0xADDR 0xVALUE\"\n"
     "  --clock-mhz F          clock (default 322.265625, a 100G MAC's)\n"
@@ -94,6 +96,7 @@ Options parse_args(int argc, char** argv) {
         if (f == "--in") o.in = a.value();
         else if (f == "--out-dir") o.out_dir = a.value();
         else if (f == "--queues") o.queues = (unsigned)parse_u64(f, a.value());
+        else if (f == "--queue-base") o.queue_base = (unsigned)parse_u64(f, a.value());
         else if (f == "--ring-bytes") o.ring_bytes = parse_u64(f, a.value());
         else if (f == "--pcie-gts") o.pcie.gts = parse_double(f, a.value());
         else if (f == "--pcie-lanes") o.pcie.lanes = (unsigned)parse_u64(f, a.value());
@@ -147,7 +150,7 @@ private:
     HostMemory mem_;
     std::unique_ptr<PcieModel<Top, KW>> pcie_;
     std::unique_ptr<HostDriver> host_;
-    unsigned built_q_ = 0, used_q_ = 0, align_ = KW, rss_entries_ = 0, latency_ = 0;
+    unsigned built_q_ = 0, used_q_ = 0, align_ = 8, rss_entries_ = 0, latency_ = 0;
     uint64_t traffic_start_ = 0, end_cycle_ = 0;
     double wall_start_ = 0, wall_end_ = 0;
 };
@@ -166,7 +169,8 @@ void Sim::setup(const std::vector<RegWrite>& writes) {
         die(EXIT_INPUT, "--queues %u: the RTL was built with %u queues", used_q_, built_q_);
     const uint32_t info = rd(W_DMA + dma::INFO, "DMA INFO");
     align_ = 1u << (info >> 8 & 0xffu);
-    if (align_ != KW) die(EXIT_BALANCE, "DMA INFO says records align to %u bytes, the bus has %u", align_, KW);
+    // records are packed at 8 bytes at every bus width (docs/host.md, "The record and the ring")
+    if (align_ != 8) die(EXIT_BALANCE, "DMA INFO says records align to %u bytes, expected 8", align_);
     const uint32_t burst = rd(W_DMA + dma::PARAMS, "DMA PARAMS") >> 16;
     if (burst > o_.pcie.mps)
         die(EXIT_INPUT, "the writer's bursts (%u bytes) exceed --pcie-mps %u", burst, o_.pcie.mps);
@@ -295,7 +299,7 @@ int Sim::run(const std::vector<RegWrite>& writes) {
                                          W_DMA + dma::Q_CONS, dma::Q_CONS_STRIDE);
     for (unsigned q = 0; q < used_q_; ++q) {
         char name[64];
-        snprintf(name, sizeof name, "/queue-%02u.pcap", q);
+        snprintf(name, sizeof name, "/queue-%02u.pcap", q + o_.queue_base);
         host_->open(q, o_.out_dir + name);
     }
     traffic();
@@ -390,6 +394,7 @@ int Sim::finish() {
     j.field("latency_cycles", latency_);
     j.field("queues_built", built_q_);
     j.field("queues", used_q_);
+    j.field("queue_base", o_.queue_base);
     j.field("ring_bytes", o_.ring_bytes);
     j.field("packets_in", src_.in_done());
     j.field("bytes_in", src_.bytes_in());
@@ -434,7 +439,7 @@ int Sim::finish() {
         if (q < used_q_) {
             const QueueStats& s = host_->stats(q);
             char file[32];
-            snprintf(file, sizeof file, "queue-%02u.pcap", q);
+            snprintf(file, sizeof file, "queue-%02u.pcap", q + o_.queue_base);
             j.field("file", file);
             j.field("first_ts_ns", s.first_ts);
             j.field("last_ts_ns", s.last_ts);

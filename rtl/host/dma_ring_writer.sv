@@ -3,10 +3,11 @@
 // dma_ring_writer: captured frames into per-queue rings in host memory over an AXI4 write
 // master (docs/host.md, "Packed DMA rings"). The golden model is wirespeed/model/dma.py.
 //
-// Each frame becomes a record: a 16-byte header, the frame, zeros up to a multiple of the bus
-// width (ALIGN = DATA_W / 8 bytes). Records of a queue are written back to back into its ring
-// (a power of two of 4 KiB..1 GiB, based at a multiple of its size); a record may wrap from
-// the ring's end to its start. The header, little-endian:
+// Each frame becomes a record: a 16-byte header, the frame, zeros up to a multiple of 8 bytes
+// (at every bus width: records are packed, a record starts at any 8-byte lane of a beat).
+// Records of a queue are written back to back into its ring (a power of two of 4 KiB..1 GiB,
+// based at a multiple of its size); a record may wrap from the ring's end to its start. The
+// header, little-endian:
 //   0x0 u16 length (frame bytes)   0x2 u8 queue   0x3 u8 [2:0] hash type, [3] RX error (tuser),
 //   [5:4] port, [7:6] flags        0x4 u32 hash   0x8 u64 timestamp (ns)
 // Ring positions are free-running 32-bit byte counters: PROD (the writer's, written back to
@@ -21,10 +22,15 @@
 // record queue full when it starts, or the buffer full mid-frame) is dropped whole and counted
 // under its queue (Q_DROP_BUF).
 //
-// Output: bursts (INCR, full bus width, every strobe set) never cross a BURST_BYTES boundary,
-// hence never 4 KiB; a burst carries consecutive beats of one queue, across records when the
-// next record of that queue is ready. The producer write-back is a one-beat write of 4 bytes
-// (its strobes), issued after the B of every burst it covers.
+// Output: writes are gathered per queue, so that PCIe carries full TLPs however RSS spreads
+// the frames: each queue's current BURST_BYTES block of its ring is staged on chip (QUEUES x
+// 4 blocks, two banks) and written as one burst when full; a block not full is written (from
+// its first unwritten byte to the last record's end) once a record has waited FLUSH_CYCLES in
+// it, or at once when the input has been quiet IDLE_GAP cycles. Bursts are INCR, full bus
+// width, inside one BURST_BYTES block (never 4 KiB), their strobes one run of 8-byte granules
+// (only the first and last beat partial); no ring byte is written twice. The producer
+// write-back is a one-beat write of 4 bytes (its strobes), issued after the B of every burst
+// it covers.
 //
 // Pipeline (cycles; registers at the end of each)
 //   input: I the beat registered; F written to the buffer (frame length counted); E1 length;
@@ -33,10 +39,13 @@
 //   beat a cycle): D0 the record registered (off the FIFO's block RAM); D1 the queue's state
 //   read; D2 PROD (the previous record's forwarded) + size; D3 the fit compared, PROD
 //   updated, the command queued (cmd FIFO).
-//   mover (one output beat a cycle, records back to back): M0 the beat planned (burst cut,
-//   buffer read issued); M1 the buffer read; M2 its word (the block RAM's own register); M2b
-//   registered again; M3 the beat composed (header, frame shifted by 16 bytes when ALIGN >
-//   16); into the W FIFO.
+//   mover (one record beat a cycle, records back to back): M0 the beat planned (buffer read
+//   issued), or a timeout flush in its slot; M1 (P) the queue's gather state, the flush
+//   decided; M2 the buffer's word (the block RAM's own register); M2b registered again; M3
+//   the record's beat composed (header, frame shifted by 16 bytes above 128 bits); R rotated
+//   to the record's 8-byte lane; S written to staging words w and w + 1 (one per bank), the
+//   flush queued. reader (one beat a cycle): R0 the staging address; R1 the word; R2 the
+//   strobes, into the W FIFO, a flush's AW entry with its first beat.
 //   AXI: the AW output register (data bursts and write-backs), the W output register, B
 //   always ready.
 //
@@ -67,7 +76,10 @@ module dma_ring_writer
     // write-back takes one AW and one W slot in WB_GAP cycles; when the mover is idle, at once
     parameter int WB_GAP = 64,
     // AXI4-Lite byte address width (12..16); the map needs 0x100 + 0x40 * QUEUES bytes
-    parameter int AXIL_ADDR_W = 12
+    parameter int AXIL_ADDR_W = 12,
+    // A queue's staged bytes are flushed at most this many cycles after a record ended in
+    // them (16..4096); sooner when the input is quiet (docs/host.md, "Gathering")
+    parameter int FLUSH_CYCLES = 256
 ) (
     input  wire logic                   clk,
     input  wire logic                   rst,
@@ -147,6 +159,23 @@ module dma_ring_writer
     localparam int OFF_W   = 30;                    // ring offsets (rings up to 1 GiB)
     localparam int BASE_W  = ADDR_W - 12;           // a ring base's bits above 4 KiB
     localparam int RAW     = AXIL_ADDR_W - 2;
+    localparam int R8_W    = 14;                    // a record's 8-byte units (<= 8194)
+    localparam int G       = KW / 8;                // 8-byte granules a beat
+    localparam int LG      = $clog2(G);
+    localparam int LGW     = LG > 0 ? LG : 1;
+    localparam int LOG_BB  = $clog2(BURST_BYTES);
+    localparam int BBW     = $clog2(BB);            // a beat's index in its block
+    localparam int BLKG    = BURST_BYTES / 8;       // granules a block
+    localparam int BGW     = $clog2(BLKG);
+    localparam int BLK_W   = ADDR_W - LOG_BB;       // a block's address >> LOG_BB
+    localparam int SB      = 4;                     // staging blocks a queue (a ring's 4 KiB holds them)
+    localparam int SA_W    = QW + 2 + BBW;          // staging word: {queue, block mod SB, beat}
+    localparam int SD      = 1 << SA_W;
+    localparam int FLD     = 32;                    // flushes queued for the reader
+    localparam int PC_W    = $clog2(FLD) + 2;
+    localparam int AGE_W   = $clog2(FLUSH_CYCLES + 1);
+    localparam int IDLE_GAP = 32;                   // input quiet this long: flush at once
+    localparam int QT_W    = $clog2(IDLE_GAP + 1);
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_chk_dw
         $error("dma_ring_writer: DATA_W (%0d) must be 64, 128, 256 or 512", DATA_W);
@@ -168,10 +197,15 @@ module dma_ring_writer
     if (FRAMES < 8 || FRAMES > 256 || (1 << $clog2(FRAMES)) != FRAMES) begin : g_chk_fr
         $error("dma_ring_writer: FRAMES (%0d) must be a power of two, 8..256", FRAMES);
     end
-    if (BURST_BYTES < 2 * KW || BURST_BYTES > 4096
+    // 4+ beats: a block's flush is counted pending before the mover can reach the next block
+    // of its slot; <= 1024: a 4 KiB ring holds the SB (4) staging slots
+    if (BURST_BYTES < 4 * KW || BURST_BYTES > 1024
         || (1 << $clog2(BURST_BYTES)) != BURST_BYTES) begin : g_chk_burst
-        $error("dma_ring_writer: BURST_BYTES (%0d) must be a power of two, 2 beats..4096",
+        $error("dma_ring_writer: BURST_BYTES (%0d) must be a power of two, 4 beats..1024",
                BURST_BYTES);
+    end
+    if (FLUSH_CYCLES < 16 || FLUSH_CYCLES > 4096) begin : g_chk_flush
+        $error("dma_ring_writer: FLUSH_CYCLES (%0d) must be 16..4096", FLUSH_CYCLES);
     end
     if (MAX_OUTSTANDING < 2 || MAX_OUTSTANDING > 64
         || (1 << $clog2(MAX_OUTSTANDING)) != MAX_OUTSTANDING) begin : g_chk_out
@@ -358,7 +392,7 @@ module dma_ring_writer
     end
 
     // E2: beats out, the frame record pushed (or the drop counted)
-    localparam int ST_W = 16 + 2 * NB_W + QW + 8 + 32 + 64;
+    localparam int ST_W = 16 + NB_W + R8_W + QW + 8 + 32 + 64;
 
     logic            e2_v;
     logic            e2_drop;
@@ -378,10 +412,10 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         logic [16:0] rec_bytes;
-        rec_bytes = 17'(e1_len) + 17'(HDR + KW - 1);
+        rec_bytes = 17'(e1_len) + 17'(HDR + 7);
         e2_drop <= e1_drop;
         e2_q    <= e1_q;
-        e2_rec  <= {e1_len, e1_nb, NB_W'(rec_bytes >> LOG_KW), e1_q, e1_info, e1_hash, e1_ts};
+        e2_rec  <= {e1_len, e1_nb, R8_W'(rec_bytes >> 3), e1_q, e1_info, e1_hash, e1_ts};
     end
 
     always_ff @(posedge clk) begin
@@ -413,9 +447,9 @@ module dma_ring_writer
     // ====================================================================================
     // Decision: D1 read, D2 sum, D3 compare and commit to PROD
     // ====================================================================================
-    localparam int CMD_W = 1 + QW + 2 * NB_W + 2 * OFF_W + BASE_W + 32 + 16 + 8 + 32 + 64;
+    localparam int CMD_W = 1 + QW + 2 * NB_W + 2 * OFF_W + BASE_W + 32 + R8_W + 16 + 8 + 32 + 64;
 
-    // A frame record's fields: {len, nb_in, nb_out, q, info, hash, ts}
+    // A frame record's fields: {len, nb_in, rec8 (its record's 8-byte units), q, info, hash, ts}
     localparam int REC_Q   = 8 + 32 + 64;
     localparam int REC_NBO = REC_Q + QW;
 
@@ -484,7 +518,7 @@ module dma_ring_writer
         // D2
         d2_rec  <= d1_rec;
         d2_prod <= d1_fwd ? l_prod_q : d1_prod;
-        d2_sum  <= (d1_fwd ? l_prod_q : d1_prod) + (32'(d1_rec[REC_NBO +: NB_W]) << LOG_KW);
+        d2_sum  <= (d1_fwd ? l_prod_q : d1_prod) + (32'(d1_rec[REC_NBO +: R8_W]) << 3);
         d2_lim  <= d1_lim;
         d2_en   <= d1_en;
         d2_mask <= d1_mask;
@@ -504,18 +538,21 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         logic [15:0]     len;
         logic [NB_W-1:0] nb_in;
-        logic [NB_W-1:0] nb_out;
+        logic [R8_W-1:0] rec8;
+        logic [NB_W-1:0] nst;   // <= the buffer's beats + 2 (a stored frame fits the buffer)
         logic [QW-1:0]   q;
         logic [7:0]      info;
         logic [31:0]     hash;
         logic [63:0]     ts;
-        {len, nb_in, nb_out, q, info, hash, ts} = d2_rec;
+        {len, nb_in, rec8, q, info, hash, ts} = d2_rec;
+        // the record's beats (each written at the record's lane, across two ring words)
+        nst = NB_W'(((R8_W+1)'(rec8) + (R8_W+1)'(G - 1)) >> LG);
         d3_ok  <= d2_fit;
         d3_off <= !d2_en;
         d3_q   <= q;
         d3_len <= len;
-        d3_cmd <= {!d2_fit, q, nb_in, nb_out, OFF_W'(d2_prod) & d2_mask, d2_mask, d2_base,
-                   d2_sum, len, info, hash, ts};
+        d3_cmd <= {!d2_fit, q, nb_in, nst, OFF_W'(d2_prod) & d2_mask, d2_mask, d2_base,
+                   d2_sum, rec8, len, info, hash, ts};
     end
 
     always_ff @(posedge clk) begin
@@ -559,59 +596,65 @@ module dma_ring_writer
     end
 
     // ====================================================================================
-    // Mover: M0 plans a beat, M1 reads the buffer, M2 registers the word, M3 composes
+    // Mover: M0 plans a record's beat (or a timeout flush); M1 (P) keeps each queue's gather
+    // state and decides flushes; M2, M2b the buffer's word; M3 the record's beat composed;
+    // R rotated to the record's 8-byte lane in the ring; S written into the queue's staging
+    // blocks (granule enables; a record beat at lane rl spans ring words w and w + 1, which
+    // are in the two banks), and a decided flush queued for the reader.
     // ====================================================================================
     logic              c_skip;
     logic [QW-1:0]     c_q;
     logic [NB_W-1:0]   c_nb_in;
-    logic [NB_W-1:0]   c_nb_out;
+    logic [NB_W-1:0]   c_nst;
     logic [OFF_W-1:0]  c_off;
     logic [OFF_W-1:0]  c_mask;
     logic [BASE_W-1:0] c_base;
     logic [31:0]       c_end;
+    logic [R8_W-1:0]   c_rec8;
     logic [15:0]       c_len;
     logic [7:0]        c_info;
     logic [31:0]       c_hash;
     logic [63:0]       c_ts;
-    assign {c_skip, c_q, c_nb_in, c_nb_out, c_off, c_mask, c_base, c_end, c_len, c_info,
+    assign {c_skip, c_q, c_nb_in, c_nst, c_off, c_mask, c_base, c_end, c_rec8, c_len, c_info,
             c_hash, c_ts} = cmd_data;
 
     // The record being moved
     logic              m_v_q;
     logic [QW-1:0]     m_q_q;
-    logic [NB_W-1:0]   m_left_q;     // beats left including this one
+    logic [NB_W-1:0]   m_left_q;     // record beats left including this one
     logic              m_lastb_q;    // this beat is the record's last
-    logic [NB_W-1:0]   m_j_q;        // out beat index
+    logic [NB_W-1:0]   m_j_q;        // record beat index
     logic [NB_W-1:0]   m_inl_q;      // in-beats left to read
-    logic [OFF_W-1:0]  m_off_q;      // ring offset of this beat
+    logic [OFF_W-1:0]  m_off_q;      // ring offset of word w (the beat's first byte's word)
+    logic [OFF_W-1:0]  m_noff_q;     // of word w + 1
     logic [OFF_W-1:0]  m_mask_q;
     logic [BASE_W-1:0] m_base_q;
-    logic [31:0]       m_end_q;
+    logic [31:0]       m_end_q;      // PROD after the record
+    logic [LGW-1:0]    m_rl_q;       // the record's first granule in word w
+    logic [LGW:0]      m_vl_q;       // granules of the record's last beat (1..G)
     logic [127:0]      m_hdr_q;
     logic [BP_W:0]     rp_q;         // the buffer's read pointer
-    // The open burst
-    logic              b_open_q;
-    logic [ADDR_W-1:0] b_addr_q;
-    logic [7:0]        b_len_q;      // beats - 1
-    logic              b_cv_q;       // a record ended in it: commit
-    logic [QW-1:0]     b_cq_q;
-    logic [31:0]       b_cprod_q;
-    // W FIFO credits
-    logic [WD_W:0]     w_alloc_q;    // beats planned
-    logic [WD_W:0]     w_sent_q;     // beats sent
-    logic [WD_W:0]     w_used_q;
-    logic              w_room;
-    logic              w_room_q;
 
-    assign w_room = w_room_q;
+    // Timeout flush requests (picked below) and the flush FIFO's credits
+    logic              to_v_q;
+    logic [QW-1:0]     to_q_q;
+    logic              fl_room_q;
+    logic [SB-1:0][QUEUES-1:0] pend_nz_q;   // per staging slot, queue: a flush not yet read
 
+    logic [LGW:0]   m_vj;       // granules the beat carries
+    logic [LGW+1:0] m_span;     // rl + vj: > G spills into word w + 1
+    logic m_wx;        // the beat writes word w + 1
+    logic m_bidx_last; // word w is its block's last
+    logic m_bend;      // the beat fills word w's block to its end: the block is flushed
+    logic m_newblk;    // the beat opens a block (the block SB before, same slot, must be read)
+    logic m_pend;
     logic m_go;        // a beat is planned this cycle
+    logic to_take;     // a timeout flush takes M0's slot this cycle
     logic m_fill;      // the mover is free or frees itself this cycle
     logic m_rd;        // the beat reads an in-beat
-    logic m_blockend;  // the beat ends a BURST_BYTES block
-    logic m_cont;      // the next record continues the burst
-    logic m_close;
     logic m_hdr_beat;  // a beat of the header alone (ALIGN < 16)
+    logic [G-1:0] m_en0;   // granule enables of word w
+    logic [G-1:0] m_en1;   // of word w + 1
 
     if (HB == 0) begin : g_no_hdr_beat
         assign m_hdr_beat = 1'b0;
@@ -619,13 +662,26 @@ module dma_ring_writer
         assign m_hdr_beat = m_j_q < NB_W'(HB);
     end
 
-    assign m_go       = m_v_q && w_room;
-    assign m_fill     = !m_v_q || (m_go && m_lastb_q);
-    assign cmd_pop    = cmd_valid && m_fill;
-    assign m_rd       = m_go && !m_hdr_beat && m_inl_q != '0;
-    assign m_blockend = &m_off_q[$clog2(BURST_BYTES)-1:LOG_KW];
-    assign m_cont     = cmd_valid && !c_skip && c_q == m_q_q;
-    assign m_close    = m_blockend || (m_lastb_q && !m_cont);
+    assign m_vj        = m_lastb_q ? m_vl_q : (LGW+1)'(G);
+    assign m_span      = (LGW+2)'(m_rl_q) + (LGW+2)'(m_vj);
+    assign m_wx        = m_span > (LGW+2)'(G);
+    assign m_bidx_last = &m_off_q[LOG_BB-1:LOG_KW];
+    assign m_bend      = m_bidx_last && m_span >= (LGW+2)'(G);
+    assign m_newblk    = (m_off_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0) || (m_bidx_last && m_wx);
+    assign m_pend      = m_bidx_last ? pend_nz_q[m_noff_q[LOG_BB+1:LOG_BB]][m_q_q]
+                                     : pend_nz_q[m_off_q[LOG_BB+1:LOG_BB]][m_q_q];
+    assign to_take     = to_v_q && fl_room_q;
+    assign m_go        = m_v_q && !to_v_q && fl_room_q && !(m_newblk && m_pend);
+    assign m_fill      = !m_v_q || (m_go && m_lastb_q);
+    assign cmd_pop     = cmd_valid && m_fill;
+    assign m_rd        = m_go && !m_hdr_beat && m_inl_q != '0;
+
+    always_comb begin
+        for (int g = 0; g < G; g++) begin
+            m_en0[g] = (LGW+2)'(g) >= (LGW+2)'(m_rl_q) && (LGW+2)'(g) < m_span;
+            m_en1[g] = (LGW+2)'(g + G) < m_span;
+        end
+    end
 
     // skips: a dropped frame's beats are given back (one cycle per skip, at the head)
     logic skip_now;
@@ -633,146 +689,271 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            m_v_q    <= 1'b0;
-            rp_q     <= '0;
-            b_open_q <= 1'b0;
-            b_cv_q   <= 1'b0;
+            m_v_q <= 1'b0;
+            rp_q  <= '0;
         end else begin
             rp_q <= rp_q + (BP_W+1)'(m_rd) + (skip_now ? (BP_W+1)'(c_nb_in) : '0);
             if (m_fill) m_v_q <= cmd_valid && !c_skip;
-            if (m_go) begin
-                b_open_q <= !m_close;
-                if (m_close) b_cv_q <= 1'b0;
-                else if (m_lastb_q) b_cv_q <= 1'b1;
-            end
         end
     end
 
     always_ff @(posedge clk) begin
         if (m_fill && cmd_valid && !c_skip) begin
+            logic [OFF_W-1:0] w;
+            w = c_off & ~OFF_W'(KW - 1);
             m_q_q     <= c_q;
-            m_left_q  <= c_nb_out;
-            m_lastb_q <= c_nb_out == NB_W'(1);
+            m_left_q  <= c_nst;
+            m_lastb_q <= c_nst == NB_W'(1);
             m_j_q     <= '0;
             m_inl_q   <= c_nb_in;
-            m_off_q   <= c_off;
+            m_off_q   <= w;
+            m_noff_q  <= (w + OFF_W'(KW)) & c_mask;
             m_mask_q  <= c_mask;
             m_base_q  <= c_base;
             m_end_q   <= c_end;
+            m_rl_q    <= LGW'(c_off[LOG_KW-1:0] >> 3);
+            m_vl_q    <= (LGW+1)'(32'(c_rec8 - 1'b1) & (G - 1)) + 1'b1;
             m_hdr_q   <= {c_ts, c_hash, c_info, 8'(c_q), c_len};
         end else if (m_go) begin
             m_left_q  <= m_left_q - 1'b1;
             m_lastb_q <= m_left_q == NB_W'(2);
             m_j_q     <= m_j_q + 1'b1;
             if (m_rd) m_inl_q <= m_inl_q - 1'b1;
-            m_off_q   <= (m_off_q + OFF_W'(KW)) & m_mask_q;
-        end
-        if (m_go) begin
-            if (!b_open_q) begin
-                b_addr_q <= {m_base_q, 12'd0} | ADDR_W'(m_off_q);
-                b_len_q  <= '0;
-            end else begin
-                b_len_q  <= b_len_q + 1'b1;
-            end
-            if (m_lastb_q) begin
-                b_cq_q    <= m_q_q;
-                b_cprod_q <= m_end_q;
-            end
+            m_off_q   <= m_noff_q;
+            m_noff_q  <= (m_noff_q + OFF_W'(KW)) & m_mask_q;
         end
     end
 
-    // AW entries, pushed when a burst closes: {address, len, commit, queue, PROD}
-    localparam int AWE_W = ADDR_W + 8 + 1 + QW + 32;
-    logic             awe_push;
-    logic [AWE_W-1:0] awe_data;
-    logic             awf_valid;
-    logic [AWE_W-1:0] awf_data;
-    logic             awf_pop;
-    logic             awf_s_ready;
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            awe_push <= 1'b0;
-        end else begin
-            awe_push <= m_go && m_close;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        logic [ADDR_W-1:0] a;
-        logic [7:0]        l;
-        logic              cv;
-        logic [QW-1:0]     cq;
-        logic [31:0]       cp;
-        a  = b_open_q ? b_addr_q : {m_base_q, 12'd0} | ADDR_W'(m_off_q);
-        l  = b_open_q ? b_len_q + 1'b1 : 8'd0;
-        cv = m_lastb_q || b_cv_q;
-        cq = m_lastb_q ? m_q_q : b_cq_q;
-        cp = m_lastb_q ? m_end_q : b_cprod_q;
-        if (m_go && m_close) awe_data <= {a, l, cv, cq, cp};
-    end
-
-    sync_fifo #(
-        .WIDTH  (AWE_W),
-        .DEPTH  (WD),
-        .BYPASS (1'b0)
-    ) u_awf (
-        .clk     (clk),
-        .rst     (rst),
-        .s_data  (awe_data),
-        .s_valid (awe_push),
-        .s_ready (awf_s_ready),
-        .m_data  (awf_data),
-        .m_valid (awf_valid),
-        .m_ready (awf_pop)
-    );
-
-    // M1: the buffer read; M2: its word registered; M3: the beat composed
-    logic              m1_v;
+    // M1 (P): the op's fields
+    logic              m1_v;         // a record beat
+    logic              m1_to;        // a timeout flush of queue m1_q
+    logic [QW-1:0]     m1_q;
     logic              m1_rd;
     logic [NB_W-1:0]   m1_j;
     logic [127:0]      m1_hdr;
+    logic [BP_W-1:0]   m1_addr;
+    logic              m1_last;      // the record's last beat
+    logic              m1_bend;
+    logic              m1_wx;
+    logic [31:0]       m1_end;
+    logic [BLK_W-1:0]  m1_blk0;      // word w's block: its address >> LOG_BB
+    logic [BLK_W-1:0]  m1_blk1;      // word w + 1's
+    logic [SA_W-1:0]   m1_sa0;       // their staging words
+    logic [SA_W-1:0]   m1_sa1;
+    logic [G-1:0]      m1_en0;
+    logic [G-1:0]      m1_en1;
+    logic [LGW-1:0]    m1_rl;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            m1_v  <= 1'b0;
+            m1_to <= 1'b0;
+        end else begin
+            m1_v  <= m_go;
+            m1_to <= to_take;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        m1_q    <= to_take ? to_q_q : m_q_q;
+        m1_rd   <= m_rd;
+        m1_j    <= m_j_q;
+        m1_hdr  <= m_hdr_q;
+        m1_addr <= rp_q[BP_W-1:0];
+        m1_last <= m_lastb_q;
+        m1_bend <= m_bend;
+        m1_wx   <= m_wx;
+        m1_end  <= m_end_q;
+        m1_blk0 <= BLK_W'(({m_base_q, 12'd0} | ADDR_W'(m_off_q)) >> LOG_BB);
+        m1_blk1 <= BLK_W'(({m_base_q, 12'd0} | ADDR_W'(m_noff_q)) >> LOG_BB);
+        m1_sa0  <= {m_q_q, m_off_q[LOG_BB+1:LOG_KW]};
+        m1_sa1  <= {m_q_q, m_noff_q[LOG_BB+1:LOG_KW]};
+        m1_en0  <= m_en0;
+        m1_en1  <= m_en1;
+        m1_rl   <= m_rl_q;
+    end
+
+    // P: per queue, what is staged but not flushed. t_fpg: the first granule of the current
+    // block not yet flushed; t_unc: a record has ended since the last flush (its end t_re,
+    // in block t_blk), so a flush is owed within FLUSH_CYCLES. Read and written in this one
+    // stage, so consecutive ops see each other's updates.
+    logic [QUEUES-1:0]             t_unc;
+    logic [QUEUES-1:0][BGW-1:0]    t_fpg;
+    logic [QUEUES-1:0][31:0]       t_re;
+    logic [QUEUES-1:0][BLK_W-1:0]  t_blk;
+
+    // The flush decided in P: {queue, first granule, end granule (exclusive, 1..BLKG),
+    // block, commit, PROD}
+    localparam int FR_W = QW + BGW + (BGW + 1) + BLK_W + 1 + 32;
+    logic              m2_fv;
+    logic [FR_W-1:0]   m2_fl;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            t_unc <= '0;
+            m2_fv <= 1'b0;
+            for (int q = 0; q < QUEUES; q++) t_fpg[q] <= '0;
+        end else begin
+            logic              unc;
+            logic [BGW-1:0]    fpg;
+            logic [31:0]       re;
+            logic [BLK_W-1:0]  blk;
+            logic              exact;    // the record ends at the block's end
+            unc   = t_unc[m1_q];
+            fpg   = t_fpg[m1_q];
+            re    = t_re[m1_q];
+            blk   = t_blk[m1_q];
+            exact = m1_last && !m1_wx;
+            m2_fv <= 1'b0;
+            if (m1_v) begin
+                t_blk[m1_q] <= m1_wx ? m1_blk1 : m1_blk0;
+                if (m1_last) t_re[m1_q] <= m1_end;
+                if (m1_bend) begin
+                    // word w's block is full: [fpg, its end), committing the last record
+                    // wholly in it
+                    m2_fv <= 1'b1;
+                    m2_fl <= {m1_q, fpg, (BGW+1)'(BLKG), m1_blk0, exact || unc,
+                              exact ? m1_end : re};
+                    t_fpg[m1_q] <= '0;
+                    t_unc[m1_q] <= m1_last && m1_wx;
+                end else if (m1_last) begin
+                    t_unc[m1_q] <= 1'b1;
+                end
+            end else if (m1_to && unc) begin
+                // owed: [fpg, the last record's end) of the block it ended in
+                m2_fv <= 1'b1;
+                m2_fl <= {m1_q, fpg, (BGW+1)'(re[LOG_BB-1:3]), blk, 1'b1, re};
+                t_fpg[m1_q] <= re[LOG_BB-1:3];
+                t_unc[m1_q] <= 1'b0;
+            end
+        end
+    end
+
+    // Age of each queue's owed flush; a request once FLUSH_CYCLES old, or at once when the
+    // input has been quiet IDLE_GAP cycles and the mover has nothing
+    logic [QUEUES-1:0][AGE_W-1:0] age_q;
+    logic [QUEUES-1:0] req_q;
+    logic [QT_W-1:0]   quiet_q;
+    logic              idle_q;
+    logic [2:0]        to_cd_q;      // after a take: P's update reaches the requests
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            quiet_q <= '0;
+            idle_q  <= 1'b0;
+            req_q   <= '0;
+            to_v_q  <= 1'b0;
+            to_cd_q <= '0;
+            for (int q = 0; q < QUEUES; q++) age_q[q] <= '0;
+        end else begin
+            quiet_q <= i_v ? '0 : (quiet_q == QT_W'(IDLE_GAP)) ? quiet_q : quiet_q + 1'b1;
+            idle_q  <= quiet_q == QT_W'(IDLE_GAP) && !m_v_q && !cmd_valid;
+            for (int q = 0; q < QUEUES; q++) begin
+                if (!t_unc[q]) age_q[q] <= '0;
+                else if (age_q[q] != AGE_W'(FLUSH_CYCLES)) age_q[q] <= age_q[q] + 1'b1;
+            end
+            if (to_take) begin
+                to_cd_q <= 3'd5;
+                to_v_q  <= 1'b0;
+                req_q   <= '0;
+            end else if (to_cd_q != '0) begin
+                to_cd_q <= to_cd_q - 1'b1;
+                req_q   <= '0;
+            end else begin
+                for (int q = 0; q < QUEUES; q++) begin
+                    req_q[q] <= t_unc[q] && (idle_q || age_q[q] == AGE_W'(FLUSH_CYCLES));
+                end
+                if (!to_v_q) to_v_q <= |req_q;
+            end
+        end
+    end
+
+    // The lowest requesting queue (x & -x, then its index: an OR per index bit)
+    always_ff @(posedge clk) begin
+        logic [QUEUES-1:0] oh;
+        logic [QW-1:0]     qi;
+        oh = req_q & (~req_q + 1'b1);
+        qi = '0;
+        for (int q = 0; q < QUEUES; q++) if (oh[q]) qi = qi | QW'(q);
+        if (!to_v_q) to_q_q <= qi;
+    end
+
+    // M2, M2b: the buffer's word; the flush's beats and lanes. The staging write travels as
+    // {word w, word w + 1, their granule enables}.
+    localparam int SW_W = 2 * SA_W - 1 + 2 * G;   // word w + 1's bank is the other: no bit
+    // A flush as the reader takes it: {queue, slot, first beat, last beat, first granule in
+    // the first beat, last granule in the last beat, burst address, commit, PROD}
+    localparam int FL_W = QW + 2 + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32;
     logic [DATA_W-1:0] m2_word;
     logic              m2_v;
     logic              m2_rd;
     logic [NB_W-1:0]   m2_j;
     logic [127:0]      m2_hdr;
-    logic [BP_W-1:0]   m1_addr;
-    logic              m2b_v;        // M2b: the word off the block RAM, no logic
+    logic [SW_W-1:0]   m2_sw;
+    logic [LGW-1:0]    m2_rl;
+    logic              m2b_v;
     logic              m2b_rd;
     logic [NB_W-1:0]   m2b_j;
     logic [127:0]      m2b_hdr;
     logic [DATA_W-1:0] m2b_word;
+    logic [SW_W-1:0]   m2b_sw;
+    logic [LGW-1:0]    m2b_rl;
+    logic              m2b_fv;
+    logic [FL_W-1:0]   m2b_fl;
     logic              m3_v;
     logic [DATA_W-1:0] m3_beat;
+    logic [SW_W-1:0]   m3_sw;
+    logic [LGW-1:0]    m3_rl;
+    logic              m3_fv;
+    logic [FL_W-1:0]   m3_fl;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            m1_v  <= 1'b0;
-            m2_v  <= 1'b0;
-            m2b_v <= 1'b0;
-            m3_v  <= 1'b0;
+            m2_v   <= 1'b0;
+            m2b_v  <= 1'b0;
+            m3_v   <= 1'b0;
+            m2b_fv <= 1'b0;
+            m3_fv  <= 1'b0;
         end else begin
-            m1_v  <= m_go;
-            m2_v  <= m1_v;
-            m2b_v <= m2_v;
-            m3_v  <= m2b_v;
+            m2_v   <= m1_v;
+            m2b_v  <= m2_v;
+            m3_v   <= m2b_v;
+            m2b_fv <= m2_fv;
+            m3_fv  <= m2b_fv;
         end
     end
 
     always_ff @(posedge clk) begin
-        m1_rd   <= m_rd;
-        m1_j    <= m_j_q;
-        m1_hdr  <= m_hdr_q;
-        m1_addr <= rp_q[BP_W-1:0];
-        m2_word <= buf_mem[m1_addr];
-        m2_rd   <= m1_rd;
-        m2_j    <= m1_j;
-        m2_hdr  <= m1_hdr;
+        logic [QW-1:0]    q;
+        logic [BGW-1:0]   g0;
+        logic [BGW:0]     g1;
+        logic [BGW-1:0]   gl;
+        logic [BLK_W-1:0] blk;
+        logic             cv;
+        logic [31:0]      cp;
+        logic [BBW-1:0]   fb;
+        logic [ADDR_W-1:0] a;
+        {q, g0, g1, blk, cv, cp} = m2_fl;
+        gl = BGW'(g1 - 1'b1);
+        fb = BBW'(g0 >> LG);
+        a  = {blk, LOG_BB'(0)} | ADDR_W'(32'(fb) << LOG_KW);
+        m2_word  <= buf_mem[m1_addr];
+        m2_rd    <= m1_rd;
+        m2_j     <= m1_j;
+        m2_hdr   <= m1_hdr;
+        m2_sw    <= {m1_sa0, m1_sa1[SA_W-1:1], m1_en0, m1_en1};
+        m2_rl    <= m1_rl;
         m2b_word <= m2_word;
         m2b_rd   <= m2_rd;
         m2b_j    <= m2_j;
         m2b_hdr  <= m2_hdr;
+        m2b_sw   <= m2_sw;
+        m2b_rl   <= m2_rl;
+        m2b_fl   <= {q, blk[1:0], fb, BBW'(gl >> LG), LGW'(g0 & BGW'(G - 1)),
+                     LGW'(gl & BGW'(G - 1)), a, cv, cp};
+        m3_sw    <= m2b_sw;
+        m3_rl    <= m2b_rl;
+        m3_fl    <= m2b_fl;
     end
 
     logic [DATA_W-1:0] m2_in;   // the in-beat, or zeros past the frame
@@ -798,33 +979,251 @@ module dma_ring_writer
         end
     end
 
-    // The buffer's free pointer: the read pointer two cycles late (a slot is free once read)
-    logic [BP_W:0] rp_d1_q;
+    // R: the record's beat rotated by its first granule, cyclically: granules rl.. go to word
+    // w, the ones that wrap to word w + 1; each word to its bank (w's beat index parity)
+    logic              r_v;
+    logic [DATA_W-1:0] r_beat;
+    logic [1:0]        r_we;         // per bank
+    logic [1:0][SA_W-2:0] r_a;       // per bank: {queue, slot, beat >> 1}
+    logic [1:0][G-1:0] r_en;
+    logic              r_fv;
+    logic [FL_W-1:0]   r_fl;
+
     always_ff @(posedge clk) begin
         if (rst) begin
-            rp_d1_q <= '0;
-            rpf_q   <= '0;
+            r_v  <= 1'b0;
+            r_fv <= 1'b0;
         end else begin
-            rp_d1_q <= rp_q;
-            rpf_q   <= rp_d1_q;
+            r_v  <= m3_v;
+            r_fv <= m3_fv;
         end
     end
 
-    // The W data FIFO
+    always_ff @(posedge clk) begin
+        logic [2*DATA_W-1:0] two;
+        logic [SA_W-1:0]     sa0;
+        logic [SA_W-2:0]     sa1;
+        logic [G-1:0]        en0;
+        logic [G-1:0]        en1;
+        logic                b0;
+        two = {m3_beat, m3_beat};
+        {sa0, sa1, en0, en1} = m3_sw;
+        b0 = sa0[0];
+        r_beat <= two[DATA_W - 64 * 32'(m3_rl) +: DATA_W];
+        r_a[b0]   <= sa0[SA_W-1:1];
+        r_en[b0]  <= en0;
+        r_a[!b0]  <= sa1;
+        r_en[!b0] <= en1;
+        r_we      <= m3_v ? {|(b0 ? en0 : en1), |(b0 ? en1 : en0)} : 2'b00;
+        r_fl      <= m3_fl;
+    end
+
+    // S: the staging blocks, QUEUES x SB x BURST_BYTES in two banks of the even and odd
+    // beats; a flush is queued in the cycle its last bytes are written, so the reader sees them
+    logic [DATA_W-1:0] stg0_mem [SD / 2];
+    logic [DATA_W-1:0] stg1_mem [SD / 2];
+
+    always_ff @(posedge clk) begin
+        for (int g = 0; g < G; g++) begin
+            if (r_we[0] && r_en[0][g]) stg0_mem[r_a[0]][64*g +: 64] <= r_beat[64*g +: 64];
+            if (r_we[1] && r_en[1][g]) stg1_mem[r_a[1]][64*g +: 64] <= r_beat[64*g +: 64];
+        end
+    end
+
+    logic             flf_valid;
+    logic [FL_W-1:0]  flf_data;
+    logic             flf_pop;
+    logic             flf_s_ready;
+
+    sync_fifo #(
+        .WIDTH  (FL_W),
+        .DEPTH  (FLD),
+        .BYPASS (1'b0)
+    ) u_flf (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (r_fl),
+        .s_valid (r_fv),
+        .s_ready (flf_s_ready),
+        .m_data  (flf_data),
+        .m_valid (flf_valid),
+        .m_ready (flf_pop)
+    );
+
+    // ====================================================================================
+    // Reader: a flush's beats off the staging blocks into the W FIFO, its AW entry queued
+    // ====================================================================================
+    logic [QW-1:0]     f_q;
+    logic [1:0]        f_p;
+    logic [BBW-1:0]    f_fb;
+    logic [BBW-1:0]    f_lb;
+    logic [LGW-1:0]    f_lo;
+    logic [LGW-1:0]    f_hi;
+    logic [ADDR_W-1:0] f_addr;
+    logic              f_cv;
+    logic [31:0]       f_cp;
+    assign {f_q, f_p, f_fb, f_lb, f_lo, f_hi, f_addr, f_cv, f_cp} = flf_data;
+
+    logic [BBW-1:0]    rd_n_q;       // beats of the head flush read
+    logic [BBW-1:0]    rd_b;
+    logic              rd_go;
+    logic              rd_last;
+    logic [WD_W:0]     w_alloc_q;    // beats read
+    logic [WD_W:0]     w_sent_q;     // beats sent
+    logic [WD_W:0]     w_used_q;
+    logic              w_room_q;
+
+    assign rd_b    = f_fb + rd_n_q;
+    assign rd_go   = flf_valid && w_room_q;
+    assign rd_last = rd_b == f_lb;
+    assign flf_pop = rd_go && rd_last;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rd_n_q <= '0;
+        end else if (rd_go) begin
+            rd_n_q <= rd_last ? '0 : rd_n_q + 1'b1;
+        end
+    end
+
+    // R0 the address; R1 the word; R2 registered (the block RAM's register), into the FIFO
+    logic              rr1_v;
+    logic [SA_W-2:0]   rr1_a;
+    logic              rr1_bank;
+    logic [G-1:0]      rr1_gen;
+    logic              rr2_v;
+    logic [DATA_W-1:0] rr2_w0;
+    logic [DATA_W-1:0] rr2_w1;
+    logic              rr2_bank;
+    logic [G-1:0]      rr2_gen;
+    logic              rr3_v;
+    logic [DATA_W-1:0] rr3_word;
+    logic [KW-1:0]     rr3_strb;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rr1_v <= 1'b0;
+            rr2_v <= 1'b0;
+            rr3_v <= 1'b0;
+        end else begin
+            rr1_v <= rd_go;
+            rr2_v <= rr1_v;
+            rr3_v <= rr2_v;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        rr1_a    <= {f_q, f_p, rd_b[BBW-1:1]};
+        rr1_bank <= rd_b[0];
+        for (int g = 0; g < G; g++) begin
+            rr1_gen[g] <= (rd_n_q != '0 || LGW'(g) >= f_lo) && (!rd_last || LGW'(g) <= f_hi);
+        end
+        rr2_w0   <= stg0_mem[rr1_a];
+        rr2_w1   <= stg1_mem[rr1_a];
+        rr2_bank <= rr1_bank;
+        rr2_gen  <= rr1_gen;
+        rr3_word <= rr2_bank ? rr2_w1 : rr2_w0;
+        for (int b = 0; b < KW; b++) rr3_strb[b] <= rr2_gen[b / 8];
+    end
+
+    // AW entries, pushed with a flush's first beat: {address, len, commit, queue, PROD}
+    localparam int AWE_W = ADDR_W + 8 + 1 + QW + 32;
+    logic             awe_push;
+    logic [AWE_W-1:0] awe_data;
+    logic             awf_valid;
+    logic [AWE_W-1:0] awf_data;
+    logic             awf_pop;
+    logic             awf_s_ready;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            awe_push <= 1'b0;
+        end else begin
+            awe_push <= rd_go && rd_n_q == '0;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (rd_go && rd_n_q == '0) awe_data <= {f_addr, 8'(f_lb - f_fb), f_cv, f_q, f_cp};
+    end
+
+    sync_fifo #(
+        .WIDTH  (AWE_W),
+        .DEPTH  (WD),
+        .BYPASS (1'b0)
+    ) u_awf (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (awe_data),
+        .s_valid (awe_push),
+        .s_ready (awf_s_ready),
+        .m_data  (awf_data),
+        .m_valid (awf_valid),
+        .m_ready (awf_pop)
+    );
+
+    // Pending flushes per (slot, queue): +1 when P decides one, -1 when the reader has
+    // issued its last read; M0 opens a block only when the one before in its slot is read out
+    logic [SB-1:0][QUEUES-1:0]       pinc_q;
+    logic [SB-1:0][QUEUES-1:0]       pdec_q;
+    logic [SB-1:0][QUEUES-1:0][PC_W-1:0] pend_q;
+
+    always_ff @(posedge clk) begin
+        logic [QW-1:0] iq;
+        logic [1:0]    ip;
+        logic [PC_W-1:0] pn;
+        {iq, ip} = {m2_fl[FR_W-1 -: QW], m2_fl[34:33]};   // the queue; the block's slot (blk[1:0])
+        if (rst) begin
+            pinc_q    <= '0;
+            pdec_q    <= '0;
+            pend_nz_q <= '0;
+            for (int p = 0; p < SB; p++) for (int q = 0; q < QUEUES; q++) pend_q[p][q] <= '0;
+        end else begin
+            for (int p = 0; p < SB; p++) begin
+                for (int q = 0; q < QUEUES; q++) begin
+                    pinc_q[p][q] <= m2_fv && iq == QW'(q) && ip == 2'(p);
+                    pdec_q[p][q] <= flf_pop && f_q == QW'(q) && f_p == 2'(p);
+                    pn = pend_q[p][q] + PC_W'(pinc_q[p][q]) - PC_W'(pdec_q[p][q]);
+                    pend_q[p][q]    <= pn;
+                    pend_nz_q[p][q] <= pn != '0;
+                end
+            end
+        end
+    end
+
+    // Flush FIFO credits: taken at M0 by an op that may flush, given back when P decides
+    // no flush (a timeout already met) or the reader pops it
+    logic [$clog2(FLD):0] fl_used_q;
+    logic                 fl_none_q;   // P decided no flush for a timeout op
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            fl_used_q <= '0;
+            fl_room_q <= 1'b0;
+            fl_none_q <= 1'b0;
+        end else begin
+            fl_none_q <= m1_to && !t_unc[m1_q];
+            fl_used_q <= fl_used_q + ($clog2(FLD)+1)'((m_go && m_bend) || to_take)
+                                   - ($clog2(FLD)+1)'(fl_none_q) - ($clog2(FLD)+1)'(flf_pop);
+            fl_room_q <= 32'(fl_used_q) <= FLD - 4;
+        end
+    end
+
+    // The W data FIFO: {data, strobes}
     logic              wdf_valid;
-    logic [DATA_W-1:0] wdf_data;
+    logic [DATA_W+KW-1:0] wdf_data;
     logic              wdf_pop;
     logic              wdf_s_ready;
 
     sync_fifo #(
-        .WIDTH  (DATA_W),
+        .WIDTH  (DATA_W + KW),
         .DEPTH  (WD),
         .BYPASS (1'b0)
     ) u_wdf (
         .clk     (clk),
         .rst     (rst),
-        .s_data  (m3_beat),
-        .s_valid (m3_v),
+        .s_data  ({rr3_word, rr3_strb}),
+        .s_valid (rr3_v),
         .s_ready (wdf_s_ready),
         .m_data  (wdf_data),
         .m_valid (wdf_valid),
@@ -838,11 +1237,30 @@ module dma_ring_writer
             w_used_q  <= '0;
             w_room_q  <= 1'b0;
         end else begin
-            if (m_go)    w_alloc_q <= w_alloc_q + 1'b1;
+            if (rd_go)   w_alloc_q <= w_alloc_q + 1'b1;
             if (wdf_pop) w_sent_q  <= w_sent_q + 1'b1;
             w_used_q <= w_alloc_q - w_sent_q;
             w_room_q <= w_used_q <= (WD_W+1)'(WD - 10);
         end
+    end
+
+    // The buffer's free pointer: the read pointer two cycles late (a slot is free once read)
+    logic [BP_W:0] rp_d1_q;
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rp_d1_q <= '0;
+            rpf_q   <= '0;
+        end else begin
+            rp_d1_q <= rp_q;
+            rpf_q   <= rp_d1_q;
+        end
+    end
+
+    logic pipe_busy_q;   // an op between M1 and the reader's FIFO
+    always_ff @(posedge clk) begin
+        if (rst) pipe_busy_q <= 1'b0;
+        else     pipe_busy_q <= m1_v || m1_to || m2_v || m2_fv || m2b_v || m2b_fv || m3_v
+                                || m3_fv || r_v || r_fv || flf_valid || rr1_v || rr2_v || rr3_v;
     end
 
     // ====================================================================================
@@ -996,7 +1414,7 @@ module dma_ring_writer
             wb_gap_q <= '0;
             d_idle_q <= 1'b0;
         end else begin
-            d_idle_q <= !m_v_q && !cmd_valid && !awf_valid && w_used_q == '0;
+            d_idle_q <= !m_v_q && !cmd_valid && !pipe_busy_q && !awf_valid && w_used_q == '0;
             if (aw_out_take) begin
                 aw_v_q  <= aw_tv_q || aw_in_v;
                 aw_tv_q <= 1'b0;
@@ -1136,7 +1554,7 @@ module dma_ring_writer
     end
 
     assign w_in_v     = w_data_go || w_wb_go;
-    assign w_in       = w_data_go ? {wdf_data, {KEEP_W{1'b1}}, w_cnt_q == wc_len}
+    assign w_in       = w_data_go ? {wdf_data, w_cnt_q == wc_len}
                                   : {{(DATA_W / 32){wc_val}}, KEEP_W'(4'hF) << wc_lane, 1'b1};
     assign w_out_take = !w_v_q || m_axi_wready;
 
@@ -1499,7 +1917,7 @@ module dma_ring_writer
             endcase
         end else begin
             case (32'({rd_a2_q, 2'b00}))
-                DMA_REG_INFO:          rd_w_q <= {8'(QUEUES - 1), 8'(HDR), 8'(LOG_KW), 8'd1};
+                DMA_REG_INFO:          rd_w_q <= {8'(QUEUES - 1), 8'(HDR), 8'd3, 8'd1};
                 DMA_REG_PARAMS:        rd_w_q <= {16'(BURST_BYTES), 16'(BUF_BYTES / 1024)};
                 DMA_REG_CNT_BRESP_ERR: rd_w_q <= n_berr;
                 DMA_REG_CNT_WB:        rd_w_q <= n_wb;
@@ -1515,7 +1933,7 @@ module dma_ring_writer
 
     // Unused: the FIFOs' s_ready where credits keep them from filling; the ID of B
     logic unused;
-    assign unused = ^{d2_room[30:0], st_s_ready, wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
+    assign unused = ^{d2_room[30:0], st_s_ready, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
                       m_axi_bresp};
 
 endmodule

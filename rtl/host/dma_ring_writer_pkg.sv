@@ -10,7 +10,7 @@ package dma_ring_writer_pkg;
 
     // verilator lint_off UNUSEDPARAM
     // Register map (byte offsets in the block's window; docs/host.md).
-    localparam int DMA_REG_INFO = 'h000;  // RO: [7:0] version (1), [15:8] log2 of the record alignment (DATA_W / 8 bytes), [23:16] header bytes (16), [31:24] QUEUES - 1
+    localparam int DMA_REG_INFO = 'h000;  // RO: [7:0] version (1), [15:8] log2 of the record alignment (3: records packed at 8 bytes), [23:16] header bytes (16), [31:24] QUEUES - 1
     localparam int DMA_REG_PARAMS = 'h004;  // RO: [15:0] frame buffer KiB, [31:16] BURST_BYTES
     localparam int DMA_REG_CNT_BRESP_ERR = 'h010;  // RO: B responses other than OKAY (32 bits, wraps)
     localparam int DMA_REG_CNT_WB = 'h014;  // RO: producer write-backs issued (32 bits, wraps)

@@ -24,10 +24,12 @@ def tshark_exe() -> str:
     return exe
 
 
-def capture(in_pcap: Path, out_dir: Path, *args: str, config: str | None = None,
+def capture(in_pcap: Path | Sequence[Path], out_dir: Path, *args: str, config: str | None = None,
             expect_rc: int = 0) -> dict[str, Any]:
-    """`wirespeed capture --in IN --out DIR ARGS` in a subprocess; the report (if it ran)."""
-    cmd = [sys.executable, "-m", "wirespeed.cli", "capture", "--in", str(in_pcap),
+    """`wirespeed capture --in IN [IN2] --out DIR ARGS` in a subprocess; the report (if it
+    ran). A list of inputs: one per port."""
+    ins = [str(p) for p in in_pcap] if isinstance(in_pcap, (list, tuple)) else [str(in_pcap)]
+    cmd = [sys.executable, "-m", "wirespeed.cli", "capture", "--in", *ins,
            "--out", str(out_dir), "--quiet", *args]
     if config is not None:
         cfg_path = out_dir.parent / f"{out_dir.name}.yaml"

@@ -1,7 +1,8 @@
 """Golden model of the packed DMA ring writer ``rtl/host/dma_ring_writer.sv`` (docs/host.md).
 
-A frame becomes a *record*: a 16-byte header, the frame, zeros up to a multiple of the
-alignment (the bus width in bytes). A queue's records go back to back into its ring, a power
+A frame becomes a *record*: a 16-byte header, the frame, zeros up to a multiple of
+``ALIGN`` = 8 bytes at every bus width (records are packed: a record starts at any 8-byte
+lane of a bus beat). A queue's records go back to back into its ring, a power
 of two of bytes, at the position of the producer counter PROD (a free-running 32-bit byte
 counter; the ring position is PROD mod size) and may wrap from the ring's end to its start.
 A record is written only if ``PROD + len(record) <= CONS + size`` (CONS: the host's consumer
@@ -23,6 +24,7 @@ import struct
 from dataclasses import dataclass, field
 
 HDR_BYTES = 16
+ALIGN = 8          # record alignment in the ring (INFO.LOG2_ALIGN = 3), whatever the bus width
 M32 = (1 << 32) - 1
 
 
@@ -69,12 +71,12 @@ class Header:
                              d.hash, d.ts)
 
 
-def record_len(n: int, align: int) -> int:
+def record_len(n: int, align: int = ALIGN) -> int:
     """Bytes a frame of n bytes takes in a ring."""
     return -(-(HDR_BYTES + n) // align) * align
 
 
-def record(frame: bytes, d: Desc, align: int) -> bytes:
+def record(frame: bytes, d: Desc, align: int = ALIGN) -> bytes:
     r = header(len(frame), d) + frame
     return r + bytes(record_len(len(frame), align) - len(r))
 
@@ -84,7 +86,7 @@ class Ring:
     """One queue's ring: its bytes, PROD, CONS and counters."""
 
     size: int
-    align: int
+    align: int = ALIGN
     enabled: bool = True
     prod: int = 0
     cons: int = 0
@@ -129,7 +131,8 @@ def get(mem: bytes | bytearray, off: int, n: int) -> bytes:
     return bytes(mem[off:off + first]) + bytes(mem[:n - first])
 
 
-def parse_ring(mem: bytes | bytearray, cons: int, prod: int, align: int) -> list[tuple[Header, bytes]]:
+def parse_ring(mem: bytes | bytearray, cons: int, prod: int,
+               align: int = ALIGN) -> list[tuple[Header, bytes]]:
     """The records between CONS and PROD (as the host reads them)."""
     out = []
     pos = cons
