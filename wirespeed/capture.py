@@ -90,17 +90,16 @@ class CaptureRun:
     errors: list[str]          # the model check's findings (empty when agreed or not asked)
 
 
-def run_capture(in_pcap: Path, out_dir: Path, cfg: CaptureConfig, *, progress: bool = False,
-                verbose: bool = True, check_model: bool = False, seed: int = 1,
-                idle_prob: float = 0.0, extra: list[str] | None = None) -> CaptureRun:
-    """Capture ``in_pcap`` into ``out_dir`` (queue-NN.pcap, report.json); raise
-    :class:`CaptureError` on a failure a user can act on."""
+def _check_input(in_pcap: Path) -> None:
     if not in_pcap.is_file():
         raise CaptureError(f"{in_pcap}: no such file", EXIT_INPUT)
     try:
         pcap.read_ethernet(in_pcap)   # a clear message for a file that is not an Ethernet pcap
     except pcap.PcapError as exc:
         raise CaptureError(str(exc), EXIT_INPUT) from exc
+
+
+def _prepare_out(out_dir: Path) -> None:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -108,42 +107,169 @@ def run_capture(in_pcap: Path, out_dir: Path, cfg: CaptureConfig, *, progress: b
                            f"{exc.strerror or exc}", EXIT_INPUT) from exc
     if not os.access(out_dir, os.W_OK):
         raise CaptureError(f"{out_dir}: the output directory is not writable", EXIT_INPUT)
-    try:
-        binary = ensure_capture_harness(cfg.data_width, verbose)
-    except BuildError as exc:
-        raise CaptureError(str(exc), EXIT_SIM) from exc
-    report = out_dir / "report.json"
+
+
+def _command(binary: Path, in_pcap: Path, out_dir: Path, cfg: CaptureConfig, report: Path,
+             tag: str, seed: int, idle_prob: float, extra: list[str] | None,
+             progress: bool) -> list[str]:
     cmd = [str(binary), "--in", str(in_pcap), "--out-dir", str(out_dir), "--json", str(report),
            "--seed", str(seed), "--idle-prob", repr(float(idle_prob)), *cfg.harness_flags()]
     writes = cfg.register_writes()
     if writes:
-        regs = out_dir / "regs.txt"
+        regs = out_dir / f"regs{tag}.txt"
         regs.write_text("# wirespeed capture: the config's register writes\n" +
                         "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
         cmd += ["--regs", str(regs)]
     cmd += extra or []
     if progress:
         cmd.append("--progress")
+    return cmd
+
+
+def _failed(rc: int, cmd: list[str], out: str | None, err: str | None) -> CaptureError:
+    what = HARNESS_EXITS.get(rc, "the harness crashed")
+    detail = "\n".join(x.strip() for x in (out, err) if x and x.strip())
+    code = EXIT_MISMATCH if rc == 4 else EXIT_INPUT if rc == 2 else EXIT_SIM
+    return CaptureError(f"ws_capture exit {rc}: {what}\ncommand: {' '.join(cmd)}"
+                        + (f"\n{detail}" if detail else ""), code)
+
+
+def run_capture(in_pcap: Path, out_dir: Path, cfg: CaptureConfig, *, progress: bool = False,
+                verbose: bool = True, check_model: bool = False, seed: int = 1,
+                idle_prob: float = 0.0, extra: list[str] | None = None) -> CaptureRun:
+    """Capture ``in_pcap`` into ``out_dir`` (queue-NN.pcap, report.json); raise
+    :class:`CaptureError` on a failure a user can act on."""
+    _check_input(in_pcap)
+    _prepare_out(out_dir)
+    try:
+        binary = ensure_capture_harness(cfg.data_width, verbose)
+    except BuildError as exc:
+        raise CaptureError(str(exc), EXIT_SIM) from exc
+    report = out_dir / "report.json"
+    cmd = _command(binary, in_pcap, out_dir, cfg, report, "", seed, idle_prob, extra, progress)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=None if progress else subprocess.PIPE,
                           text=True)
     if proc.returncode != 0:
-        what = HARNESS_EXITS.get(proc.returncode, "the harness crashed")
-        detail = "\n".join(x.strip() for x in (proc.stdout, proc.stderr) if x and x.strip())
-        code = EXIT_MISMATCH if proc.returncode == 4 else EXIT_INPUT if proc.returncode == 2 \
-            else EXIT_SIM
-        raise CaptureError(f"ws_capture exit {proc.returncode}: {what}\ncommand: {' '.join(cmd)}"
-                           + (f"\n{detail}" if detail else ""), code)
+        raise _failed(proc.returncode, cmd, proc.stdout, proc.stderr)
     rep = json.loads(report.read_text())
     errors = check(in_pcap, out_dir, rep, cfg.model()) if check_model else []
     return CaptureRun(rep, out_dir, errors)
 
 
-def summary(r: dict[str, Any], in_pcap: Path, out_dir: Path) -> str:
+def port_config(cfg: CaptureConfig, port: int, ports: int) -> CaptureConfig:
+    """Port ``port``'s capture_top when the queues are split over ``ports`` ports, as the seed's
+    card splits its DMA channels between its two PCIe Gen3 x16 interfaces (one per CPU): each
+    port has cfg.queues / ports queues of its own (port p's are p * that .. ), its own link and
+    host memory, and writes its number into the records' port field."""
+    if ports == 1:
+        return cfg
+    if cfg.queues % ports:
+        raise CaptureError(f"queues {cfg.queues}: two ports split the queues evenly; use an "
+                           "even number", EXIT_INPUT)
+    try:
+        pc = cfg.replace(queues=cfg.queues // ports, port=port)
+        pc.validate(f"port {port}")
+    except CaptureConfigError as exc:
+        raise CaptureError(str(exc), EXIT_INPUT) from exc
+    return pc
+
+
+def run_capture_ports(inputs: list[Path], out_dir: Path, cfg: CaptureConfig, *,
+                      progress: bool = False, verbose: bool = True, check_model: bool = False,
+                      seed: int = 1, idle_prob: float = 0.0,
+                      extra: list[str] | None = None) -> CaptureRun:
+    """One capture port per input pcap (1 or 2), each its own capture_top, PCIe Gen3 x16 link
+    and host driver, run side by side (two processes: the ports share nothing but the clock);
+    port p's queues are numbered from p * queues / ports (its files queue-NN.pcap in
+    ``out_dir``); report.json holds both ports' reports and the totals (:func:`merge`)."""
+    if len(inputs) == 1:
+        return run_capture(inputs[0], out_dir, cfg, progress=progress, verbose=verbose,
+                           check_model=check_model, seed=seed, idle_prob=idle_prob, extra=extra)
+    if len(inputs) != 2:
+        raise CaptureError(f"{len(inputs)} inputs: give one pcap per port, one or two",
+                           EXIT_INPUT)
+    for p in inputs:
+        _check_input(p)
+    _prepare_out(out_dir)
+    cfgs = [port_config(cfg, p, 2) for p in range(2)]
+    try:
+        binary = ensure_capture_harness(cfg.data_width, verbose)
+    except BuildError as exc:
+        raise CaptureError(str(exc), EXIT_SIM) from exc
+    procs, cmds, reports = [], [], []
+    for p, (inp, pc) in enumerate(zip(inputs, cfgs)):
+        report = out_dir / f"report-port{p}.json"
+        cmd = _command(binary, inp, out_dir, pc, report, f"-port{p}", seed + p, idle_prob,
+                       (extra or []) + ["--queue-base", str(p * pc.queues)],
+                       progress and p == 0)
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                      stderr=None if progress and p == 0 else subprocess.PIPE,
+                                      text=True))
+        cmds.append(cmd)
+        reports.append(report)
+    outs = [pr.communicate() for pr in procs]
+    for pr, cmd, (o, e) in zip(procs, cmds, outs):
+        if pr.returncode != 0:
+            raise _failed(pr.returncode, cmd, o, e)
+    reps = [json.loads(r.read_text()) for r in reports]
+    errors: list[str] = []
+    if check_model:
+        for p, (inp, pc, rep) in enumerate(zip(inputs, cfgs, reps)):
+            errors += [f"port {p}: {e}" for e in check(inp, out_dir, rep, pc.model())]
+    rep = merge(reps)
+    (out_dir / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
+    return CaptureRun(rep, out_dir, errors)
+
+
+def merge(reps: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ports' reports as one: totals, the queues by their global number (each with its
+    port), each port's own report under ``ports``."""
+    first = reps[0]
+    out: dict[str, Any] = {k: first[k] for k in ("data_width", "clock_mhz", "line_rate_gbps",
+                                                 "ring_bytes")}
+    out["port_count"] = len(reps)
+    out["queues"] = sum(r["queues"] for r in reps)
+    for k in ("packets_in", "bytes_in", "captured", "captured_bytes", "dropped",
+              "offered_gbps"):
+        out[k] = sum(r[k] for r in reps)
+    out["balanced"] = int(all(r["balanced"] for r in reps))
+    out["queue"] = {}
+    for p, r in enumerate(reps):
+        for qs, q in r["queue"].items():
+            out["queue"][str(r.get("queue_base", 0) + int(qs))] = dict(q, port=p)
+    counters: dict[str, int] = {}
+    for r in reps:
+        for k, v in r["counters"].items():
+            counters[k] = counters.get(k, 0) + v
+    out["counters"] = counters
+    for q in out["queue"].values():
+        q["share"] = q["frames_in"] / out["packets_in"] if out["packets_in"] else 0.0
+    shares = [q["share"] for q in out["queue"].values()]
+    out["rss_spread"] = {"min_share": min(shares, default=0.0),
+                         "max_share": max(shares, default=0.0),
+                         "imbalance": max(shares, default=0.0) * out["queues"]}
+    out["pcie"] = dict(first["pcie"])
+    for k in ("tlps", "payload_bytes", "wire_bytes", "busy_ns"):
+        out["pcie"][k] = sum(r["pcie"][k] for r in reps)
+    out["pcie"]["payload_gbps"] = sum(r["pcie"]["payload_gbps"] for r in reps)
+    out["pcie"]["utilisation"] = max(r["pcie"]["utilisation"] for r in reps)
+    out["pcie"]["links"] = len(reps)
+    out["dma"] = {"bursts": sum(r["dma"]["bursts"] for r in reps),
+                  "beats": sum(r["dma"]["beats"] for r in reps)}
+    out["dma"]["frame_bytes_per_beat"] = (out["captured_bytes"] / out["dma"]["beats"]
+                                          if out["dma"]["beats"] else 0.0)
+    out["ports"] = reps
+    return out
+
+
+def summary(r: dict[str, Any], in_pcap: Path | list[Path], out_dir: Path) -> str:
     """The short table the CLI prints."""
-    p = r["pcie"]
+    ins = in_pcap if isinstance(in_pcap, list) else [in_pcap]
+    ports = r.get("ports", [r])
     lines = [
-        f"capture: {in_pcap} -> {out_dir}/ ({r['data_width']}-bit bus at {r['clock_mhz']:g} MHz, "
-        f"{r['line_rate_gbps']:g} Gbit/s offered, {r['queues']} queues, "
+        f"capture: {' + '.join(map(str, ins))} -> {out_dir}/ ({r['data_width']}-bit bus at "
+        f"{r['clock_mhz']:g} MHz, {r['line_rate_gbps']:g} Gbit/s offered per port, "
+        f"{len(ports)} port{'s' if len(ports) > 1 else ''}, {r['queues']} queues, "
         f"{r['ring_bytes'] // 1024} KiB rings)",
         f"  {'queue':>5} {'frames in':>10} {'captured':>10} {'dropped':>8} "
         f"{'(full/buf/off)':>15} {'share':>7}  file",
@@ -157,10 +283,14 @@ def summary(r: dict[str, Any], in_pcap: Path, out_dir: Path) -> str:
     lines.append(f"  hostile/unparsed: {c['rss_default']} to the default queue (runts "
                  f"{c['runts']}, giants {c['giants']}); RSS imbalance (max share x queues) "
                  f"{r['rss_spread']['imbalance']:.2f}")
-    lines.append(f"  PCIe Gen3 x{p['lanes']} ({p['raw_gbps']:.1f} Gbit/s raw, "
-                 f"{p['max_payload_gbps']:.1f} at {p['max_payload_bytes']}-byte TLPs): "
-                 f"{p['payload_gbps']:.1f} Gbit/s of payload, link {100 * p['utilisation']:.1f}% "
-                 f"busy; offered {r['offered_gbps']:.1f} Gbit/s of frames")
+    for i, pr in enumerate(ports):
+        p = pr["pcie"]
+        who = f"port {i}: " if len(ports) > 1 else ""
+        lines.append(f"  {who}PCIe Gen3 x{p['lanes']} ({p['raw_gbps']:.1f} Gbit/s raw, "
+                     f"{p['max_payload_gbps']:.1f} at {p['max_payload_bytes']}-byte TLPs): "
+                     f"{p['payload_gbps']:.1f} Gbit/s of payload, link "
+                     f"{100 * p['utilisation']:.1f}% busy; offered {pr['offered_gbps']:.1f} "
+                     f"Gbit/s of frames")
     lines.append("  frames in = captured + counted drops: "
                  + ("yes" if r["balanced"] and r["captured"] + r["dropped"] == r["packets_in"]
                     else "NO"))
@@ -186,10 +316,11 @@ def config_from_args(args: argparse.Namespace) -> CaptureConfig:
 def cmd_capture(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
     verbose = not args.quiet
-    run = run_capture(args.in_path, args.out_dir, cfg, progress=verbose, verbose=verbose,
-                      check_model=args.check, seed=args.seed)
+    inputs = list(args.in_path)
+    run = run_capture_ports(inputs, args.out_dir, cfg, progress=verbose, verbose=verbose,
+                            check_model=args.check, seed=args.seed)
     if verbose:
-        print(summary(run.report, args.in_path, args.out_dir))
+        print(summary(run.report, inputs, args.out_dir))
         print(f"  report: {args.out_dir / 'report.json'}")
     for e in run.errors:
         print(f"wirespeed: check: {e}")
@@ -208,15 +339,18 @@ def add_parser(sub: Any) -> None:
                                     "dma_ring_writer) and the harness's PCIe Gen3 x16 and host "
                                     "driver model; write DIR/queue-NN.pcap (nanosecond "
                                     "timestamps) and DIR/report.json. docs/host.md.")
-    cp.add_argument("--in", dest="in_path", type=Path, required=True, metavar="IN.pcap",
-                    help="input pcap or pcapng (Ethernet, no FCS)")
+    cp.add_argument("--in", dest="in_path", type=Path, required=True, nargs="+",
+                    metavar="IN.pcap", help="input pcap or pcapng (Ethernet, no FCS); two "
+                    "files: two ports, each its own capture_top and PCIe Gen3 x16 link, the "
+                    "queues split between them (port 1's numbered from queues / 2)")
     cp.add_argument("--out", dest="out_dir", type=Path, required=True, metavar="DIR",
                     help="output directory (created)")
     cp.add_argument("--config", type=Path, metavar="FILE",
                     help="capture YAML config (docs/config.md, \"wirespeed capture\")")
     cp.add_argument("--width", type=int, choices=(64, 128, 256, 512),
                     help="bus width (default 512)")
-    cp.add_argument("--queues", type=int, metavar="N", help="queues used, 1..16 (default 16)")
+    cp.add_argument("--queues", type=int, metavar="N", help="queues used, 1..16 (default 16); "
+                    "with two ports, in all (each port has N / 2)")
     cp.add_argument("--ring-bytes", type=int, metavar="B",
                     help="bytes per ring, a power of two (default 1048576)")
     cp.add_argument("--clock-mhz", type=float, metavar="F", help="clock (default 322.265625)")

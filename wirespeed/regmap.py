@@ -509,7 +509,8 @@ DMA_RING_WRITER = Block(
     sv_package="dma_ring_writer_pkg", sv_path="rtl/host/dma_ring_writer_pkg.sv",
     registers=(
         Register(0x000, "INFO", "RO", "[7:0] version (1), [15:8] log2 of the record alignment "
-                 "(3: records packed at 8 bytes), [23:16] header bytes (16), [31:24] QUEUES - 1", reset=None,
+                 "(3: records packed at 8 bytes), [23:16] header bytes (16), [31:24] QUEUES - 1",
+                 reset=None,
                  fields=(BitField("VERSION", 0, 8, "1"),
                          BitField("LOG2_ALIGN", 8, 8, "records start at multiples of 2^this"),
                          BitField("HDR_BYTES", 16, 8, "16"),

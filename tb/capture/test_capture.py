@@ -256,6 +256,43 @@ def test_min_frames_at_line_rate(tmp_path: Path) -> None:
             assert 0.8 < p["utilisation"] < 0.95
 
 
+def test_two_ports(tmp_path: Path) -> None:
+    """Two inputs: two ports, each its own capture_top and Gen3 x16 link, the 16 queues split
+    8 + 8 (port 1's files queue-08..15); minimum frames at 100G on both: nothing lost, every
+    frame in its port's RSS queue (--check per port), the report's totals = the ports' sums."""
+    r = random.Random(4)
+
+    def udp(k: int) -> list[bytes]:
+        return [bytes(Ether(**MAC) / IP(src=f"10.{r.randrange(256)}.{r.randrange(256)}.1",
+                                        dst="10.9.9.9") / UDP(sport=r.randrange(65536), dport=9)
+                      / Raw(bytes(18))) for _ in range(k)]
+
+    a, b = udp(3000), traffic(600, seed=12)
+    ina, inb = write(tmp_path / "a.pcap", a), write(tmp_path / "b.pcap", b)
+    out = tmp_path / "out"
+    rep = capture([ina, inb], out, "--check")
+    assert rep["port_count"] == 2 and rep["queues"] == 16
+    check_balance(rep)
+    tshark_read_all(out, rep)
+    assert sorted(int(q) for q in rep["queue"]) == list(range(16))
+    assert {q["port"] for qs, q in rep["queue"].items() if int(qs) < 8} == {0}
+    assert {q["port"] for qs, q in rep["queue"].items() if int(qs) >= 8} == {1}
+    assert rep["queue"]["8"]["file"] == "queue-08.pcap"
+    p0, p1 = rep["ports"]
+    assert p0["packets_in"] == len(a) and p1["packets_in"] == len(b)
+    assert p0["queues"] == p1["queues"] == 8 and p1["queue_base"] == 8
+    assert rep["packets_in"] == len(a) + len(b) and rep["dropped"] == 0
+    # port 1's queues hold exactly its frames (by the port's own RSS model: 8 queues)
+    model = config("queues: 8\n").model()
+    for q in range(8):
+        want = [f for f in b if model.queue_of(f) == q]
+        assert pcap.read_ethernet(out / f"queue-{q + 8:02d}.pcap") == want
+    rep = capture([ina, inb, ina], tmp_path / "o3", expect_rc=2)
+    assert "one or two" in rep["stderr"]
+    rep = capture([ina, inb], tmp_path / "o4", "--queues", "5", expect_rc=2)
+    assert "even" in rep["stderr"]
+
+
 def test_errors(tmp_path: Path) -> None:
     """Errors a user can act on: exit 2 and one line naming the problem."""
     good = write(tmp_path / "in.pcap", [bytes(Ether() / IP() / UDP())])
