@@ -186,6 +186,10 @@ def _block(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if getattr(args, "scenario", None) == "capture-seed":
+        from wirespeed import capture_seed
+
+        return capture_seed.cmd(args)
     block = _block(args)
     cfg = _config(args)
     opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=cfg.line_rate_gbps,
@@ -895,10 +899,12 @@ def parser() -> argparse.ArgumentParser:
                     help="host-port input: encapsulated to --net-out")
     vt.add_argument("--net-out", type=Path, metavar="OUT.pcap",
                     help="network-port output of the encap direction")
-    vt.add_argument("--scenario", choices=("gre-seed", "vxlan-seed"),
+    vt.add_argument("--scenario", choices=("gre-seed", "vxlan-seed", "capture-seed"),
                     help="gre-seed: the default GRE scenario (the seed's Table 2); vxlan-seed: "
                          "the Lanner/Ethernity VXLAN offload test (16K tunnels, 4K VNIs per "
-                         "direction, 804-byte frames, both directions)")
+                         "direction, 804-byte frames, both directions); capture-seed: the "
+                         "CESNET 2x100G capture (capture_top per port, 64..1518 bytes and "
+                         "IMIX, --frames per port and length, default 20000; docs/host.md)")
     vt.add_argument("--host-rate", choices=("loopback", "line"),
                     help="vxlan-seed: the host input's pacing: loopback (default) = the network "
                          "port's frame rate, as the seed's looped-back traffic; line = "

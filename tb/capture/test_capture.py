@@ -293,6 +293,32 @@ def test_two_ports(tmp_path: Path) -> None:
     assert "even" in rep["stderr"]
 
 
+def test_capture_seed_scenario(tmp_path: Path) -> None:
+    """`wirespeed run --scenario capture-seed` (small): both ports at 100G per length and IMIX,
+    the table printed, the JSON report: nothing lost, every port balanced."""
+    import json
+    import subprocess
+    import sys
+
+    from wirespeed.paths import ROOT
+
+    rep_path = tmp_path / "seed.json"
+    proc = subprocess.run([sys.executable, "-m", "wirespeed.cli", "run", "--scenario",
+                           "capture-seed", "--frames", "600", "--quiet", "--report",
+                           str(rep_path)], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    assert "capture-seed" in proc.stdout and "no loss at any length" in proc.stdout
+    res = json.loads(rep_path.read_text())
+    assert [row["length"] for row in res["rows"]] == [64, 65, 128, 256, 512, 1024, 1518, "imix"]
+    for row in res["rows"]:
+        assert row["total"]["loss"] == 0 and row["total"]["balanced"] == 1
+        assert len(row["ports"]) == 2
+        for p in row["ports"]:
+            assert p["frames"] == 600 and 99.0 < p["offered_gbps"] < 101.0
+            assert p["pcie_utilisation"] < 0.95
+
+
 def test_errors(tmp_path: Path) -> None:
     """Errors a user can act on: exit 2 and one line naming the problem."""
     good = write(tmp_path / "in.pcap", [bytes(Ether() / IP() / UDP())])
