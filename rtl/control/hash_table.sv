@@ -8,7 +8,7 @@
 //     default): a key presented with lk_valid in cycle t is answered with rs_valid in cycle
 //     t+3.
 //       cycle t    h0 = CRC-32C(key bytes) mod BUCKETS, h1 = CRC-32(key bytes) mod BUCKETS
-//                  (combinational XOR networks), registered with the key
+//                  (an XOR tree per index bit), registered with the key
 //       cycle t+1  registered read of bucket h0 of bank 0 and bucket h1 of bank 1
 //                  (the 8 slot memories at once)
 //       cycle t+2  compare the 8 ways, select the value, register
@@ -16,8 +16,12 @@
 //     With LOOKUP_LATENCY = 4 the words read (and the collision bypass) are registered once
 //     more in fabric before the comparisons, which then happen in cycle t+3: a block RAM's
 //     clock-to-output (4.1 ns for an ECP5 DP16KD, docs/performance.md) is no longer in
-//     series with the 8 key comparisons and the value multiplexer. Answers in cycle t+4;
-//     what a lookup sees of a concurrent command is unchanged (the read is where it was).
+//     series with the 8 key comparisons and the value multiplexer. Answers in cycle t+4.
+//     With LOOKUP_LATENCY = 5 the 8 way hits (a bypassed word's key compared a cycle early)
+//     and the 8 values are registered after the comparisons, and the first hit's value (the
+//     bypassed word's where that way was bypassed) is selected in cycle t+4. Answers in cycle
+//     t+5. What a lookup sees of a concurrent
+//     command is the same at every latency (the read is in cycle t+1).
 //   * Key bytes: the key as a big-endian integer in ceil(KEY_W/8) bytes. CRC-32C: reflected,
 //     polynomial 0x82F63B78, init and final xor 0xFFFFFFFF; CRC-32: the zlib one (0xEDB88320).
 //   * If a key is valid in more than one way (only transiently, while software relocates an
@@ -28,9 +32,9 @@
 //   * 8 slot memories, one per (bank, way): `logic [SLOT_W-1:0] mem [BUCKETS]`, BUCKETS =
 //     SLOTS/8, SLOT_W = 1 + KEY_W + VALUE_W, word = {valid, key, value}. A bucket is the same
 //     address in the 4 memories of its bank. Memory m = bank*4 + way.
-//   * Each memory has two ports on one clock: port A, read-only, for the lookup (registered
-//     read with enable); port B, read or write (no-change), for the control side only.
-//     That is a true-dual-port BRAM/URAM. A slot is one word of one memory, so a command
+//   * Each memory has two ports on one clock: port A, read-only, for the lookup; port B, read
+//     or write (no-change), for the control side only: a true-dual-port BRAM/URAM
+//     (rtl/mem/ram_tdp_reg.sv), read through its output registers where the latency allows. A slot is one word of one memory, so a command
 //     writes it in a single memory write: a lookup sees the whole old slot or the whole new
 //     one. When port B writes the word port A reads in the same cycle, the lookup does not
 //     use port A's output (a BRAM in NO_CHANGE/WRITE_FIRST mode returns garbage on such a
@@ -49,21 +53,23 @@
 //   0x020 + 4i TBL_KEY[i]   RW, i < ceil(KEY_W/32)   (bits above KEY_W read 0)
 //   0x040 + 4i TBL_VALUE[i] RW, i < ceil(VALUE_W/32) (bits above VALUE_W read 0)
 //   * Other addresses, and writes to RO registers, answer SLVERR (reads return 0).
+//   * Requests are registered before they act (control may take cycles; the lookup may not
+//     take logic depth): a write taken by its AW/W handshake in cycle a is decoded and
+//     performed from registers in a+1 (a register write: B valid in a+2).
 //   * A TBL_CMD write with op != 0 (WSTRB[0] set) on a slot whose bucket is >= BUCKETS answers
-//     SLVERR and does nothing. Otherwise a command runs for exactly 2 cycles (busy): cycle 1
-//     reads the slot on port B, cycle 2 writes it (op 1: {1, KEY, VALUE}; op 2: all zero),
-//     or copies it into TBL_KEY/TBL_VALUE/TBL_STATUS[31] (op 3), and updates TBL_COUNT (op 1
-//     on an invalid slot +1, op 2 on a valid slot -1). Lookups presented up to the cycle in
-//     which the command write is taken (its AW/W handshake) see the old slot, lookups from
-//     the next cycle on the new one. B is raised only once the slot is written (valid in
-//     the third cycle after the AW/W handshake; a register write's B is valid in the next
-//     one): when software sees B, every later lookup sees the new contents.
+//     SLVERR and does nothing. Otherwise a command is busy for 4 cycles, a+2 .. a+5: a+2 reads
+//     the slot on port B, a+3 writes it (op 1: {1, KEY, VALUE}; op 2: all zero) while the word
+//     read enters the RAM's output register, a+4 selects the slot's word, a+5 copies it into
+//     TBL_KEY/TBL_VALUE/TBL_STATUS[31] (op 3) or updates TBL_COUNT (op 1 on an invalid slot
+//     +1, op 2 on a valid slot -1). Lookups presented up to cycle a+1 see the old slot,
+//     lookups from a+2 on the new one. B is valid in a+6, once the slot is written: when
+//     software sees B, every later lookup sees the new contents.
 //   * A command holds the write channel until its B, so TBL_KEY/TBL_VALUE/TBL_SLOT never
 //     change under it. During the post-reset clear a write is taken (AW/W) but performed
 //     and answered only when the clear is done. Reads are always answered.
-//   * Write channel: AW and W in either order or together; one write in flight; B one cycle
-//     after the register write (command: after the command). Read channel: R the cycle after
-//     AR; one read in flight. WSTRB selects byte lanes of the RW registers.
+//   * Write channel: AW and W in either order or together; one write in flight. Read
+//     channel: the address is registered with the AR handshake in cycle r, R is valid in r+2;
+//     one read in flight. WSTRB selects byte lanes of the RW registers.
 
 `default_nettype none
 
@@ -76,8 +82,8 @@ module hash_table #(
     parameter int SLOTS = 32768,
     // AXI4-Lite byte address width (7..32): the register window is 2^ADDR_W bytes
     parameter int ADDR_W = 12,
-    // Cycles from lk_valid to rs_valid: 3, or 4 with the read words registered before the
-    // comparisons (see "Lookup")
+    // Cycles from lk_valid to rs_valid: 3; 4 with the read words registered before the
+    // comparisons; 5 with also the way hits registered before the select (see "Lookup")
     parameter int LOOKUP_LATENCY = 3
 ) (
     input  wire logic               clk,
@@ -129,8 +135,8 @@ module hash_table #(
     if (ADDR_W < 7 || ADDR_W > 32) begin : g_err_addr_w
         $error("hash_table: ADDR_W (%0d) must be 7..32", ADDR_W);
     end
-    if (LOOKUP_LATENCY != 3 && LOOKUP_LATENCY != 4) begin : g_err_latency
-        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3 or 4", LOOKUP_LATENCY);
+    if (LOOKUP_LATENCY < 3 || LOOKUP_LATENCY > 5) begin : g_err_latency
+        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3, 4 or 5", LOOKUP_LATENCY);
     end
 
     // ------------------------------------------------------------------------------------
@@ -173,10 +179,12 @@ module hash_table #(
     // ------------------------------------------------------------------------------------
     // Hash functions
     // ------------------------------------------------------------------------------------
+    localparam int KEY_BITS = 8 * KEY_BYTES;
+
     // Reflected CRC-32 (init and final xor 0xFFFFFFFF) of the key as a big-endian integer in
     // KEY_BYTES bytes: byte 0 = data[8*KEY_BYTES-1 -: 8], each byte least significant bit
-    // first. A constant-bound loop over bits: an XOR network after synthesis.
-    function automatic logic [31:0] crc32_key(input logic [8*KEY_BYTES-1:0] data,
+    // first. Evaluated at elaboration only (crc_matrix).
+    function automatic logic [31:0] crc32_key(input logic [KEY_BITS-1:0] data,
                                               input logic [31:0] poly);
         logic [31:0] c;
         logic        fb;
@@ -190,18 +198,41 @@ module hash_table #(
         crc32_key = ~c;
     endfunction
 
+    // The CRC of a fixed-length message is affine in its bits: crc(x) = crc(0) ^ XOR of the
+    // columns of the bits set. Row j = the key bits that output bit j depends on, so each bucket
+    // index bit is one balanced XOR tree (a few LUT levels), not the serial bit loop's chain.
+    typedef logic [31:0][KEY_BITS-1:0] crc_mat_t;
+
+    function automatic crc_mat_t crc_matrix(input logic [31:0] poly);
+        logic [KEY_BITS-1:0] e;
+        logic [31:0]         c0;
+        logic [31:0]         c;
+        crc_matrix = '0;
+        c0 = crc32_key('0, poly);
+        for (int b = 0; b < KEY_BITS; b++) begin
+            e    = '0;
+            e[b] = 1'b1;
+            c    = crc32_key(e, poly) ^ c0;
+            for (int j = 0; j < 32; j++) crc_matrix[j][b] = c[j];
+        end
+    endfunction
+
+    localparam crc_mat_t    CRC0_MAT   = crc_matrix(CRC32C_POLY);
+    localparam crc_mat_t    CRC1_MAT   = crc_matrix(CRC32_POLY);
+    localparam logic [31:0] CRC0_CONST = crc32_key('0, CRC32C_POLY);
+    localparam logic [31:0] CRC1_CONST = crc32_key('0, CRC32_POLY);
+
     // ------------------------------------------------------------------------------------
     // Lookup stage 1: hash, register
     // ------------------------------------------------------------------------------------
-    logic [8*KEY_BYTES-1:0] lk_bytes;
-    logic [31:0]            lk_crc0;
-    logic [31:0]            lk_crc1;
-    assign lk_bytes = (8 * KEY_BYTES)'(lk_key);
-    assign lk_crc0  = crc32_key(lk_bytes, CRC32C_POLY);
-    assign lk_crc1  = crc32_key(lk_bytes, CRC32_POLY);
+    logic [KEY_BITS-1:0]    lk_bytes;
+    logic [1:0][BIDX_W-1:0] lk_idx;   // bucket per bank
+    assign lk_bytes = KEY_BITS'(lk_key);
 
-    logic unused_crc;
-    assign unused_crc = ^{lk_crc0[31:BIDX_W], lk_crc1[31:BIDX_W]};
+    for (genvar j = 0; j < BIDX_W; j++) begin : g_hash
+        assign lk_idx[0][j] = CRC0_CONST[j] ^ (^(lk_bytes & CRC0_MAT[j]));
+        assign lk_idx[1][j] = CRC1_CONST[j] ^ (^(lk_bytes & CRC1_MAT[j]));
+    end
 
     // Valid pipeline: lk_v_q[i] = a lookup is in stage i (stage LOOKUP_LATENCY = result)
     logic [LOOKUP_LATENCY:1] lk_v_q;
@@ -218,55 +249,48 @@ module hash_table #(
     assign s1_valid = lk_v_q[1];
 
     always_ff @(posedge clk) begin
-        s1_key_q    <= lk_key;
-        s1_idx_q[0] <= lk_crc0[BIDX_W-1:0];
-        s1_idx_q[1] <= lk_crc1[BIDX_W-1:0];
+        s1_key_q <= lk_key;
+        s1_idx_q <= lk_idx;
     end
 
     // ------------------------------------------------------------------------------------
-    // Control-side memory port signals (driven by the command engine below)
+    // Control-side memory port: registers, driven by the command engine below
     // ------------------------------------------------------------------------------------
-    logic [BIDX_W-1:0] ctl_addr;
-    logic              ctl_re;
-    logic [MEMS-1:0]   ctl_we;
-    logic [SLOT_W-1:0] ctl_wdata;
+    logic [BIDX_W-1:0] ctl_addr_q;
+    logic [MEMS-1:0]   ctl_we_q;
+    logic [SLOT_W-1:0] ctl_wdata_q;
 
     // ------------------------------------------------------------------------------------
-    // Slot memories (lookup stage 2: registered read of both buckets)
+    // Slot memories (lookup stage 2: registered read of both buckets). Each is read through
+    // its block RAM's output register where a cycle allows (port A with LOOKUP_LATENCY >= 4,
+    // port B always), so no block RAM's clock-to-output is in series with a wire to fabric.
     // ------------------------------------------------------------------------------------
     logic [MEMS-1:0][SLOT_W-1:0] lk_rd;   // port A read data, per memory
-    logic [MEMS-1:0][SLOT_W-1:0] ctl_rd;  // port B read data, per memory
+    logic [MEMS-1:0][SLOT_W-1:0] ctl_rd;  // port B read data (2 cycles), per memory
 
     for (genvar m = 0; m < MEMS; m++) begin : g_mem
-        logic [SLOT_W-1:0] mem [BUCKETS];
-        logic [SLOT_W-1:0] rd_a_q;
-        logic [SLOT_W-1:0] rd_b_q;
-
-        // Port A: lookup read
-        always_ff @(posedge clk) begin
-            if (s1_valid) rd_a_q <= mem[s1_idx_q[m / WAYS]];
-        end
-
-        // Port B: control write or read
-        always_ff @(posedge clk) begin
-            if (ctl_we[m]) begin
-                mem[ctl_addr] <= ctl_wdata;
-            end else if (ctl_re) begin
-                rd_b_q <= mem[ctl_addr];
-            end
-        end
-
-        assign lk_rd[m]  = rd_a_q;
-        assign ctl_rd[m] = rd_b_q;
+        ram_tdp_reg #(
+            .ADDR_W   (BIDX_W),
+            .DATA_W   (SLOT_W),
+            .A_OUTREG (LOOKUP_LATENCY >= 4)
+        ) u_ram (
+            .clk     (clk),
+            .addr_a  (s1_idx_q[m / WAYS]),
+            .rdata_a (lk_rd[m]),
+            .we_b    (ctl_we_q[m]),
+            .addr_b  (ctl_addr_q),
+            .wdata_b (ctl_wdata_q),
+            .rdata_b (ctl_rd[m])
+        );
     end
 
     logic             s2_ok_q;    // the memory read happened after the post-reset clear
     logic [KEY_W-1:0] s2_key_q;   // data: not reset
-    logic             clearing;   // the table is being cleared (command engine)
+    logic             clear_q;    // the table is being cleared (command engine)
 
     always_ff @(posedge clk) begin
         if (rst) s2_ok_q <= 1'b0;
-        else     s2_ok_q <= !clearing;
+        else     s2_ok_q <= !clear_q;
     end
 
     always_ff @(posedge clk) begin
@@ -278,10 +302,10 @@ module hash_table #(
     // does not depend on what the memory primitive returns on a read/write collision.
     logic [MEMS-1:0]   byp_d;
     logic [MEMS-1:0]   byp_q;
-    logic [SLOT_W-1:0] byp_word_q;  // data: not reset
+    logic [SLOT_W-1:0] byp_word_q;  // data: not reset (used only where byp_q says)
 
     for (genvar m = 0; m < MEMS; m++) begin : g_byp
-        assign byp_d[m] = s1_valid && ctl_we[m] && ctl_addr == s1_idx_q[m / WAYS];
+        assign byp_d[m] = s1_valid && ctl_we_q[m] && ctl_addr_q == s1_idx_q[m / WAYS];
     end
 
     always_ff @(posedge clk) begin
@@ -290,11 +314,11 @@ module hash_table #(
     end
 
     always_ff @(posedge clk) begin
-        if (|byp_d) byp_word_q <= ctl_wdata;
+        byp_word_q <= ctl_wdata_q;
     end
 
     // ------------------------------------------------------------------------------------
-    // LOOKUP_LATENCY = 4: the words read, the bypass and the key registered once more
+    // LOOKUP_LATENCY >= 4: the words read, the bypass and the key registered once more
     // ------------------------------------------------------------------------------------
     logic                        cmp_valid;
     logic                        cmp_ok;
@@ -303,12 +327,12 @@ module hash_table #(
     logic [MEMS-1:0]             cmp_byp;
     logic [SLOT_W-1:0]           cmp_byp_word;  // data: not reset
 
-    assign cmp_valid = lk_v_q[LOOKUP_LATENCY-1];
+    assign cmp_valid = lk_v_q[LOOKUP_LATENCY == 3 ? 2 : 3];
 
-    if (LOOKUP_LATENCY == 4) begin : g_rd_reg
+    if (LOOKUP_LATENCY >= 4) begin : g_rd_reg
+        assign cmp_rd = lk_rd;   // the block RAMs' output registers
         always_ff @(posedge clk) begin
             cmp_key      <= s2_key_q;
-            cmp_rd       <= lk_rd;
             cmp_byp_word <= byp_word_q;
         end
         always_ff @(posedge clk) begin
@@ -329,44 +353,97 @@ module hash_table #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Lookup stage 3 (4): compare the 8 ways, select, register
+    // Lookup stage 3 (4): compare the 8 ways, select, register. With LOOKUP_LATENCY 5 the
+    // 8 way hits and the 8 values are registered between the two.
     // ------------------------------------------------------------------------------------
-    logic [MEMS-1:0]    way_hit;
-    logic               lk_hit;
-    logic               lk_byp;     // the selected way is the bypassed one
-    logic [VALUE_W-1:0] lk_rd_value;
-    logic [VALUE_W-1:0] lk_value;
-
-    for (genvar m = 0; m < MEMS; m++) begin : g_cmp
-        logic [KEY_W:0] tag;  // {valid, key}
-        assign tag        = cmp_byp[m] ? cmp_byp_word[SLOT_W-1:VALUE_W] : cmp_rd[m][SLOT_W-1:VALUE_W];
-        assign way_hit[m] = cmp_ok && tag[KEY_W] && tag[KEY_W-1:0] == cmp_key;
-    end
-
-    always_comb begin
-        lk_hit      = 1'b0;
-        lk_byp      = 1'b0;
-        lk_rd_value = '0;
-        for (int m = MEMS - 1; m >= 0; m--) begin   // memory 0 has priority
-            if (way_hit[m]) begin
-                lk_hit      = 1'b1;
-                lk_byp      = cmp_byp[m];
-                lk_rd_value = cmp_rd[m][VALUE_W-1:0];
-            end
-        end
-        lk_value = lk_byp ? cmp_byp_word[VALUE_W-1:0] : lk_rd_value;
-    end
-
     logic               rs_hit_q;
     logic [VALUE_W-1:0] rs_value_q;  // data: not reset
 
-    always_ff @(posedge clk) begin
-        if (rst) rs_hit_q <= 1'b0;
-        else     rs_hit_q <= cmp_valid && lk_hit;
-    end
+    if (LOOKUP_LATENCY == 5) begin : g_cmp_split
+        // The bypassed word against the key, a cycle early (both are fabric registers), so
+        // the comparisons see only the landed words.
+        logic byp_hit_q;
+        logic unused_byp_tag;   // compared from byp_word_q instead
+        assign unused_byp_tag = ^cmp_byp_word[SLOT_W-1:VALUE_W];
+        always_ff @(posedge clk) begin
+            byp_hit_q <= byp_word_q[SLOT_W-1] && byp_word_q[VALUE_W +: KEY_W] == s2_key_q;
+        end
 
-    always_ff @(posedge clk) begin
-        rs_value_q <= lk_value;
+        logic [MEMS-1:0]              hit_q;
+        logic [MEMS-1:0]              byp_sel_q;  // the way's word is the bypassed one
+        logic [MEMS-1:0][VALUE_W-1:0] val_q;      // data: not reset
+        logic [VALUE_W-1:0]           byp_val_q;  // data: not reset
+
+        for (genvar m = 0; m < MEMS; m++) begin : g_way
+            logic rd_hit;
+            assign rd_hit = cmp_rd[m][SLOT_W-1] && cmp_rd[m][VALUE_W +: KEY_W] == cmp_key;
+            always_ff @(posedge clk) begin
+                if (rst) hit_q[m] <= 1'b0;
+                else     hit_q[m] <= cmp_valid && cmp_ok && (cmp_byp[m] ? byp_hit_q : rd_hit);
+            end
+        end
+
+        always_ff @(posedge clk) begin
+            byp_sel_q <= cmp_byp;
+            byp_val_q <= cmp_byp_word[VALUE_W-1:0];
+            for (int m = 0; m < MEMS; m++) val_q[m] <= cmp_rd[m][VALUE_W-1:0];
+        end
+
+        logic               sel_byp;
+        logic [VALUE_W-1:0] sel_value;
+        always_comb begin
+            sel_byp   = 1'b0;
+            sel_value = '0;
+            for (int m = MEMS - 1; m >= 0; m--) begin   // memory 0 has priority
+                if (hit_q[m]) begin
+                    sel_byp   = byp_sel_q[m];
+                    sel_value = val_q[m];
+                end
+            end
+        end
+
+        always_ff @(posedge clk) begin
+            if (rst) rs_hit_q <= 1'b0;
+            else     rs_hit_q <= |hit_q;
+        end
+        always_ff @(posedge clk) begin
+            rs_value_q <= sel_byp ? byp_val_q : sel_value;
+        end
+    end else begin : g_cmp_one
+        logic [MEMS-1:0]    way_hit;
+        logic               lk_hit;
+        logic               lk_byp;     // the selected way is the bypassed one
+        logic [VALUE_W-1:0] lk_rd_value;
+        logic [VALUE_W-1:0] lk_value;
+
+        for (genvar m = 0; m < MEMS; m++) begin : g_way
+            logic [KEY_W:0] tag;  // {valid, key}
+            assign tag        = cmp_byp[m] ? cmp_byp_word[SLOT_W-1:VALUE_W]
+                                           : cmp_rd[m][SLOT_W-1:VALUE_W];
+            assign way_hit[m] = cmp_ok && tag[KEY_W] && tag[KEY_W-1:0] == cmp_key;
+        end
+
+        always_comb begin
+            lk_hit      = 1'b0;
+            lk_byp      = 1'b0;
+            lk_rd_value = '0;
+            for (int m = MEMS - 1; m >= 0; m--) begin   // memory 0 has priority
+                if (way_hit[m]) begin
+                    lk_hit      = 1'b1;
+                    lk_byp      = cmp_byp[m];
+                    lk_rd_value = cmp_rd[m][VALUE_W-1:0];
+                end
+            end
+            lk_value = lk_byp ? cmp_byp_word[VALUE_W-1:0] : lk_rd_value;
+        end
+
+        always_ff @(posedge clk) begin
+            if (rst) rs_hit_q <= 1'b0;
+            else     rs_hit_q <= cmp_valid && lk_hit;
+        end
+        always_ff @(posedge clk) begin
+            rs_value_q <= lk_value;
+        end
     end
 
     assign rs_valid = lk_v_q[LOOKUP_LATENCY];
@@ -374,12 +451,11 @@ module hash_table #(
     assign rs_value = rs_value_q;
 
     // ------------------------------------------------------------------------------------
-    // AXI4-Lite front end. A write is taken (wr_req) only while the command engine is idle,
-    // and performed in that cycle; a register write is answered at once (B in the next
-    // cycle), a command when its slot is written (S_EX, B in the cycle after). A read is
-    // answered in its rd_req cycle.
+    // AXI4-Lite front end. A write is taken (wr_req) and registered with its decoded
+    // address, then performed from registers in the next cycle, when a register write (or a
+    // refused one) is answered (B in the cycle after); a command is answered from its last
+    // phase. A read is registered with its decoded address and answered in the next cycle.
     // ------------------------------------------------------------------------------------
-    logic            idle;     // command engine idle (set below)
     logic            wr_req;
     logic [WA_W-1:0] wr_addr;  // word address
     logic [31:0]     wr_data;
@@ -389,18 +465,21 @@ module hash_table #(
     logic            rd_req;
     logic [WA_W-1:0] rd_addr;  // word address
     logic [31:0]     rd_data;
-    logic            rd_ok;
+    logic            rd_ack;
+    logic            rd_err;
 
-    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*)
+    // clk, rst, s_axil_* and the wr_*/rd_* request signals connect by name (.*). A write waits
+    // for the post-reset clear; otherwise the engine is idle whenever a write can come (one
+    // write in flight, a command answered from its last phase).
     axil_reg_if #(
         .ADDR_W (ADDR_W)
     ) u_axil (
         .*,
-        .wr_ready (idle),
+        .wr_ready (!clear_q),
         .wr_ack   (wr_ack),
         .wr_err   (wr_err),
-        .rd_ack   (rd_req),
-        .rd_err   (!rd_ok)
+        .rd_ack   (rd_ack),
+        .rd_err   (rd_err)
     );
 
     // Register index helpers (word address -> KEY/VALUE word, or "not one")
@@ -412,105 +491,123 @@ module hash_table #(
         is_value_addr = 32'(a) >= WA_VALUE && 32'(a) < WA_VALUE + VALUE_WORDS;
     endfunction
 
-    // Write decode
-    logic [31:0] slot_q;        // TBL_SLOT
-    logic        slot_in_range; // TBL_SLOT names a slot of this table
-    logic        wr_cmd;
-    logic        wr_slot;
-    logic        wr_key;
-    logic        wr_value;
-    logic        wr_ok;
-    logic        cmd_start;
-    logic [2:0]  wr_kidx;       // KEY/VALUE word index of the write
-    logic [2:0]  wr_vidx;
+    // The write, registered (a+1 after the AW/W handshake a)
+    logic        wq_q;          // a write to perform this cycle
+    logic        wq_cmd_q;      // its address: TBL_CMD
+    logic        wq_slot_q;     // TBL_SLOT
+    logic        wq_key_q;      // a TBL_KEY word
+    logic        wq_value_q;    // a TBL_VALUE word
+    logic [2:0]  wq_idx_q;      // KEY/VALUE word index
+    logic [31:0] wq_data_q;     // data: not reset
+    logic [3:0]  wq_strb_q;     // data: not reset
 
-    assign slot_in_range = slot_q[31:3 + BIDX_W] == '0;
-    assign wr_cmd    = 32'(wr_addr) == WA_CMD;
-    assign wr_slot   = 32'(wr_addr) == WA_SLOT;
-    assign wr_key    = is_key_addr(wr_addr);
-    assign wr_value  = is_value_addr(wr_addr);
-    assign wr_kidx   = wr_addr[2:0];
-    assign wr_vidx   = wr_addr[2:0];
-    assign cmd_start = wr_req && wr_cmd && wr_strb[0] && wr_data[1:0] != OP_NONE && slot_in_range;
-    assign wr_ok     = wr_slot || wr_key || wr_value
-                       || (wr_cmd && !(wr_strb[0] && wr_data[1:0] != OP_NONE && !slot_in_range));
+    always_ff @(posedge clk) begin
+        if (rst) wq_q <= 1'b0;
+        else     wq_q <= wr_req;
+    end
 
-    // ------------------------------------------------------------------------------------
-    // Command engine
-    // ------------------------------------------------------------------------------------
-    typedef enum logic [1:0] {
-        S_IDLE  = 2'd0,
-        S_CLEAR = 2'd1,  // after reset: zero every bucket of the 8 memories
-        S_RD    = 2'd2,  // read the slot on port B
-        S_EX    = 2'd3   // write it / copy it out, update TBL_COUNT, answer B
-    } state_t;
-
-    state_t            state_q;
-    logic [1:0]        op_q;
-    logic [BIDX_W-1:0] clear_addr_q;
-    logic [CNT_W-1:0]  count_q;
-    logic              rd_valid_q;  // TBL_STATUS[31]
-
-    logic [KEY_W-1:0]   key_q;      // TBL_KEY   (data: not reset)
-    logic [VALUE_W-1:0] value_q;    // TBL_VALUE (data: not reset)
-
-    logic [$clog2(MEMS)-1:0] sel;    // memory of TBL_SLOT: bank*4 + way
-    logic [SLOT_W-1:0]       sel_rd;
-    logic                    old_valid;
-
-    assign idle      = state_q == S_IDLE;
-    assign clearing  = state_q == S_CLEAR;
-    assign sel       = {slot_q[0], slot_q[2:1]};
-    assign sel_rd    = ctl_rd[sel];
-    assign old_valid = sel_rd[SLOT_W-1];
-
-    assign ctl_addr  = clearing ? clear_addr_q : slot_q[3 +: BIDX_W];
-    assign ctl_re    = state_q == S_RD;
-    assign ctl_wdata = (!clearing && op_q == OP_WRITE) ? {1'b1, key_q, value_q} : '0;
-
-    always_comb begin
-        for (int m = 0; m < MEMS; m++) begin
-            ctl_we[m] = clearing
-                        || (state_q == S_EX && op_q != OP_READ && sel == ($clog2(MEMS))'(m));
+    always_ff @(posedge clk) begin
+        if (wr_req) begin
+            wq_cmd_q   <= 32'(wr_addr) == WA_CMD;
+            wq_slot_q  <= 32'(wr_addr) == WA_SLOT;
+            wq_key_q   <= is_key_addr(wr_addr);
+            wq_value_q <= is_value_addr(wr_addr);
+            wq_idx_q   <= wr_addr[2:0];
+            wq_data_q  <= wr_data;
+            wq_strb_q  <= wr_strb;
         end
     end
+
+    logic [31:0] slot_q;          // TBL_SLOT
+    logic        slot_in_range_q; // TBL_SLOT names a slot of this table (a cycle behind slot_q;
+                                  // a command is decoded at least 3 cycles after a TBL_SLOT write)
+    logic        cmd_op;          // the write is a command with an op
+    logic        cmd_start;
+    logic        wr_ok;
+
+    assign cmd_op    = wq_cmd_q && wq_strb_q[0] && wq_data_q[1:0] != OP_NONE;
+    assign cmd_start = wq_q && cmd_op && slot_in_range_q;
+    assign wr_ok     = wq_slot_q || wq_key_q || wq_value_q || (wq_cmd_q && !(cmd_op && !slot_in_range_q));
+
+    always_ff @(posedge clk) begin
+        slot_in_range_q <= slot_q[31:3 + BIDX_W] == '0;
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Command engine: a shift register of phases after the decode (a+1):
+    //   a+2 rd_q   read the slot on port B
+    //   a+3 wr_q   write it (op 1, 2); the word read enters the RAMs' output registers
+    //   a+4 sel_q  the slot's memory selected from port B's output registers
+    //   a+5 ex_q   TBL_COUNT, or the copy into TBL_KEY/TBL_VALUE/TBL_STATUS[31]; wr_ack
+    // Every memory control (address, read and write enables, write data) is a register.
+    // ------------------------------------------------------------------------------------
+    logic                    rd_q, wr_q, sel_q, ex_q;
+    logic                    clear_last;
+    logic [1:0]              op_q;
+    logic [CNT_W-1:0]        count_q;
+    logic                    rd_valid_q;  // TBL_STATUS[31]
+    logic                    busy;
+
+    logic [KEY_W-1:0]            key_q;      // TBL_KEY   (data: not reset)
+    logic [VALUE_W-1:0]          value_q;    // TBL_VALUE (data: not reset)
+    logic [SLOT_W-1:0]           sel_word_q; // the slot's word (data: not reset)
+
+    logic [$clog2(MEMS)-1:0] sel;            // memory of TBL_SLOT: bank*4 + way
+    logic                    old_valid;
+
+    assign sel        = {slot_q[0], slot_q[2:1]};
+    assign old_valid  = sel_word_q[SLOT_W-1];
+    assign clear_last = ctl_addr_q == BIDX_W'(BUCKETS - 1);
+    assign busy       = clear_q || rd_q || wr_q || sel_q || ex_q;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            state_q      <= S_CLEAR;
-            clear_addr_q <= '0;
-            count_q      <= '0;
-            rd_valid_q   <= 1'b0;
+            clear_q    <= 1'b1;
+            rd_q       <= 1'b0;
+            wr_q       <= 1'b0;
+            sel_q      <= 1'b0;
+            ex_q       <= 1'b0;
+            ctl_addr_q <= '0;
+            ctl_we_q   <= '1;     // the clear writes from the first cycle after reset
+            count_q    <= '0;
+            rd_valid_q <= 1'b0;
         end else begin
-            unique case (state_q)
-                S_CLEAR: begin
-                    clear_addr_q <= clear_addr_q + 1'b1;
-                    if (clear_addr_q == BIDX_W'(BUCKETS - 1)) state_q <= S_IDLE;
-                end
-                S_IDLE: begin
-                    if (cmd_start) state_q <= S_RD;
-                end
-                S_RD: begin
-                    state_q <= S_EX;
-                end
-                S_EX: begin
-                    state_q <= S_IDLE;
-                    if (op_q == OP_WRITE && !old_valid)  count_q <= count_q + 1'b1;
-                    if (op_q == OP_DELETE && old_valid)  count_q <= count_q - 1'b1;
-                    if (op_q == OP_READ)                 rd_valid_q <= old_valid;
-                end
-                default: state_q <= S_IDLE;
-            endcase
+            rd_q  <= cmd_start;
+            wr_q  <= rd_q;
+            sel_q <= wr_q;
+            ex_q  <= sel_q;
+            if (clear_q) begin
+                ctl_addr_q <= ctl_addr_q + 1'b1;
+                if (clear_last) clear_q <= 1'b0;
+            end else begin
+                ctl_addr_q <= slot_q[3 +: BIDX_W];
+            end
+            for (int m = 0; m < MEMS; m++) begin
+                ctl_we_q[m] <= (clear_q && !clear_last)
+                               || (rd_q && op_q != OP_READ && sel == ($clog2(MEMS))'(m));
+            end
+            if (ex_q) begin
+                if (op_q == OP_WRITE && !old_valid)  count_q <= count_q + 1'b1;
+                if (op_q == OP_DELETE && old_valid)  count_q <= count_q - 1'b1;
+                if (op_q == OP_READ)                 rd_valid_q <= old_valid;
+            end
         end
     end
 
     always_ff @(posedge clk) begin
-        if (cmd_start) op_q <= wr_data[1:0];
+        if (rst)                            ctl_wdata_q <= '0;
+        else if (op_q == OP_WRITE && !clear_q) ctl_wdata_q <= {1'b1, key_q, value_q};
+        else                                ctl_wdata_q <= '0;
     end
 
-    // Write answer: a register write (or a refused command) at once, a command in S_EX
-    assign wr_ack = (wr_req && !cmd_start) || state_q == S_EX;
-    assign wr_err = wr_req && !wr_ok;
+    always_ff @(posedge clk) begin
+        if (cmd_start) op_q <= wq_data_q[1:0];
+        sel_word_q <= ctl_rd[sel];
+    end
+
+    // Write answer: a register write (or a refused command) at once, a command in ex_q
+    assign wr_ack = (wq_q && !cmd_start) || ex_q;
+    assign wr_err = wq_q && !wr_ok;
 
     // ------------------------------------------------------------------------------------
     // TBL_SLOT, TBL_KEY, TBL_VALUE
@@ -518,34 +615,68 @@ module hash_table #(
     always_ff @(posedge clk) begin
         if (rst) begin
             slot_q <= '0;
-        end else if (wr_req && wr_slot) begin
+        end else if (wq_q && wq_slot_q) begin
             for (int b = 0; b < 4; b++) begin
-                if (wr_strb[b]) slot_q[8*b +: 8] <= wr_data[8*b +: 8];
+                if (wq_strb_q[b]) slot_q[8*b +: 8] <= wq_data_q[8*b +: 8];
             end
         end
     end
 
     always_ff @(posedge clk) begin
-        if (state_q == S_EX && op_q == OP_READ) begin
-            key_q   <= sel_rd[VALUE_W +: KEY_W];
-            value_q <= sel_rd[VALUE_W-1:0];
-        end else if (wr_req) begin
+        if (ex_q && op_q == OP_READ) begin
+            key_q   <= sel_word_q[VALUE_W +: KEY_W];
+            value_q <= sel_word_q[VALUE_W-1:0];
+        end else if (wq_q) begin
             for (int b = 0; b < KEY_W; b++) begin
-                if (wr_key && wr_kidx == 3'(b / 32) && wr_strb[(b % 32) / 8]) begin
-                    key_q[b] <= wr_data[b % 32];
+                if (wq_key_q && wq_idx_q == 3'(b / 32) && wq_strb_q[(b % 32) / 8]) begin
+                    key_q[b] <= wq_data_q[b % 32];
                 end
             end
             for (int b = 0; b < VALUE_W; b++) begin
-                if (wr_value && wr_vidx == 3'(b / 32) && wr_strb[(b % 32) / 8]) begin
-                    value_q[b] <= wr_data[b % 32];
+                if (wq_value_q && wq_idx_q == 3'(b / 32) && wq_strb_q[(b % 32) / 8]) begin
+                    value_q[b] <= wq_data_q[b % 32];
                 end
             end
         end
     end
 
     // ------------------------------------------------------------------------------------
-    // Read data (unmapped: 0, SLVERR)
+    // Read data: the address decoded as the read is taken, the data selected from
+    // registers in the next cycle (unmapped: 0, SLVERR)
     // ------------------------------------------------------------------------------------
+    localparam int R_INFO    = 0;
+    localparam int R_VALUE_W = 1;
+    localparam int R_COUNT   = 2;
+    localparam int R_SLOT    = 3;
+    localparam int R_STATUS  = 4;
+    localparam int R_KEY     = 5;
+    localparam int R_VALUE   = 6;
+    localparam int R_ZERO    = 7;   // TBL_CMD: reads as 0
+    localparam int R_KINDS   = 8;
+
+    logic               rq_q;      // a read to answer this cycle
+    logic [R_KINDS-1:0] rk_q;      // its register, one-hot (none: unmapped)
+    logic [2:0]         ridx_q;    // KEY/VALUE word index
+
+    always_ff @(posedge clk) begin
+        if (rst) rq_q <= 1'b0;
+        else     rq_q <= rd_req;
+    end
+
+    always_ff @(posedge clk) begin
+        if (rd_req) begin
+            rk_q[R_INFO]    <= 32'(rd_addr) == WA_INFO;
+            rk_q[R_VALUE_W] <= 32'(rd_addr) == WA_VALUE_W;
+            rk_q[R_COUNT]   <= 32'(rd_addr) == WA_COUNT;
+            rk_q[R_SLOT]    <= 32'(rd_addr) == WA_SLOT;
+            rk_q[R_STATUS]  <= 32'(rd_addr) == WA_STATUS;
+            rk_q[R_KEY]     <= is_key_addr(rd_addr);
+            rk_q[R_VALUE]   <= is_value_addr(rd_addr);
+            rk_q[R_ZERO]    <= 32'(rd_addr) == WA_CMD;
+            ridx_q          <= rd_addr[2:0];
+        end
+    end
+
     logic [KEY_PAD-1:0]   key_pad;
     logic [VALUE_PAD-1:0] value_pad;
 
@@ -553,32 +684,26 @@ module hash_table #(
     assign value_pad = VALUE_PAD'(value_q);
 
     always_comb begin
-        rd_data = 32'd0;
-        rd_ok   = 1'b1;
-        if (32'(rd_addr) == WA_INFO) begin
-            rd_data = INFO_VALUE;
-        end else if (32'(rd_addr) == WA_VALUE_W) begin
-            rd_data = 32'(VALUE_W);
-        end else if (32'(rd_addr) == WA_COUNT) begin
-            rd_data = 32'(count_q);
-        end else if (32'(rd_addr) == WA_CMD) begin
-            rd_data = 32'd0;
-        end else if (32'(rd_addr) == WA_SLOT) begin
-            rd_data = slot_q;
-        end else if (32'(rd_addr) == WA_STATUS) begin
-            rd_data = {rd_valid_q, 30'd0, !idle};
-        end else if (is_key_addr(rd_addr)) begin
-            for (int i = 0; i < KEY_WORDS; i++) begin
-                if (rd_addr[2:0] == 3'(i)) rd_data = key_pad[32*i +: 32];
-            end
-        end else if (is_value_addr(rd_addr)) begin
-            for (int i = 0; i < VALUE_WORDS; i++) begin
-                if (rd_addr[2:0] == 3'(i)) rd_data = value_pad[32*i +: 32];
-            end
-        end else begin
-            rd_ok = 1'b0;
+        logic [31:0] key_word, value_word;
+        key_word   = '0;
+        value_word = '0;
+        for (int i = 0; i < KEY_WORDS; i++) begin
+            if (ridx_q == 3'(i)) key_word = key_pad[32*i +: 32];
         end
+        for (int i = 0; i < VALUE_WORDS; i++) begin
+            if (ridx_q == 3'(i)) value_word = value_pad[32*i +: 32];
+        end
+        rd_data = ({32{rk_q[R_INFO]}}    & INFO_VALUE)
+                | ({32{rk_q[R_VALUE_W]}} & 32'(VALUE_W))
+                | ({32{rk_q[R_COUNT]}}   & 32'(count_q))
+                | ({32{rk_q[R_SLOT]}}    & slot_q)
+                | ({32{rk_q[R_STATUS]}}  & {rd_valid_q, 30'd0, busy})
+                | ({32{rk_q[R_KEY]}}     & key_word)
+                | ({32{rk_q[R_VALUE]}}   & value_word);
     end
+
+    assign rd_ack = rq_q;
+    assign rd_err = rk_q == '0;
 
 endmodule
 

@@ -13,17 +13,18 @@
 //                                                     (14)             bits 5:4 of K+15)
 //
 // Stages after the tap (tap_valid = cycle T); the VNI is looked up from the tap in cycle T and
-// answered (hash_table LOOKUP_LATENCY 4) in cycle T+4:
+// answered (hash_table LOOKUP_LATENCY 5) in cycle T+5:
 //   V1 (T)    UDP/VXLAN fields and every "frame ends before" and length check as a flag; the
 //             pseudo-header's address words summed
 //   V2 (T+1)  the early outcome (steps 1-7 with step 6 taken as a hit, the IPv4 checksum
 //             verdict arriving now); RFC 6040; offsets (K, ip_end) and lengths
-//   V3 (T+2)  the policy and the action; the two output heads (without and with a pushed
-//             802.1Q tag); the RFC 1624 fold; the pseudo-header sum's first fold
-//   V4 (T+3)  the descriptor's fields per action, both push variants; the sum's second fold
-//   V5 (T+4)  the VNI table's answer (registers in hash_table): an unknown VNI, or the push,
+//   V3 (T+2)  the RFC 1624 sum's and the pseudo-header sum's first folds
+//   V4 (T+3)  the policy and the action; the two output heads (without and with a pushed
+//             802.1Q tag); the RFC 1624 fold's end
+//   V5 (T+4)  the descriptor's fields per action, both push variants; the seed's second fold
+//   V6 (T+5)  the VNI table's answer (registers in hash_table): an unknown VNI, or the push,
 //             is the last select before the descriptor's registers
-// desc_valid is high in cycle T+5 for one cycle; the caller queues descriptors (no ready).
+// desc_valid is high in cycle T+6 for one cycle; the caller queues descriptors (no ready).
 //
 // Late checks are the engine's: MAC RX error, a frame shorter than ip_end (min_len), the UDP
 // checksum (sum over [U, ip_end) seeded with the IPv4 pseudo-header; for IPv6 over
@@ -75,7 +76,7 @@ module vxlan_decap_classify
     input  wire logic [15:0]               ctrl_port,
     input  wire logic [15:0]               ctrl_port2,
 
-    // VNI table (hash_table, LOOKUP_LATENCY 4): key = VNI; value = {push, VLAN ID}
+    // VNI table (hash_table, LOOKUP_LATENCY 5): key = VNI; value = {push, VLAN ID}
     output      logic                      lk_valid,
     output      logic [23:0]               lk_key,
     input  wire logic                      rs_valid,
@@ -256,72 +257,32 @@ module vxlan_decap_classify
         if (rst) v2_valid_q <= 1'b0;
     end
 
-    // ---- V3: policy, action, the two heads ---------------------------------------------------
-    typedef enum logic [1:0] {
-        ACT_DROP    = 2'd0,
-        ACT_FORWARD = 2'd1,   // unchanged
-        ACT_DECAP   = 2'd2
-    } action_e;
-
-    action_e  v3_action;
-    outcome_e v3_final;
-    always_comb begin
-        v3_final  = v2_early_q;
-        v3_action = ACT_DROP;
-        if (v2_early_q == OUT_PASS && ctrl_drop_pass) v3_final = OUT_DROP_POLICY;
-        if (v2_rx_bad_q) begin
-            v3_final = OUT_DROP_RX_ERROR;
-        end else if (v2_early_q == OUT_DECAP && v2_len_short_q) begin
-            v3_final = OUT_DROP_TRUNCATED;
-        end else if (v2_early_q == OUT_DECAP) begin
-            v3_action = ACT_DECAP;
-        end else if (v2_early_q == OUT_PASS && !ctrl_drop_pass) begin
-            v3_action = ACT_FORWARD;
-        end
-    end
-
-    logic                    v3_valid_q, v3_need_vni_q, v3_csum_nz_q;
-    action_e                 v3_action_q;
-    outcome_e                v3_outcome_q;
-    logic [HEAD_BYTES*8-1:0] v3_head_q, v3_head_p_q;       // without / with the pushed tag
-    logic [HEAD_BYTES-1:0]   v3_head_en_q, v3_head_en_p_q;
-    logic [23:0]             v3_vni_q;
-    logic [7:0]              v3_k_q;
-    logic [LEN_W-1:0]        v3_ip_end_q, v3_len_q, v3_sum_start_q;
-    logic [16:0]             v3_seed_q;
+    // ---- V3: the RFC 1624 sum's and the pseudo-header sum's first folds -----------------------
+    // (the cycle the VNI table's answer needs: it comes in T+5, from registers)
+    logic               v3_valid_q, v3_hdr_ok_q, v3_rx_bad_q, v3_len_short_q;
+    outcome_e           v3_early_q;
+    logic               v3_ecn_set_q, v3_in_v4_q, v3_csum_nz_q;
+    logic [7:0]         v3_tos_q;
+    logic [16:0]        v3_hc_f1_q;         // the RFC 1624 sum, folded once
+    logic [12*8-1:0]    v3_macs_q;
+    logic [23:0]        v3_vni_q;
+    logic [7:0]         v3_k_q;
+    logic [LEN_W-1:0]   v3_ip_end_q, v3_len_q, v3_sum_start_q;
+    logic [16:0]        v3_seed_q;          // the pseudo-header's sum, folded once
 
     always_ff @(posedge clk) begin
-        logic [16:0] f1;
-        logic [15:0] hc_new;
         v3_valid_q <= v2_valid_q;
         if (v2_valid_q) begin
-            f1     = 17'(v2_hc_sum_q[15:0]) + 17'(v2_hc_sum_q[17:16]);
-            hc_new = ~(f1[15:0] + 16'(f1[16]));
-            v3_action_q    <= v3_action;
-            v3_outcome_q   <= v3_final;
-            v3_need_vni_q  <= v2_hdr_ok_q && ctrl_vni_enable;
-            // Without a tag: the inner ECN byte at 15, the IPv4 checksum at 24..25. With one:
-            // the inner MACs, 81 00 and the TCI (its VLAN ID filled in V5), the IP header 4 on.
-            v3_head_q      <= '0;
-            v3_head_en_q   <= '0;
-            v3_head_p_q    <= '0;
-            v3_head_en_p_q <= '0;
-            v3_head_p_q[0 +: 12*8]  <= v2_macs_q;
-            v3_head_p_q[12*8 +: 16] <= 16'h0081;
-            v3_head_en_p_q[15:0]    <= 16'hFFFF;
-            if (v2_ecn_set_q) begin
-                v3_head_q[15*8 +: 8]   <= v2_tos_q;
-                v3_head_en_q[15]       <= 1'b1;
-                v3_head_p_q[19*8 +: 8] <= v2_tos_q;
-                v3_head_en_p_q[19]     <= 1'b1;
-                if (v2_in_v4_q) begin
-                    v3_head_q[24*8 +: 16]   <= {hc_new[7:0], hc_new[15:8]};
-                    v3_head_en_q[25:24]     <= 2'b11;
-                    v3_head_p_q[28*8 +: 16] <= {hc_new[7:0], hc_new[15:8]};
-                    v3_head_en_p_q[29:28]   <= 2'b11;
-                end
-            end
+            v3_early_q     <= v2_early_q;
+            v3_hdr_ok_q    <= v2_hdr_ok_q;
+            v3_rx_bad_q    <= v2_rx_bad_q;
+            v3_len_short_q <= v2_len_short_q;
+            v3_ecn_set_q   <= v2_ecn_set_q;
+            v3_in_v4_q     <= v2_in_v4_q;
             v3_csum_nz_q   <= v2_csum_nz_q;
+            v3_tos_q       <= v2_tos_q;
+            v3_hc_f1_q     <= 17'(v2_hc_sum_q[15:0]) + 17'(v2_hc_sum_q[17:16]);
+            v3_macs_q      <= v2_macs_q;
             v3_vni_q       <= v2_vni_q;
             v3_k_q         <= v2_k_q;
             v3_ip_end_q    <= v2_ip_end_q;
@@ -332,79 +293,154 @@ module vxlan_decap_classify
         if (rst) v3_valid_q <= 1'b0;
     end
 
-    // ---- V4: the descriptor per action, both push variants -----------------------------------
-    logic                    v4_valid_q, v4_decap_q, v4_drop_q, v4_need_vni_q;
+    // ---- V4: policy, action, the two heads ---------------------------------------------------
+    typedef enum logic [1:0] {
+        ACT_DROP    = 2'd0,
+        ACT_FORWARD = 2'd1,   // unchanged
+        ACT_DECAP   = 2'd2
+    } action_e;
+
+    action_e  v4_action;
+    outcome_e v4_final;
+    always_comb begin
+        v4_final  = v3_early_q;
+        v4_action = ACT_DROP;
+        if (v3_early_q == OUT_PASS && ctrl_drop_pass) v4_final = OUT_DROP_POLICY;
+        if (v3_rx_bad_q) begin
+            v4_final = OUT_DROP_RX_ERROR;
+        end else if (v3_early_q == OUT_DECAP && v3_len_short_q) begin
+            v4_final = OUT_DROP_TRUNCATED;
+        end else if (v3_early_q == OUT_DECAP) begin
+            v4_action = ACT_DECAP;
+        end else if (v3_early_q == OUT_PASS && !ctrl_drop_pass) begin
+            v4_action = ACT_FORWARD;
+        end
+    end
+
+    logic                    v4_valid_q, v4_need_vni_q, v4_csum_nz_q;
+    action_e                 v4_action_q;
     outcome_e                v4_outcome_q;
-    logic [HEAD_BYTES*8-1:0] v4_head_q, v4_head_p_q;
+    logic [HEAD_BYTES*8-1:0] v4_head_q, v4_head_p_q;       // without / with the pushed tag
     logic [HEAD_BYTES-1:0]   v4_head_en_q, v4_head_en_p_q;
-    logic [LEN_W:0]          v4_shift_q, v4_shift_p_q;
-    logic [LEN_W-1:0]        v4_out_len_q, v4_out_len_p_q, v4_min_len_q;
-    logic                    v4_sum_en_q;
-    logic [LEN_W-1:0]        v4_sum_start_q, v4_sum_end_q;
-    logic [15:0]             v4_seed_q;
     logic [23:0]             v4_vni_q;
+    logic [7:0]              v4_k_q;
+    logic [LEN_W-1:0]        v4_ip_end_q, v4_len_q, v4_sum_start_q;
+    logic [16:0]             v4_seed_q;
 
     always_ff @(posedge clk) begin
-        logic decap;
+        logic [15:0] hc_new;
         v4_valid_q <= v3_valid_q;
         if (v3_valid_q) begin
-            decap = v3_action_q == ACT_DECAP;
-            v4_decap_q     <= decap;
-            v4_drop_q      <= v3_action_q == ACT_DROP;
-            v4_need_vni_q  <= v3_need_vni_q;
-            v4_outcome_q   <= v3_outcome_q;
-            // Decap: output = frame[K, ip_end); with a tag, 4 bytes from K - 4 (the head)
-            v4_head_q      <= decap ? v3_head_q : '0;
-            v4_head_en_q   <= decap ? v3_head_en_q : '0;
-            v4_head_p_q    <= v3_head_p_q;
-            v4_head_en_p_q <= v3_head_en_p_q;
-            v4_shift_q     <= decap ? (LEN_W+1)'(v3_k_q) : '0;
-            v4_shift_p_q   <= (LEN_W+1)'(v3_k_q - 8'd4);
-            v4_out_len_q   <= decap ? v3_len_q : '1;
-            v4_out_len_p_q <= v3_len_q + LEN_W'(4);
-            v4_min_len_q   <= decap ? v3_ip_end_q : '0;
-            v4_sum_en_q    <= decap && v3_csum_nz_q;
-            v4_sum_start_q <= v3_sum_start_q;
-            v4_sum_end_q   <= v3_ip_end_q;
-            v4_seed_q      <= v3_seed_q[15:0] + 16'(v3_seed_q[16]);
+            hc_new = ~(v3_hc_f1_q[15:0] + 16'(v3_hc_f1_q[16]));
+            v4_action_q    <= v4_action;
+            v4_outcome_q   <= v4_final;
+            v4_need_vni_q  <= v3_hdr_ok_q && ctrl_vni_enable;
+            // Without a tag: the inner ECN byte at 15, the IPv4 checksum at 24..25. With one:
+            // the inner MACs, 81 00 and the TCI (its VLAN ID filled in V6), the IP header 4 on.
+            v4_head_q      <= '0;
+            v4_head_en_q   <= '0;
+            v4_head_p_q    <= '0;
+            v4_head_en_p_q <= '0;
+            v4_head_p_q[0 +: 12*8]  <= v3_macs_q;
+            v4_head_p_q[12*8 +: 16] <= 16'h0081;
+            v4_head_en_p_q[15:0]    <= 16'hFFFF;
+            if (v3_ecn_set_q) begin
+                v4_head_q[15*8 +: 8]   <= v3_tos_q;
+                v4_head_en_q[15]       <= 1'b1;
+                v4_head_p_q[19*8 +: 8] <= v3_tos_q;
+                v4_head_en_p_q[19]     <= 1'b1;
+                if (v3_in_v4_q) begin
+                    v4_head_q[24*8 +: 16]   <= {hc_new[7:0], hc_new[15:8]};
+                    v4_head_en_q[25:24]     <= 2'b11;
+                    v4_head_p_q[28*8 +: 16] <= {hc_new[7:0], hc_new[15:8]};
+                    v4_head_en_p_q[29:28]   <= 2'b11;
+                end
+            end
+            v4_csum_nz_q   <= v3_csum_nz_q;
             v4_vni_q       <= v3_vni_q;
+            v4_k_q         <= v3_k_q;
+            v4_ip_end_q    <= v3_ip_end_q;
+            v4_len_q       <= v3_len_q;
+            v4_sum_start_q <= v3_sum_start_q;
+            v4_seed_q      <= v3_seed_q;
         end
         if (rst) v4_valid_q <= 1'b0;
     end
 
-    // ---- V5: the VNI table's answer, the descriptor -------------------------------------------
+    // ---- V5: the descriptor per action, both push variants -----------------------------------
+    logic                    v5_valid_q, v5_decap_q, v5_drop_q, v5_need_vni_q;
+    outcome_e                v5_outcome_q;
+    logic [HEAD_BYTES*8-1:0] v5_head_q, v5_head_p_q;
+    logic [HEAD_BYTES-1:0]   v5_head_en_q, v5_head_en_p_q;
+    logic [LEN_W:0]          v5_shift_q, v5_shift_p_q;
+    logic [LEN_W-1:0]        v5_out_len_q, v5_out_len_p_q, v5_min_len_q;
+    logic                    v5_sum_en_q;
+    logic [LEN_W-1:0]        v5_sum_start_q, v5_sum_end_q;
+    logic [15:0]             v5_seed_q;
+    logic [23:0]             v5_vni_q;
+
+    always_ff @(posedge clk) begin
+        logic decap;
+        v5_valid_q <= v4_valid_q;
+        if (v4_valid_q) begin
+            decap = v4_action_q == ACT_DECAP;
+            v5_decap_q     <= decap;
+            v5_drop_q      <= v4_action_q == ACT_DROP;
+            v5_need_vni_q  <= v4_need_vni_q;
+            v5_outcome_q   <= v4_outcome_q;
+            // Decap: output = frame[K, ip_end); with a tag, 4 bytes from K - 4 (the head).
+            // Head bytes count only where head_en is set: the data need no gating.
+            v5_head_q      <= v4_head_q;
+            v5_head_en_q   <= decap ? v4_head_en_q : '0;
+            v5_head_p_q    <= v4_head_p_q;
+            v5_head_en_p_q <= v4_head_en_p_q;
+            v5_shift_q     <= decap ? (LEN_W+1)'(v4_k_q) : '0;
+            v5_shift_p_q   <= (LEN_W+1)'(v4_k_q - 8'd4);
+            v5_out_len_q   <= decap ? v4_len_q : '1;
+            v5_out_len_p_q <= v4_len_q + LEN_W'(4);
+            v5_min_len_q   <= decap ? v4_ip_end_q : '0;
+            v5_sum_en_q    <= decap && v4_csum_nz_q;
+            v5_sum_start_q <= v4_sum_start_q;
+            v5_sum_end_q   <= v4_ip_end_q;
+            v5_seed_q      <= v4_seed_q[15:0] + 16'(v4_seed_q[16]);
+            v5_vni_q       <= v4_vni_q;
+        end
+        if (rst) v5_valid_q <= 1'b0;
+    end
+
+    // ---- V6: the VNI table's answer, the descriptor -------------------------------------------
     always_ff @(posedge clk) begin
         logic push, unknown;
-        desc_valid <= v4_valid_q;
-        if (v4_valid_q) begin
-            unknown = v4_need_vni_q && !rs_hit;
-            push    = v4_decap_q && v4_need_vni_q && rs_hit && rs_value[12];
-            desc_drop      <= v4_drop_q || unknown;
-            desc_outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : v4_outcome_q;
-            desc_shift     <= push ? $signed(v4_shift_p_q) : $signed(v4_shift_q);
-            desc_out_len   <= push ? v4_out_len_p_q : v4_out_len_q;
-            desc_head      <= push ? v4_head_p_q | ((HEAD_BYTES*8)'({rs_value[7:0], 4'h0,
+        desc_valid <= v5_valid_q;
+        if (v5_valid_q) begin
+            unknown = v5_need_vni_q && !rs_hit;
+            push    = v5_decap_q && v5_need_vni_q && rs_hit && rs_value[12];
+            desc_drop      <= v5_drop_q || unknown;
+            desc_outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : v5_outcome_q;
+            desc_shift     <= push ? $signed(v5_shift_p_q) : $signed(v5_shift_q);
+            desc_out_len   <= push ? v5_out_len_p_q : v5_out_len_q;
+            desc_head      <= push ? v5_head_p_q | ((HEAD_BYTES*8)'({rs_value[7:0], 4'h0,
                                                         rs_value[11:8]}) << (14*8))
-                                   : v4_head_q;
-            desc_head_en   <= push ? v4_head_en_p_q : v4_head_en_q;
+                                   : v5_head_q;
+            desc_head_en   <= push ? v5_head_en_p_q : v5_head_en_q;
             // A frame dropped here has no late check (it would override the outcome)
-            desc_min_len   <= unknown ? '0 : v4_min_len_q;
-            desc_sum_en    <= v4_sum_en_q && !unknown;
-            desc_sum_start <= v4_sum_start_q;
-            desc_sum_end   <= v4_sum_end_q;
-            desc_sum_seed  <= v4_seed_q;
-            desc_tvni      <= {v4_decap_q, v4_vni_q};
+            desc_min_len   <= unknown ? '0 : v5_min_len_q;
+            desc_sum_en    <= v5_sum_en_q && !unknown;
+            desc_sum_start <= v5_sum_start_q;
+            desc_sum_end   <= v5_sum_end_q;
+            desc_sum_seed  <= v5_seed_q;
+            desc_tvni      <= {v5_decap_q, v5_vni_q};
         end
         if (rst) desc_valid <= 1'b0;
     end
 
-    logic unused_rs;   // the answer's strobe: checked against V4 in simulation
+    logic unused_rs;   // the answer's strobe: checked against V5 in simulation
     assign unused_rs = rs_valid;
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
-        if (!rst && rs_valid != v4_valid_q) begin
-            $error("vxlan_decap_classify: the VNI table's answer is not aligned with V4");
+        if (!rst && rs_valid != v5_valid_q) begin
+            $error("vxlan_decap_classify: the VNI table's answer is not aligned with V5");
         end
     end
 `endif

@@ -9,20 +9,20 @@
 //            +-----------------│-----------------------------------▲-------------+─► m_stat
 //                         tap_*│   VNI (cycle T)                    │ descriptor
 //                              ▼ ──────────► hash_table ─┐          │
-//                     vxlan_decap_classify ◄─ hit, value ┘ (T+4)    │
+//                     vxlan_decap_classify ◄─ hit, value ┘ (T+5)    │
 //                              └────────────────────────────────────┘
 //   s_axil_vni ◄──────────────────────────► hash_table (its own 4 KiB window)
 //
 // The header front end captures each frame's first 128 bytes by beat position and parses
 // Ethernet and the outer IP header in registered stages (its L4 window: 44 bytes from U, to
-// the inner IPv4 checksum); the classifier decides in five more, the VNI table's answer taken
+// the inner IPv4 checksum); the classifier decides in six more, the VNI table's answer taken
 // in the last; the frame's beats wait in the edit engine's delay FIFO and leave cut-through.
 // The late checks (MAC error, a frame shorter than ip_end, the UDP checksum with its
 // pseudo-header as the sum's seed) come with the frame's end from the engine. The VNI leaves
 // beside m_axis (the shell's per-frame sideband), valid on every beat of the frame.
 //
 // Latency (first input beat to first output beat, idle pipeline): the beat that completes the
-// window (byte 127, or the frame's last beat) + 10 cycles to the descriptor + the engine's
+// window (byte 127, or the frame's last beat) + 11 cycles to the descriptor + the engine's
 // latency (axis_edit: 10 / 11 / 11 / 12 at 64 / 128 / 256 / 512 bits) + floor(D / (DATA_W/8))
 // (D: the bytes skipped, K or K - 4 with a pushed tag). docs/vxlan.md.
 
@@ -246,14 +246,14 @@ module vxlan_decap
     );
 
     // The VNI table, looked up from the tap in cycle T; its words registered beside the block
-    // RAMs before the comparisons (LOOKUP_LATENCY 4): the answer comes in cycle T+4, from
-    // registers, where the classifier's last stage takes it.
+    // RAMs before the comparisons, the way hits before the select (LOOKUP_LATENCY 5): the
+    // answer comes in cycle T+5, from registers, where the classifier's last stage takes it.
     hash_table #(
         .KEY_W(24),
         .VALUE_W(13),
         .SLOTS(VNI_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(4)
+        .LOOKUP_LATENCY(5)
     ) vni_table (
         .clk(clk), .rst(rst),
         .lk_valid(lk_valid), .lk_key(lk_key), .rs_valid(rs_valid), .rs_hit(rs_hit),

@@ -311,7 +311,8 @@ class Bench:
         return op.data, op.resp  # type: ignore[return-value]
 
     async def read_many(self, addrs: list[int]) -> list[tuple[int, int]]:
-        """Reads queued together: the bench issues them back to back (AR every 2 cycles)."""
+        """Reads queued together: the bench issues them back to back (AR every 3 cycles: R
+        comes 2 cycles after AR, the next AR the cycle after R)."""
         ops = [ReadOp(a) for a in addrs]
         ops[-1].event = Event()
         self.rq.extend(ops)
@@ -472,8 +473,8 @@ async def commands(dut):
                 s = Slot(bank, bucket, way)
                 k, v = rng.getrandbits(KEY_W), rng.getrandbits(VALUE_W)
                 ws = await b.write_ops(t.write_ops(s, k, v))
-                # B of the command comes 3 cycles after its AW/W (2 busy cycles)
-                assert ws[-1].b_edge - ws[-1].a_edge == 3, (ws[-1].a_edge, ws[-1].b_edge)
+                # B of the command comes 6 cycles after its AW/W (decode, 4 busy cycles)
+                assert ws[-1].b_edge - ws[-1].a_edge == 6, (ws[-1].a_edge, ws[-1].b_edge)
                 if s not in stored:
                     count += 1
                 stored[s] = (k, v)
@@ -513,7 +514,7 @@ async def commands(dut):
     await b.wr(TBL_SLOT, Slot(1, 0, 0).reg)
     b.queue_writes([(TBL_CMD, OP_READ)])
     seen = [d & 1 for d, _ in await b.read_many([TBL_STATUS] * 4)]
-    assert seen == [0, 1, 0, 0], seen  # AR at the command's edge, then +2 (busy), +4, +6
+    assert seen == [0, 1, 0, 0], seen  # AR at the command's edge, then +3 (busy), +6, +9
 
 
 # ---------------------------------------------------------------------------------------------
@@ -546,7 +547,7 @@ async def lookups(dut):
     rng.shuffle(mixed)
     check_results(await b.lookup_all(mixed), model)
     assert sum(r.hit for r in b.results[-len(mixed):]) == n + sum(k in model for k in near)
-    # random gaps: the bench checks rs_valid against lk_valid delayed by exactly 3 cycles
+    # random gaps: the bench checks rs_valid against lk_valid delayed by exactly LATENCY
     seq = [rng.choice(mixed) if rng.random() < 0.6 else None for _ in range(600)]
     it = iter(seq)
     start = len(b.results)
@@ -619,10 +620,11 @@ async def collisions(dut):
 
 @cocotb.test()
 async def update_boundary(dut):
-    """The exact cycle a change becomes visible: lookups presented up to the edge that takes
-    the command write see the old slot, from the next edge on the new one (the lookup that
-    reads the bucket in the cycle of the memory write takes the written word: bypass). A key
-    in another way of the same bucket is not disturbed."""
+    """The exact cycle a change becomes visible: lookups presented up to the edge after the one
+    that takes the command write (the write is decoded from registers in between) see the old
+    slot, from the edge after that on the new one (the lookup that reads the bucket in the
+    cycle of the memory write takes the written word: bypass). A key in another way of the
+    same bucket is not disturbed."""
     b = await setup(dut)
     rng = random.Random(99)
     t = HashTable(KEY_W, VALUE_W, SLOTS)
@@ -655,7 +657,7 @@ async def update_boundary(dut):
             if r.key == n:
                 assert got == pattern(n, 1), f"neighbour disturbed at edge {r.edge}"
                 continue
-            want = before if r.edge <= a else after
+            want = before if r.edge <= a + 1 else after
             assert got == want, (f"{kind}: lookup at edge {r.edge} (command taken at edge {a}):"
                                  f" got {got if got is None else hex(got)}, want "
                                  f"{want if want is None else hex(want)}")

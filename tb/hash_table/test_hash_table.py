@@ -8,7 +8,11 @@ Configurations:
     then all of them and 16384 absent keys looked up (test `full_load`), plus the register
     and command tests;
   * the tunnel geometry with LOOKUP_LATENCY = 4 (read words registered before the
-    comparisons): every test, each lookup answered exactly 4 cycles later.
+    comparisons): every test, each lookup answered exactly 4 cycles later;
+  * the VNI geometry with LOOKUP_LATENCY = 5 (also the way hits registered before the select,
+    as vxlan_decap builds it): every test, each lookup answered exactly 5 cycles later;
+  * the last two built as the ECP5 synthesis builds them (WIRESPEED_ECP5_EBR: ram_tdp_reg's
+    DP16KD tiles, with tb/hash_table/dp16kd_model.sv standing in for the primitive).
 """
 
 from pathlib import Path
@@ -28,18 +32,22 @@ BIG = ["registers", "commands", "full_load"]
 
 
 @pytest.mark.parametrize(
-    "slots, key_w, value_w, addr_w, full_n, latency, tests",
+    "slots, key_w, value_w, addr_w, full_n, latency, tests, tiles",
     [
-        (256, 45, 214, 12, 0, LOOKUP_LATENCY, ALL),
-        (16, 24, 13, 12, 0, LOOKUP_LATENCY, ALL),
-        (32768, 45, 214, 12, 16384, LOOKUP_LATENCY, BIG),
-        (256, 45, 214, 12, 0, 4, ALL),
-    ] + ([(64, 64, 256, 7, 0, LOOKUP_LATENCY, ALL)] if full_sweep() else []),
-    ids=["tunnel-256", "vni-16", "tunnel-32768-full", "tunnel-256-latency4"]
+        (256, 45, 214, 12, 0, LOOKUP_LATENCY, ALL, 0),
+        (16, 24, 13, 12, 0, LOOKUP_LATENCY, ALL, 0),
+        (32768, 45, 214, 12, 16384, LOOKUP_LATENCY, BIG, 0),
+        (256, 45, 214, 12, 0, 4, ALL, 0),
+        (16, 24, 13, 12, 0, 5, ALL, 0),
+        (256, 45, 214, 12, 0, 4, ALL, 1),
+        (16, 24, 13, 12, 0, 5, ALL, 1),
+    ] + ([(64, 64, 256, 7, 0, LOOKUP_LATENCY, ALL, 0)] if full_sweep() else []),
+    ids=["tunnel-256", "vni-16", "tunnel-32768-full", "tunnel-256-latency4",
+         "vni-16-latency5", "tunnel-256-latency4-ecp5", "vni-16-latency5-ecp5"]
     + (["wide-64"] if full_sweep() else []),
 )
 def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: int,
-                    latency: int, tests) -> None:
+                    latency: int, tests, tiles: int) -> None:
     params = {"SLOTS": slots, "KEY_W": key_w, "VALUE_W": value_w, "ADDR_W": addr_w}
     if latency != LOOKUP_LATENCY:   # (the RTL's default: those builds stay as they were)
         params["LOOKUP_LATENCY"] = latency
@@ -48,7 +56,10 @@ def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: i
         test_module="hash_table_tb",
         test_dir=HERE,
         parameters=params,
-        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "control" / "hash_table.sv"],
+        sources=([HERE / "dp16kd_model.sv"] if tiles else [])
+        + [RTL / "mem" / "ram_tdp_reg.sv", RTL / "control" / "axil_reg_if.sv",
+           RTL / "control" / "hash_table.sv"],
+        defines={"WIRESPEED_ECP5_EBR": 1} if tiles else None,
         extra_env={"WS_SLOTS": str(slots), "WS_KEY_W": str(key_w), "WS_VALUE_W": str(value_w),
                    "WS_ADDR_W": str(addr_w), "WS_FULL_N": str(full_n),
                    "WS_LOOKUP_LATENCY": str(latency)},

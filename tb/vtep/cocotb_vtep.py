@@ -271,9 +271,9 @@ async def test_seed_traffic(dut):
 async def test_decap_latency(dut):
     """(f) One frame at a time into the idle decap, output never stalled: the cycles from its
     first input handshake to its first output handshake are exactly the contract's
-    (wirespeed.model.vxlan.latency_cycles: the beat completing the 128-byte window + 10 + the
+    (wirespeed.model.vxlan.latency_cycles: the beat completing the 128-byte window + 11 + the
     edit engine's latency + the slot of the first byte kept), and its last output beat is
-    taken the window's beat + 10 + the engine's latency after its last input beat (the
+    taken the window's beat + 11 + the engine's latency after its last input beat (the
     engine issues one slot per input beat: the lag of the descriptor stays to the end). Frames of every kind of D: PASS (0), VXLAN
     over IPv4 with and without a pushed tag (K - 4, K), options and tags (larger K), IPv6,
     frames shorter and longer than the window."""

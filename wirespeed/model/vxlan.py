@@ -305,8 +305,8 @@ def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_
 
 # The decap's cycles (docs/vxlan.md, "Structure and latency"): from the input beat that completes
 # the 128-byte window to the descriptor at the edit engine (the capture's two registers,
-# ip_front's three stages, vxlan_decap_classify's five), and the engine's own first-beat latency.
-DECIDE_CYCLES = 10
+# ip_front's three stages, vxlan_decap_classify's six), and the engine's own first-beat latency.
+DECIDE_CYCLES = 11
 EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 
 
