@@ -5,6 +5,15 @@
 //   drive inputs -> settle(): clk=0, eval (settles the logic that depends on the new inputs)
 //   -> sample every valid/ready pair (the handshakes of this cycle's rising edge)
 //   -> edge(): clk=1, eval
+// or one, where the model allows it (ws_model.h defines WS_CLK_PREV): no output port depends
+// combinationally on an input, so the outputs sampled are the ones the last edge left, and
+// settle() only lowers clk and the edge detector's memory of it, which is all its eval() would
+// have changed that outlives the next eval() (every eval() first recomputes the logic that
+// depends on the inputs). Same cycles, same values. Where ws_model.h also names the root's eval
+// function (WS_ROOT_EVAL), eval() calls it directly after the first one, without the two mutexes
+// of the model's end-of-eval bookkeeping, which a single-threaded model without class objects
+// does not need. WS_SIM_PLAIN_EVAL=1 in the environment turns both off: two model eval() calls
+// per cycle, as before (the self-test compares the two).
 // Cycle numbers count rising edges from the start of the simulation.
 #pragma once
 
@@ -13,6 +22,7 @@
 #include "verilated.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -28,6 +38,11 @@
 #endif
 #ifndef WS_FREE_COUNTERS
 #define WS_FREE_COUNTERS(X)
+#endif
+// WS_CLK_PREV: the root member holding clk's value at the last eval() (Verilator's edge
+// detector), defined by sim/build.sh only when one eval() per cycle is exact (see above).
+#if __has_include("ws_model.h")
+#include "ws_model.h"
 #endif
 
 namespace ws {
@@ -46,6 +61,11 @@ public:
         top_ = std::make_unique<Top>(ctx_.get(), name);
         t = top_.get();
         axil_ = std::make_unique<AxilMaster<Top>>(t);
+        const char* plain = getenv("WS_SIM_PLAIN_EVAL");
+        plain_ = plain && *plain && strcmp(plain, "0") != 0;
+#ifdef WS_CLK_PREV
+        one_eval_ = !plain_;
+#endif
 #define WS_FREE_COUNTER_ADD(m) free_.push_back(&t->rootp->m);
         WS_FREE_COUNTERS(WS_FREE_COUNTER_ADD)
 #undef WS_FREE_COUNTER_ADD
@@ -60,11 +80,32 @@ public:
 
     void settle() {
         t->clk = 0;
+#ifdef WS_CLK_PREV
+        // (the first call evaluates: the model's initialisation runs in its first eval())
+        if (one_eval_ && evaluated_) {
+            t->rootp->WS_CLK_PREV = 0;
+            return;
+        }
+#endif
+        eval();
+    }
+    // True when a cycle takes one eval() (see the top of this file).
+    bool one_eval() const { return one_eval_; }
+
+    // The model's eval(), or its root eval function once the model is initialised.
+    void eval() {
+#ifdef WS_ROOT_EVAL
+        if (evaluated_ && !plain_) {
+            WS_ROOT_EVAL(t->rootp);
+            return;
+        }
+#endif
         t->eval();
+        evaluated_ = true;
     }
     void edge() {
         t->clk = 1;
-        t->eval();
+        eval();
         ++cycle_;
     }
 
@@ -193,6 +234,7 @@ private:
     std::unique_ptr<AxilMaster<Top>> axil_;
     std::function<void(uint64_t)> monitor_;
     uint64_t cycle_ = 0;
+    bool one_eval_ = false, evaluated_ = false, plain_ = false;
 
     // ---- idle fast-forward state ----
     static constexpr size_t kStateSize = sizeof(Root);

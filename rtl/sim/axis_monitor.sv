@@ -91,26 +91,16 @@ module axis_monitor #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     // ------------------------------------------------------------------------------------
-    // Rules, evaluated combinationally on the current cycle's signals
+    // Rules, checked at the clock edge on the current cycle's signals
     // ------------------------------------------------------------------------------------
-    wire hs = tvalid && tready;
-
-    logic keep_ok;
-    always_comb begin
-        if (tlast) begin
-            // Contiguous from bit 0, at least one byte: tkeep + 1 is a power of two, tkeep != 0.
-            keep_ok = (tkeep != '0) && ((tkeep & (tkeep + KEEP_W'(1))) == '0);
-        end else begin
-            keep_ok = (tkeep == '1);
-        end
-    end
-
-    wire viol_valid  = prev_stall && !tvalid;
-    wire viol_stable = prev_stall && tvalid &&
-                       (tdata != prev_tdata || tkeep != prev_tkeep ||
-                        tlast != prev_tlast || tuser != prev_tuser);
-    wire viol_keep   = STRICT_KEEP && tvalid && !keep_ok;
-    wire viol_beats  = (MAX_BEATS > 0) && hs && !tlast && (frame_beats >= 32'(MAX_BEATS));
+    // Simulation speed: every check sits inside the branch that can fire it, and the beat is
+    // kept only while it is stalled (the only cycle after which it is compared), so a verilated
+    // monitor costs a few tests per cycle instead of wide copies and compares (sim/README.md).
+    // tkeep contiguous from bit 0 with at least one byte (tkeep + 1 a power of two, tkeep != 0)
+    // on the last beat, all ones otherwise.
+    function automatic logic keep_ok(input logic [KEEP_W-1:0] k, input logic last);
+        keep_ok = last ? (k != '0) && ((k & (k + KEEP_W'(1))) == '0) : (k == '1);
+    endfunction
 
     // Unknown values; constant 0 in a 2-state simulator.
     logic viol_x;
@@ -136,48 +126,54 @@ module axis_monitor #(
                        NAME, cycle);
                 $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-X)", NAME);
             end
-            if (viol_valid) begin
-                $error("%s (%m): cycle %0d: AXIS-VALID: tvalid withdrawn before the handshake (tvalid was 1 with tready 0 in the previous cycle)",
-                       NAME, cycle);
-                $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-VALID)", NAME);
-            end
-            if (viol_stable) begin
-                $error("%s (%m): cycle %0d: AXIS-STABLE: tdata/tkeep/tlast/tuser changed while stalled (tkeep %h -> %h, tlast %0d -> %0d, tuser %h -> %h, tdata %0s)",
-                       NAME, cycle, prev_tkeep, tkeep, prev_tlast, tlast, prev_tuser, tuser,
-                       tdata == prev_tdata ? "same" : "changed");
-                $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-STABLE)", NAME);
-            end
-            if (viol_keep) begin
-                $error("%s (%m): cycle %0d: AXIS-KEEP: tkeep %h %s (tlast %0d)", NAME, cycle, tkeep,
-                       tlast ? "on the last beat is not contiguous from bit 0 with >= 1 byte"
-                             : "on a beat without tlast is not all ones", tlast);
-                $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-KEEP)", NAME);
-            end
-            if (viol_beats) begin
-                $error("%s (%m): cycle %0d: AXIS-TLAST: frame %0d has %0d beats without tlast (MAX_BEATS %0d)",
-                       NAME, cycle, frames, frame_beats + 32'd1, MAX_BEATS);
-                $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-TLAST)", NAME);
-            end
-
-            prev_stall <= tvalid && !tready;
-            if (tvalid && !tready) stall_cycles <= stall_cycles + 64'd1;
-            if (hs) begin
-                beats <= beats + 64'd1;
-                if (tlast) begin
-                    frames      <= frames + 64'd1;
-                    frame_beats <= '0;
-                    in_frame    <= 1'b0;
-                end else begin
-                    frame_beats <= frame_beats + 32'd1;
-                    in_frame    <= 1'b1;
+            if (prev_stall) begin
+                if (!tvalid) begin
+                    $error("%s (%m): cycle %0d: AXIS-VALID: tvalid withdrawn before the handshake (tvalid was 1 with tready 0 in the previous cycle)",
+                           NAME, cycle);
+                    $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-VALID)", NAME);
+                end else if (tdata != prev_tdata || tkeep != prev_tkeep ||
+                             tlast != prev_tlast || tuser != prev_tuser) begin
+                    $error("%s (%m): cycle %0d: AXIS-STABLE: tdata/tkeep/tlast/tuser changed while stalled (tkeep %h -> %h, tlast %0d -> %0d, tuser %h -> %h, tdata %0s)",
+                           NAME, cycle, prev_tkeep, tkeep, prev_tlast, tlast, prev_tuser, tuser,
+                           tdata == prev_tdata ? "same" : "changed");
+                    $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-STABLE)", NAME);
                 end
             end
+            if (tvalid) begin
+                if (STRICT_KEEP && !keep_ok(tkeep, tlast)) begin
+                    $error("%s (%m): cycle %0d: AXIS-KEEP: tkeep %h %s (tlast %0d)", NAME, cycle, tkeep,
+                           tlast ? "on the last beat is not contiguous from bit 0 with >= 1 byte"
+                                 : "on a beat without tlast is not all ones", tlast);
+                    $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-KEEP)", NAME);
+                end
+                if (tready) begin
+                    if ((MAX_BEATS > 0) && !tlast && (frame_beats >= 32'(MAX_BEATS))) begin
+                        $error("%s (%m): cycle %0d: AXIS-TLAST: frame %0d has %0d beats without tlast (MAX_BEATS %0d)",
+                               NAME, cycle, frames, frame_beats + 32'd1, MAX_BEATS);
+                        $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-TLAST)", NAME);
+                    end
+                    beats <= beats + 64'd1;
+                    if (tlast) begin
+                        frames      <= frames + 64'd1;
+                        frame_beats <= '0;
+                        in_frame    <= 1'b0;
+                    end else begin
+                        frame_beats <= frame_beats + 32'd1;
+                        in_frame    <= 1'b1;
+                    end
+                end else begin
+                    stall_cycles <= stall_cycles + 64'd1;
+                end
+            end
+            prev_stall <= tvalid && !tready;
         end
-        // The beat as offered in this cycle, compared with the next one when stalled.
-        prev_tdata <= tdata;
-        prev_tkeep <= tkeep;
-        prev_tlast <= tlast;
-        prev_tuser <= tuser;
+        // The beat of a stalled cycle, compared with the next one (the only use of it).
+        if (tvalid && !tready) begin
+            prev_tdata <= tdata;
+            prev_tkeep <= tkeep;
+            prev_tlast <= tlast;
+            prev_tuser <= tuser;
+        end
     end
 
 endmodule

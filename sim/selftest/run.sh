@@ -128,6 +128,23 @@ for w in $WIDTHS; do
     bad "w$w-skip-idle: results differ from --no-skip-idle"
   fi
 
+  # One eval() per cycle and the direct root eval (sim/clock.hpp, where ws_model.h allows them)
+  # must give what two model eval() calls per cycle give.
+  run w$w-plain 0 -- env WS_SIM_PLAIN_EVAL=1 $S --in $W/mixed.pcap --out $W/w$w-pl.pcap \
+    --json $W/w$w-pl.json --latency-csv $W/w$w-pl.csv --stat-csv $W/w$w-pls.csv \
+    --line-rate-gbps 3 --idle-prob 0.2 --stall-prob 0.3 --seed 5 &&
+  run w$w-fast 0 -- $S --in $W/mixed.pcap --out $W/w$w-fa.pcap --json $W/w$w-fa.json \
+    --latency-csv $W/w$w-fa.csv --stat-csv $W/w$w-fas.csv --line-rate-gbps 3 --idle-prob 0.2 \
+    --stall-prob 0.3 --seed 5 &&
+  if cmp -s $W/w$w-pl.pcap $W/w$w-fa.pcap && cmp -s $W/w$w-pl.csv $W/w$w-fa.csv &&
+      cmp -s $W/w$w-pls.csv $W/w$w-fas.csv &&
+      diff <(grep -v 'wall_seconds\|sim_packets_per_second' $W/w$w-pl.json) \
+           <(grep -v 'wall_seconds\|sim_packets_per_second' $W/w$w-fa.json) >/dev/null; then
+    ok "w$w-eval (same pcap, CSVs and report as WS_SIM_PLAIN_EVAL=1; $(grep -c define $B/ws_model.h) of 2 shortcuts on)"
+  else
+    bad "w$w-eval: results differ from WS_SIM_PLAIN_EVAL=1"
+  fi
+
   run w$w-bigendian 0 -- $S --in $W/be.pcap --out $W/w$w-be.pcap --json $W/w$w-be.json \
     --line-rate-gbps 0 --stall-prob 0.2 &&
     check w$w-bigendian $W/be.pcap $W/w$w-be.pcap $W/w$w-be.json
@@ -190,6 +207,21 @@ assert r["latency_cycles"]["min"] == r["latency_cycles"]["max"] == 2, r["latency
 PYEOF
       then ok "real-gre-sample (40 DECAP_L3, 24 bytes removed each, latency 2)"
       else bad "real-gre-sample report"; fi
+    fi
+    # The real RTL, one eval() per cycle against two, with random idle and stall cycles.
+    run real-plain 0 -- env WS_SIM_PLAIN_EVAL=1 $RB/ws_sim --in $W/mixed.pcap --out $W/real-pl.pcap \
+      --json $W/real-pl.json --latency-csv $W/real-pl.csv --stat-csv $W/real-pls.csv \
+      --line-rate-gbps 3 --idle-prob 0.2 --stall-prob 0.3 --seed 5 &&
+    run real-fast 0 -- $RB/ws_sim --in $W/mixed.pcap --out $W/real-fa.pcap --json $W/real-fa.json \
+      --latency-csv $W/real-fa.csv --stat-csv $W/real-fas.csv --line-rate-gbps 3 --idle-prob 0.2 \
+      --stall-prob 0.3 --seed 5 &&
+    if grep -q WS_CLK_PREV $RB/ws_model.h && cmp -s $W/real-pl.pcap $W/real-fa.pcap &&
+        cmp -s $W/real-pl.csv $W/real-fa.csv && cmp -s $W/real-pls.csv $W/real-fas.csv &&
+        diff <(grep -v 'wall_seconds\|sim_packets_per_second' $W/real-pl.json) \
+             <(grep -v 'wall_seconds\|sim_packets_per_second' $W/real-fa.json) >/dev/null; then
+      ok "real-eval (one eval() per cycle: same pcap, CSVs and report as WS_SIM_PLAIN_EVAL=1)"
+    else
+      bad "real-eval: one eval() per cycle is off or differs from WS_SIM_PLAIN_EVAL=1"
     fi
   else
     bad "build real RTL w256 (see $RB.log)"
