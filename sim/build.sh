@@ -59,7 +59,12 @@ mapfile -t SIM_ONLY < <(find rtl/sim -name '*.sv' -type f 2>/dev/null | LC_ALL=C
 NOSIM=()
 for f in "${SRCS[@]}"; do [[ "$f" == rtl/sim/* || "$f" == */rtl/sim/* ]] || NOSIM+=("$f"); done
 SRCS=("${NOSIM[@]}")
-if [ ${#SRCS[@]} -gt 0 ] && [ "${WS_SIM_MONITORS:-1}" != 0 ]; then SRCS+=("${SIM_ONLY[@]}"); fi
+MONFLAGS=()
+if [ ${#SRCS[@]} -gt 0 ] && [ "${WS_SIM_MONITORS:-1}" != 0 ]; then
+  SRCS+=("${SIM_ONLY[@]}")
+  # The harnesses read none of the monitors' bookkeeping counters (rules and messages unchanged).
+  MONFLAGS=(+define+WS_AXIS_MONITOR_NO_COUNTS)
+fi
 if [ ${#SRCS[@]} -eq 0 ]; then
   echo "sim/build.sh: no RTL sources found under rtl/ (is rtl/tunnel/$TOP.sv there yet?)" >&2
   exit 2
@@ -71,7 +76,7 @@ read -r -a EXTRA <<<"${WS_SIM_VFLAGS:-}"
 echo "sim/build.sh: verilating $TOP at DATA_W=$W${EXTRA[*]:+ (${EXTRA[*]})} into $MDIR"
 set -x
 "$VERILATOR" --cc --exe -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal \
-  -GDATA_W="$W" --top-module "$TOP" -Mdir "$MDIR" -o "$BIN" "${EXTRA[@]}" \
+  -GDATA_W="$W" --top-module "$TOP" -Mdir "$MDIR" -o "$BIN" "${MONFLAGS[@]}" "${EXTRA[@]}" \
   "${SRCS[@]}" "$HARNESS" -CFLAGS "-O2 -std=c++17 -I$ROOT/sim"
 { set +x; } 2>/dev/null
 # The free-running counters of the model (the monitors' `cycle` registers) for the harness's

@@ -167,34 +167,46 @@ module ip_front
         end
     end
 
-    // The EtherType and the IP version/IHL byte at each of the three places L2 may put them,
-    // read in parallel and selected by the tag count: nothing waits for the L2 walk but a mux.
+    // The tag count, from the two TPID checks.
     logic [1:0]             s1_tags;
-    logic [2:0]             cand_v4, cand_v6;
-    logic [2:0][3:0]        cand_step;
-    logic [2:0][PAIRS-1:0]  cand_on;
-    always_comb begin
-        logic [15:0] et;
-        logic [3:0]  ihl;
-        s1_tags = !c_tpid1_q ? 2'd0 : !c_tpid2_q ? 2'd1 : 2'd2;
-        for (int t = 0; t < 3; t++) begin
-            et  = {win_byte(12 + 4*t), win_byte(13 + 4*t)};
-            ihl = win_byte(14 + 4*t)[3:0];
-            cand_v4[t] = et == 16'h0800;
-            cand_v6[t] = et == 16'h86DD;
-            // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
-            cand_step[t] = cand_v6[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
-            // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
-            for (int m = 0; m < PAIRS; m++) cand_on[t][m] = m >= t && m - t < int'(ihl);
-        end
-    end
+    assign s1_tags = !c_tpid1_q ? 2'd0 : !c_tpid2_q ? 2'd1 : 2'd2;
+
+    // Bytes of the window's last beat in the frame: stream_pkg::keep_bytes (a log-depth tree);
+    // under Verilator the same number as ceil(log2(tkeep + 1)) (the highest set bit + 1, 0 for
+    // none: 2**h <= tkeep < 2**(h+1)), since keep_bytes' arrays cost a verilated model every cycle.
+    function automatic logic [6:0] last_bytes(input logic [KEEP_W-1:0] keep);
+`ifdef VERILATOR
+        last_bytes = 7'($clog2({1'b0, keep} + (KEEP_W+1)'(1)));
+`else
+        last_bytes = keep_bytes(64'(keep));
+`endif
+    endfunction
 
     always_ff @(posedge clk) begin
+        // The EtherType and the IP version/IHL byte at each of the three places L2 may put
+        // them, read in parallel and selected by the tag count: nothing waits for the L2 walk
+        // but a mux. (Computed here, under the window's enable: the same logic into the same
+        // registers, evaluated by a simulator only for a window.)
+        logic [2:0]            cand_v4, cand_v6;
+        logic [2:0][3:0]       cand_step;
+        logic [2:0][PAIRS-1:0] cand_on;
+        logic [15:0]           et;
+        logic [3:0]            ihl;
         s1_valid_q <= c_valid;
         if (c_valid) begin
+            for (int t = 0; t < 3; t++) begin
+                et  = {win_byte(12 + 4*t), win_byte(13 + 4*t)};
+                ihl = win_byte(14 + 4*t)[3:0];
+                cand_v4[t] = et == 16'h0800;
+                cand_v6[t] = et == 16'h86DD;
+                // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
+                cand_step[t] = cand_v6[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+                // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
+                for (int m = 0; m < PAIRS; m++) cand_on[t][m] = m >= t && m - t < int'(ihl);
+            end
             s1_whole_q  <= c_whole;
             s1_rx_err_q <= c_rx_err;
-            s1_have_q   <= 8'(int'(c_beat) * KEEP_W) + 8'(keep_bytes(64'(c_keep)));
+            s1_have_q   <= 8'(int'(c_beat) * KEEP_W) + 8'(last_bytes(c_keep));
             s1_tags_q   <= s1_tags;
             s1_v4_q     <= cand_v4[s1_tags];
             s1_v6_q     <= cand_v6[s1_tags];
@@ -300,25 +312,26 @@ module ip_front
         if (rst) s2_valid_q <= 1'b0;
     end
 
+    // (each address one concatenation: a verilated model builds it in one expression, where
+    // byte-by-byte assignments each mask and merge)
+    function automatic logic [31:0] win_word(input int i);
+        win_word = {win_byte(i), win_byte(i + 1), win_byte(i + 2), win_byte(i + 3)};
+    endfunction
     always_comb begin
-        early_ip_src = '0;
-        early_ip_dst = '0;
-        for (int b = 0; b < 4; b++) begin
-            case (s1_tags)
-                2'd0: begin
-                    early_ip_src[8*(3-b) +: 8] = win_byte(26 + b);
-                    early_ip_dst[8*(3-b) +: 8] = win_byte(30 + b);
-                end
-                2'd1: begin
-                    early_ip_src[8*(3-b) +: 8] = win_byte(30 + b);
-                    early_ip_dst[8*(3-b) +: 8] = win_byte(34 + b);
-                end
-                default: begin
-                    early_ip_src[8*(3-b) +: 8] = win_byte(34 + b);
-                    early_ip_dst[8*(3-b) +: 8] = win_byte(38 + b);
-                end
-            endcase
-        end
+        case (s1_tags)
+            2'd0: begin
+                early_ip_src = win_word(26);
+                early_ip_dst = win_word(30);
+            end
+            2'd1: begin
+                early_ip_src = win_word(30);
+                early_ip_dst = win_word(34);
+            end
+            default: begin
+                early_ip_src = win_word(34);
+                early_ip_dst = win_word(38);
+            end
+        endcase
     end
 
     // ---- S3: header sums, fine L4 shift, G --------------------------------------------------

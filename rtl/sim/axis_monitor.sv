@@ -24,7 +24,9 @@
 //
 // Bookkeeping, for test benches (readable through the simulator's hierarchy): `beats`
 // (handshakes), `frames` (handshakes with tlast), `stall_cycles` (tvalid && !tready),
-// `frame_beats` (beats of the frame in progress) and `in_frame`.
+// `frame_beats` (beats of the frame in progress) and `in_frame`. +define+WS_AXIS_MONITOR_NO_COUNTS
+// (sim/build.sh: the C++ harnesses read none of them) leaves `beats`, `stall_cycles` and
+// `in_frame` at 0; the rules and messages are the same.
 
 `default_nettype none
 
@@ -152,17 +154,25 @@ module axis_monitor #(
                                NAME, cycle, frames, frame_beats + 32'd1, MAX_BEATS);
                         $fatal(1, "%s: AXI4-Stream protocol violation (AXIS-TLAST)", NAME);
                     end
+`ifndef WS_AXIS_MONITOR_NO_COUNTS
                     beats <= beats + 64'd1;
+`endif
                     if (tlast) begin
                         frames      <= frames + 64'd1;
                         frame_beats <= '0;
+`ifndef WS_AXIS_MONITOR_NO_COUNTS
                         in_frame    <= 1'b0;
+`endif
                     end else begin
                         frame_beats <= frame_beats + 32'd1;
+`ifndef WS_AXIS_MONITOR_NO_COUNTS
                         in_frame    <= 1'b1;
+`endif
                     end
                 end else begin
+`ifndef WS_AXIS_MONITOR_NO_COUNTS
                     stall_cycles <= stall_cycles + 64'd1;
+`endif
                 end
             end
             prev_stall <= tvalid && !tready;
