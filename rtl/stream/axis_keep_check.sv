@@ -82,23 +82,20 @@ module axis_keep_check #(
         if (l == 0) begin : g_first
             assign lvl = s_axis_tkeep | {KEEP_W{!s_axis_tlast}};
         end else begin : g_next
-            always_comb begin
-                for (int b = 0; b < KEEP_W; b++) begin
-                    lvl[b] = g_fill[l-1].lvl[b];
-                    for (int k = 1; k < 4; k++) begin
-                        if (b + k * (1 << (2 * (l - 1))) < KEEP_W)
-                            lvl[b] = lvl[b] | g_fill[l-1].lvl[b + k * (1 << (2 * (l - 1)))];
-                    end
-                end
-            end
+            // Bit b ORs bits b, b + S, b + 2S and b + 3S of the level before (S = 4^(l-1)),
+            // those inside the vector: written as shifts of the whole vector (the same ORs;
+            // a simulator evaluates words, not bits).
+            localparam int S = 1 << (2 * (l - 1));
+            assign lvl = g_fill[l-1].lvl | (g_fill[l-1].lvl >> S) | (g_fill[l-1].lvl >> (2 * S))
+                       | (g_fill[l-1].lvl >> (3 * S));
         end
     end
     assign keep_fill = g_fill[LEVELS].lvl;
 
     always_comb begin
         logic [KEEP_W-1:0] up;
-        up = '0;
-        for (int b = 0; b + 1 < KEEP_W; b++) up[b] = !s_axis_tkeep[b] && s_axis_tkeep[b+1];
+        // bit b: tkeep[b] clear, tkeep[b+1] set (the top bit has none above it)
+        up = ~s_axis_tkeep & (s_axis_tkeep >> 1);
         if (s_axis_tlast)
             beat_hole = !(|s_axis_tkeep) || (|up);
         else

@@ -64,7 +64,14 @@ module sync_fifo #(
     // pointer. So the RAM's write enable is a register (fanning out to every bit) and push
     // stays a local net of the pointer and flag logic.
     always_ff @(posedge clk) begin
+`ifdef VERILATOR
+        // (a verilated model writes the free word only when a word is offered, since a write
+        // costs it every cycle: the word at wr_ptr is read only after a push has written it,
+        // so every output is the same)
+        if (!full_q && s_valid) mem[wr_ptr_q] <= s_data;
+`else
         if (!full_q) mem[wr_ptr_q] <= s_data;
+`endif
     end
 
     always_ff @(posedge clk) begin
