@@ -23,7 +23,9 @@
 // - the frame's length at its last beat needs no adder: every beat before the last is full,
 //   so the length is (beats before) × KEEP_W + the last beat's bytes, a concatenation, or
 //   (beats before + 1) × KEEP_W, kept in a register, when the last beat is full. The last
-//   beat's bytes come from a log-depth "highest tkeep bit" tree.
+//   beat's bytes come from a log-depth "highest tkeep bit" tree, registered with the commit;
+//   the length is saturated and written into the length queue a cycle later (a frame's
+//   length is read two cycles after its commit at the earliest).
 // - nothing is computed from the RAM's read data (a block RAM's clock-to-output is most of a
 //   cycle): which length-queue entry a beat belongs to is counted on the read side, from the
 //   address of each frame's last stored beat, kept in the length queue.
@@ -112,18 +114,26 @@ module axis_frame_fifo
     // a log-depth tree (stream_pkg::keep_bytes).
     wire  [BYTE_SH:0] last_bytes = (BYTE_SH+1)'(keep_bytes(64'(s_axis_tkeep)));
 
-    // The frame's length at its last beat, and whether it exceeds 16 bits.
-    logic [LEN_W-1:0] len_last;
-    logic             len_sat;
+    // The frame's length at its last beat, as (beats, bytes) whose concatenation is the length:
+    // (full beats before + 1, 0) when the last beat is full, else (full beats before, its
+    // bytes). Registered with the commit and written into the length queue a cycle later (the
+    // read side takes a frame's length two cycles after its commit at the earliest), so the
+    // last beat's byte count is not in series with the saturation and the queue's write.
+    logic [BEATS_W-1:0] len_beats;
+    logic [BYTE_SH-1:0] len_bytes;
     always_comb begin
         if (last_bytes[BYTE_SH]) begin          // a full last beat
-            len_last = {wr_beats_p1, {BYTE_SH{1'b0}}};
-            len_sat  = |len_last[LEN_W-1:16];
+            len_beats = wr_beats_p1;
+            len_bytes = '0;
         end else begin
-            len_last = LEN_W'({wr_beats, last_bytes[BYTE_SH-1:0]});
-            len_sat  = |len_last[LEN_W-1:16];
+            len_beats = wr_beats;
+            len_bytes = last_bytes[BYTE_SH-1:0];
         end
     end
+
+    logic               cl_we_q;                // a commit in the last cycle
+    logic [FW-1:0]      cl_idx_q;               // its length-queue entry
+    logic [LEN_W-1:0]   cl_len_q;               // its length
 
     // Accept a beat while there is room, always while discarding, and never start a frame
     // without a free length-queue entry (the register below holds this for each cycle).
@@ -172,7 +182,6 @@ module axis_frame_fifo
         if (commit) begin
             // A frame is committed at its last beat, an oversize one too: its stored part waits
             // (alone in the RAM) so that it is counted with its real length.
-            lq_len[lq_wr[FW-1:0]]  <= len_sat ? 16'hFFFF : len_last[15:0];
             lq_bad[lq_wr[FW-1:0]]  <= s_axis_tuser || dropping;
             lq_over[lq_wr[FW-1:0]] <= dropping;
             lq_lastb[lq_wr[FW-1:0]] <= store ? wr_ptr : wr_lastb;
@@ -183,6 +192,12 @@ module axis_frame_fifo
             fr_stored <= fr_stored + 1'b1;
         end
         dropping <= dropping_n;
+
+        // The committed frame's length, written a cycle later (saturated to 16 bits).
+        cl_we_q  <= commit;
+        cl_idx_q <= lq_wr[FW-1:0];
+        cl_len_q <= {len_beats, len_bytes};
+        if (cl_we_q) lq_len[cl_idx_q] <= (|cl_len_q[LEN_W-1:16]) ? 16'hFFFF : cl_len_q[15:0];
 
         ram_used    <= ram_used + (AW+1)'(store) - (AW+1)'(rd_en);
         lq_used     <= lq_used + (FW+1)'(commit) - (FW+1)'(lq_free);
@@ -224,6 +239,7 @@ module axis_frame_fifo
             s_axis_tready <= 1'b1;
             lq_wr <= '0; lq_rd <= '0; pf_valid <= 1'b0; m_axis_tvalid <= 1'b0;
             rd_fr <= '0; pf_fr <= '0;
+            cl_we_q <= 1'b0;
         end
     end
 
