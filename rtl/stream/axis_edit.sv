@@ -64,6 +64,11 @@
 // issue cycle per input beat plus ceil(-D / KW) when D < 0, and frames follow with no gap:
 // s_axis_tready stays high whenever every frame has D >= 0 (its output has no more beats than
 // its input). Dropped frames: one cycle per input beat.
+// FOLD_LAST: a frame (not dropped, no sum check) whose output ends by out_len in the slot
+// whose B is its last input beat ends in that slot: that beat is popped in the next cycle
+// beside the next frame's first slot if it is a virtual slot that reads no beat (else that
+// slot waits a cycle). With D < 0 and -q >= 2 such a frame takes exactly its output beats;
+// its last output beat is written in that slot, with the verdict (the input is all in).
 //
 // Status: m_stat_sum_bad is reported for dropped frames too (computed alike); m_stat_emitted
 // and m_stat_out_len say what the frame's output is (L >= 1 and not dropped: L bytes); the
@@ -84,7 +89,13 @@ module axis_edit #(
     parameter int META_W     = 8,
     // Depth of the input delay FIFO in beats (a power of 2, >= 4): how far the input may run
     // ahead of its descriptor
-    parameter int FIFO_BEATS = 32
+    parameter int FIFO_BEATS = 32,
+    // 1: a frame whose output ends (by out_len) in the slot whose look-ahead beat B is its last
+    // input beat ends in that slot ("folded"): B is popped in the next cycle, beside a virtual
+    // slot of the next frame that reads no beat (a real or a last virtual slot waits a cycle).
+    // A frame with room inserted in front (D < 0) then takes no slot without output. Frames
+    // dropped or with the sum check are never folded. 0: every input beat is A of one slot.
+    parameter bit FOLD_LAST  = 1'b0
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -188,6 +199,7 @@ module axis_edit #(
     // Per-frame plan, derived from the descriptor as it is written into the plan FIFO.
     typedef struct packed {
         logic                     drop;
+        logic                     fold;     // may end in the slot whose B is its last beat
         logic [SW-1:0]            r;        // D mod KW
         logic                     virt;     // virtual slots before beat 0 (D < 0) ...
         logic                     vone;     // ... exactly one
@@ -294,7 +306,8 @@ module axis_edit #(
     logic                  in_we_q;        // a beat taken in the last cycle: written now
     logic [IN_W-1:0]       in_din_q;       // that beat
     logic [A_W-1:0]        a_beat;
-    logic [DATA_W+KW-1:0]  b_beat;         // (B's tuser is not needed)
+    logic [DATA_W+KW-1:0]  b_beat;
+    logic                  b_user;         // B's tuser (a folded frame's last beat)
 
     assign in_push = s_axis_tvalid && in_ready_q;
 
@@ -308,14 +321,12 @@ module axis_edit #(
         logic [GW-1:0]  ra_w [INB];
         logic [GW-1:0]  rb_w [INB];
         logic [GW-1:0]  a_w;
-        // verilator lint_off UNUSEDSIGNAL
-        // (B's tuser is not needed)
         logic [GW-1:0]  b_w;
-        // verilator lint_on UNUSEDSIGNAL
 
         if (g == 0) begin : g_din
             assign din = {in_din_q[IN_W-1], in_din_q[DATA_W +: 8], in_din_q[63:0]};
             assign a_beat[A_W-1] = a_w[72];
+            assign b_user        = b_w[72];
         end else begin : g_din
             assign din = {in_din_q[DATA_W + 8*g +: 8], in_din_q[64*g +: 64]};
         end
@@ -428,6 +439,9 @@ module axis_edit #(
     // that the issue decision does not wait for a LUT RAM read (as for tlast).
     logic [DDEPTH-1:0] pl_virt_q;
     logic            hd_virt_q;
+    // (and the vone flag: after a folded frame the next one's first slot may not read a beat)
+    logic [DDEPTH-1:0] pl_vone_q;
+    logic            hd_vone_q;
     logic [DAW:0]    d_cnt_q, pl_cnt_q;
     logic            pl_ne_q, d_ready_q;
     logic            d_push, pl_pop, hd_pop;
@@ -450,6 +464,7 @@ module axis_edit #(
         eb   = AW'(s_desc_sum_end[LEN_W-1:SW]);
         d_plan         = '0;
         d_plan.drop    = s_desc_drop;
+        d_plan.fold    = FOLD_LAST && !s_desc_drop && !s_desc_sum_en;
         d_plan.r       = s_desc_shift[SW-1:0];
         // A dropped frame has no virtual slots: its slots are its beats.
         d_plan.virt    = q < 0 && !s_desc_drop;
@@ -496,13 +511,16 @@ module axis_edit #(
         d_ready_q <= d_cnt_q < (DAW+1)'(DDEPTH - 1);
         if (d_we_q) d_wr_q  <= d_wr_q + 1'b1;
         if (d_we_q) pl_virt_q[d_wr_q] <= d_plan_q.virt;
+        if (d_we_q) pl_vone_q[d_wr_q] <= d_plan_q.vone;
         // the next head: the entry after it, or the descriptor written now
         if (pl_pop) begin
             pl_rd_q  <= pl_rd_q + 1'b1;
             pl_rd1_q <= pl_rd1_q + 1'b1;
             hd_virt_q <= (pl_cnt_q > (DAW+1)'(1)) ? pl_virt_q[pl_rd1_q] : d_plan_q.virt;
+            hd_vone_q <= (pl_cnt_q > (DAW+1)'(1)) ? pl_vone_q[pl_rd1_q] : d_plan_q.vone;
         end else if (!pl_ne_q) begin
             hd_virt_q <= d_plan_q.virt;
+            hd_vone_q <= d_plan_q.vone;
         end
         if (hd_pop) hd_rd_q <= hd_rd_q + 1'b1;
         if (rst) begin
@@ -540,6 +558,7 @@ module axis_edit #(
     logic [HKW-1:0]    p_hk_q;
     logic [AW-1:0]     p_aidx_q;     // index of the next real A
     logic              p_first_q;    // no real slot of the frame issued yet
+    logic              p_fold_q;     // the frame may fold (FOLD_LAST)
     // A's place in the sum region: beats to the start and end beat, where A is against them,
     // and so S1 knows which of its bytes are in the sum (with sum_start and sum_end mod KW)
     logic [AW-1:0]     p_ds_q, p_de_q;
@@ -548,6 +567,8 @@ module axis_edit #(
     logic [OAW:0]      credit_q;     // out FIFO entries free and not reserved by a slot
 
     logic can_virt, can_real, issue, fr_end, load_plan;
+    // A real slot that ends its frame with B (FOLD_LAST); B is popped in the next cycle (skip_q)
+    logic fold, skip_q;
     // verilator lint_off UNUSEDSIGNAL
     // (the next frame's counters only; its constant fields are read at pc_q)
     plan_t pl_head;
@@ -586,19 +607,30 @@ module axis_edit #(
     end
 
     always_ff @(posedge clk) begin
-        can_real_q <= nx_p_valid && !nx_p_virt && nx_in_ne && (nx_a_last || nx_in_ne2) && nx_cr_ok;
-        can_virt_q <= nx_p_valid && nx_p_virt && nx_in_ne && nx_cr_ok;
+        // After a fold the FIFO's head is the folded frame's last beat, popped in the next
+        // cycle: only a virtual slot that reads no beat issues then, with the next frame's
+        // beat 0 behind that head.
+        can_real_q <= nx_p_valid && !nx_p_virt && nx_in_ne && (nx_a_last || nx_in_ne2) && nx_cr_ok
+                      && !fold;
+        can_virt_q <= nx_p_valid && nx_p_virt && (fold ? nx_in_ne2 && !hd_vone_q : nx_in_ne)
+                      && nx_cr_ok;
+        skip_q     <= fold;
         if (rst) begin
             can_real_q <= 1'b0;
             can_virt_q <= 1'b0;
+            skip_q     <= 1'b0;
         end
     end
 
     assign can_virt  = can_virt_q;
     assign can_real  = can_real_q;
     assign issue     = can_virt || can_real;
-    assign fr_end    = can_real && a_last_q;
-    assign in_pop    = can_real;
+    // The slot's output ends by out_len and B is the frame's last beat: nothing is left for a
+    // slot of that beat.
+    assign fold      = FOLD_LAST && can_real && !a_last_q && b_last_q && p_fold_q && !p_pre_q
+                       && p_rpos_q && p_rle_q;
+    assign fr_end    = can_real && (a_last_q || fold);
+    assign in_pop    = can_real || skip_q;
     assign load_plan = pl_ne_q && (!p_valid_q || fr_end);
     assign pl_pop    = load_plan;
 
@@ -651,6 +683,7 @@ module axis_edit #(
             p_hk_q    <= '0;
             p_aidx_q  <= '0;
             p_first_q <= 1'b1;
+            p_fold_q  <= pl_head.fold;
             p_ds_q    <= pl_head.ds;
             p_de_q    <= pl_head.de;
             p_lo_gt_q <= 1'b0;
@@ -675,6 +708,7 @@ module axis_edit #(
     logic [A_W-1:0]       s0_a;
     logic [DATA_W+KW-1:0] s0_b;
     logic                 s0_virt, s0_vone, s0_bnone;
+    logic                 s0_fold, s0_b_user;
     logic                 s0_lo_gt, s0_lo_eq, s0_hi_lt, s0_hi_eq;
     // per byte of A: at or after sum_start's byte, before sum_end's byte (compared here, so
     // that S1's mask of the sum words is two LUT levels from registers)
@@ -688,6 +722,8 @@ module axis_edit #(
         s0_virt  <= p_virt_q;
         s0_vone  <= p_vone_q;
         s0_bnone <= a_last_q;       // A is the frame's last beat: B is not the frame's
+        s0_fold  <= fold;
+        s0_b_user <= b_user;
         s0_lo_gt <= p_lo_gt_q;
         s0_lo_eq <= p_lo_eq_q;
         s0_hi_lt <= p_hi_lt_q;
@@ -730,6 +766,7 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     logic [DATA_W-1:0] s1_a_data, s1_b_data;
     logic [KW-1:0]     s1_a_keep, s1_b_keep;
+    logic [KW-1:0]     s1_n_keep;   // the keep of the beat the frame's length is counted from
     logic [DATA_W-1:0] s1_words;    // A's bytes in the sum region, big-endian 16-bit words
     sh_t               s1_sh;
     st_t               s1_st;
@@ -747,11 +784,14 @@ module axis_edit #(
             s1_a_keep <= '1;
             s1_b_data <= s0_vone ? a_data : '0;
             s1_b_keep <= s0_vone ? a_keep : '1;
+            s1_n_keep <= '1;
         end else begin
             s1_a_data <= a_data;
             s1_a_keep <= a_keep;
             s1_b_data <= b_data;
             s1_b_keep <= s0_bnone ? '0 : b_keep;
+            // a folded frame's length ends in B, one beat after A
+            s1_n_keep <= s0_fold ? b_keep : a_keep;
         end
         for (int b = 0; b < KW; b++) begin
             // byte b of A is at or after sum_start, and before sum_end
@@ -762,7 +802,8 @@ module axis_edit #(
         end
         s1_sh      <= s0_sh;
         s1_st      <= s0_st;
-        s1_st.user <= s0_a[A_W-1];
+        s1_st.user <= s0_fold ? s0_b_user : s0_a[A_W-1];
+        if (s0_fold) s1_st.a_idx <= s0_st.a_idx + 1'b1;
         if (rst) begin
             s1_sh.valid <= 1'b0;
             s1_st.valid <= 1'b0;
@@ -1098,7 +1139,7 @@ module axis_edit #(
         always_ff @(posedge clk) begin
             st_q <= st_in;
             if (c == 1) begin
-                st_q.a_cnt <= (SW+1)'(stream_pkg::keep_bytes(64'(s1_a_keep)));
+                st_q.a_cnt <= (SW+1)'(stream_pkg::keep_bytes(64'(s1_n_keep)));
             end
             if (c == 2) begin
                 st_q.n <= LEN_W'({st_in.a_idx, SW'(0)}) + LEN_W'(st_in.a_cnt);
