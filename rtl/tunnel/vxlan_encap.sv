@@ -31,10 +31,10 @@
 // LATENCY the engine's (axis_edit: 10 / 11 / 11 / 12; its first beat waits for the
 // descriptor). A 754-byte host frame at 256
 // bits: 50 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
-// Throughput: the engine takes one slot per cycle: a frame's input beats plus
-// ceil(-D / (DATA_W/8)) slots of the room inserted in front; its output leaves in
-// max(output beats, slots) cycles (the last output beat goes with the slot of the last input
-// beat).
+// Throughput: the engine takes one slot per cycle, one per output beat (axis_edit FOLD_LAST:
+// a frame ends in the slot of its last output beat), so frames leave at one beat per cycle
+// with no gap at 64 to 256 bits, where the room in front is two or more slots; at 512 bits
+// (one slot of room) a frame folded that way is followed by a cycle without output.
 
 `default_nettype none
 
@@ -285,7 +285,11 @@ module vxlan_encap
         .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W),
         .META_W(1),
-        .FIFO_BEATS(FIFO_BEATS)
+        .FIFO_BEATS(FIFO_BEATS),
+        // out_len is exact (the input + 50 or 46): a frame ends in the slot of its last
+        // output beat, no slot without output (but at 512 bits, where the next frame's first
+        // slot reads its beat 0, see axis_edit)
+        .FOLD_LAST(1'b1)
     ) edit (
         .clk(clk), .rst(rst),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid && start_ok_q),

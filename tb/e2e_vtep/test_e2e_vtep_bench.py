@@ -38,28 +38,18 @@ def bench_doc(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str]:
     return json.loads(out.read_text()), proc.stdout
 
 
-def _encap_slots(size: int, w: int) -> int:
-    """The encap's cycles per frame back to back: the edit engine's slots, one per input beat
-    of the host frame (size - 4 bus bytes) and ceil(50 / bytes per beat) for the outer headers
-    inserted in front (wirespeed.model.vxlan.encap_output_cycles); the output's beats when
-    those are more (never: ceil(a) + ceil(b) >= ceil(a + b))."""
-    return max(_beats(size + 46, w), _beats(size - 4, w) + _beats(vxlan_model.ENCAP_OVERHEAD, w))
-
-
 def test_cycles_per_frame_is_the_network_frames_beats(bench_doc: tuple[dict, str]) -> None:
     doc, _ = bench_doc
     assert doc["sizes"] == list(vtep.BENCH_SIZES) and doc["frames_per_size"] == 8
     for w in (64, 256):
-        for size in doc["sizes"]:
-            # decap: one beat per cycle, bound by the larger side: the VXLAN frame (size + 50
-            # with FCS, size + 46 on the bus)
-            e = doc["widths"][str(w)]["decap"][str(size)]
-            assert e["cycles_per_frame"] == e["beats_bound"] == _beats(size + 46, w)
-            # encap: the engine's slots, one more than the output's beats where the last
-            # input beat adds no output byte (issue 27: not yet one beat per cycle there)
-            e = doc["widths"][str(w)]["encap"][str(size)]
-            assert e["beats_bound"] == _beats(size + 46, w)
-            assert e["cycles_per_frame"] == _encap_slots(size, w), (w, size)
+        for d in vtep.DIRECTIONS:
+            for size in doc["sizes"]:
+                e = doc["widths"][str(w)][d][str(size)]
+                # one beat per cycle, bound by the larger side: the VXLAN frame (size + 50
+                # with FCS, size + 46 on the bus); the encap's edit engine ends each frame in
+                # the slot of its last output beat (axis_edit FOLD_LAST)
+                assert e["cycles_per_frame"] == e["beats_bound"] == _beats(size + 46, w), (
+                    w, d, size)
     # the seed's 804-byte network frames at 256 bits: 25 beats, 10 Mpps at 250 MHz
     e = doc["widths"]["256"]["decap"]["754"]
     assert e["cycles_per_frame"] == 25 and e["mpps_at_clock"] == pytest.approx(10.0)
@@ -88,11 +78,11 @@ def test_idle_latency_per_direction_and_size(bench_doc: tuple[dict, str]) -> Non
             want = vxlan_model.encap_latency_cycles(bytes(size - 4), w // 8)
             assert lat["encap"][str(size)] == want, (w, size)
     # 256 bits, the seed's 804-byte network frames (754-byte host frames, no VLAN push): decap
-    # 26 cycles (window beat 3 + 11 + the engine's 11 + slot 1), encap 50 (24 input beats - 1
+    # 25 cycles (window beat 3 + 10 + the engine's 11 + slot 1), encap 50 (24 input beats - 1
     # + 4 + window beat 2 + 10 + the engine's 11)
     lat = doc["widths"]["256"]["latency"]
-    assert lat["decap"]["754"] == 26 and lat["encap"]["754"] == 50
-    assert doc["widths"]["64"]["latency"]["decap"]["754"] == 42
+    assert lat["decap"]["754"] == 25 and lat["encap"]["754"] == 50
+    assert doc["widths"]["64"]["latency"]["decap"]["754"] == 41
     assert lat["encap"]["64"] == 27 and lat["encap"]["9000"] == 308
     assert "idle-pipeline latency" in stdout
 

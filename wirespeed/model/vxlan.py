@@ -521,16 +521,30 @@ def encap_latency_cycles(frame: bytes, keep_w: int) -> int:
 
 def encap_output_cycles(frame: bytes, keep_w: int, cfg: EncapConfig) -> int:
     """Cycles from an emitted encap frame's first output beat to its last, output never stalled:
-    its output beats, or, where the engine's slots are more (the -floor(D / keep_w) slots of
-    the room inserted in front and one per input beat, the last output beat leaving with the
-    slot of the last input beat), those slots."""
+    its output beats (the edit engine ends a frame in the slot of its last output beat,
+    axis_edit FOLD_LAST)."""
     f = frame_bytes(frame)
     r = encap(f, cfg)
     if r.output is None:
         raise ValueError("encap_output_cycles: the frame is not emitted")
+    return -(-len(r.output) // keep_w)
+
+
+def encap_frame_cycles(frame: bytes, keep_w: int, cfg: EncapConfig) -> int:
+    """Cycles an encap frame takes back to back behind another encapsulated one (m_axis never
+    stalled): its output beats, or its input beats when more (a forwarded frame); at 512 bits
+    an encapsulated frame also waits a cycle after a frame whose last slot was also its last
+    output beat's (its first slot reads its beat 0): its input beats + 1."""
+    f = frame_bytes(frame)
+    r = encap(f, cfg)
+    in_beats = -(-len(f) // keep_w)
+    if r.output is None:
+        return in_beats
     out_beats = -(-len(r.output) // keep_w)
     room = len(r.output) - len(f)       # -D: 50, 46 with the tag removed, 0 forwarded
-    return max(out_beats, -(-len(f) // keep_w) + -(-room // keep_w))
+    if room and -(-room // keep_w) == 1:
+        return in_beats + 1
+    return max(in_beats, out_beats)
 
 
 def tally_encap(results) -> tuple[list[int], list[int], int, int]:
