@@ -14,12 +14,15 @@
 //     all other address bits are decoded (an entry index >= ENTRIES is unmapped).
 //   * One write and one read may be in flight at the same time (the two channels are
 //     independent); each channel accepts its next request after its response was taken.
+//   * Requests reach the block from registers (axil_reg_if REQ_REG): a write's request is
+//     raised the cycle after both AW and W are present (c0 below), a read's the cycle after
+//     the AR handshake (R0), so no AXI handshake logic is in series with the block's.
 //   * Write: AW and W are accepted in either order or together. A VALID write (and any
-//     SLVERR write) is performed in the cycle after both are present and B is raised in the
-//     cycle after that. A SRC/DST write runs the sequence below: B is raised KEY_B =
-//     12 + 2*NCHUNK*(ENTRIES + 3) cycles after the cycle both are present (950 with the
-//     defaults), one cycle later for each read accepted while the sequence runs (it holds in
-//     that cycle). A write waits one cycle when a read is accepted in that cycle.
+//     SLVERR write) is performed in the cycle after c0 and B is raised in the cycle after
+//     that. A SRC/DST write runs the sequence below: B is raised KEY_B =
+//     13 + 2*NCHUNK*(ENTRIES + 3) cycles after the cycle both are present (951 with the
+//     defaults), one cycle later for each read request raised while the sequence runs (it
+//     holds in that cycle). A write waits one cycle when a read request is raised in its c0.
 //   * Read: AR is accepted when no R is pending; R follows 4 cycles after the AR handshake.
 //   * WSTRB selects byte lanes (VALID: lane 0); a write with WSTRB = 0 changes nothing (and
 //     still answers OKAY).
@@ -46,7 +49,7 @@
 //     simulation start) as every key 0 (SRC/DST read 0), consistent. Invariant: bit i of a
 //     table word is set only where the shadow's key i has that chunk value, so a table never
 //     makes a pair hit that no entry holds.
-//   * A SRC/DST write of entry i, from the cycle c0 both AW and W are present: VALID[i] is
+//   * A SRC/DST write of entry i, from its request's cycle c0: VALID[i] is
 //     saved and cleared (in c1, seen by lookups presented from c2; AXI reads of VALID[i]
 //     read the saved value until B); the shadow's key i (the
 //     old key) is read; then every table word the old key selects is formed anew from the
@@ -177,7 +180,8 @@ module allow_list #(
     logic            rd_err;
 
     axil_reg_if #(
-        .ADDR_W (ADDR_W)
+        .ADDR_W  (ADDR_W),
+        .REQ_REG (1'b1)
     ) u_axil (
         .clk            (clk),
         .rst            (rst),
@@ -229,7 +233,6 @@ module allow_list #(
     } state_e;
 
     logic             wr_ok;
-    logic [2:0]       rd_p_q;     // R1, R2, R3 of a read (declared here: adv reads R1)
     logic             wr_key;     // a SRC/DST write: runs the sequence
     logic [IDX_W-1:0] wr_idx;
     state_e           state_q;
@@ -249,7 +252,7 @@ module allow_list #(
     logic [IDX_W-1:0] vwr_idx_q;   // data
     logic             vwr_data_q;  // data
 
-    // A write waits for a read accepted in its cycle: no read is in R1 in c1, when the
+    // A write waits for a read requested in its cycle: no read is in R1 in c1, when the
     // sequence reads VALID[i] through the one read port of VALID
     assign wr_ready = !rd_req;
     assign wr_ok    = is_entry_addr(wr_addr);
@@ -257,8 +260,7 @@ module allow_list #(
     assign wr_key   = wr_req && wr_ok && wr_addr[1:0] != 2'd2;
     assign wr_ack   = wr1_q || done_q;
     assign wr_err   = wr1_q && wr1_err_q;
-    // (the shadow's read port is the AXI read's in its R1: a register, not the AR handshake)
-    assign adv      = !rd_p_q[0];
+    assign adv      = !rd_req;
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -289,10 +291,11 @@ module allow_list #(
     end
 
     // VALID: flip-flops, one read port from registers (AXI reads in R1; VALID[i] saved in c1,
-    // when no read is in R1 as none was accepted in c0)
+    // when no read is in R1 as none was requested in c0)
     logic [ENTRIES-1:0] valid_q;
     logic [IDX_W-1:0]   rd_idx;
     logic [IDX_W-1:0]   rd_idx1_q;  // data: R1
+    logic [1:0]         rd_p_q;     // R1, R2 of a read
     logic               c1_q;       // c1 of a SRC/DST write
     logic               valid_rd;
 
@@ -390,14 +393,14 @@ module allow_list #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Shadow of the keys (byte lanes): read address R1 / c, sh_q two cycles later
+    // Shadow of the keys (byte lanes): read address R0 / c, sh_q two cycles later
     // ------------------------------------------------------------------------------------
     logic [IDX_W-1:0] sh_raddr;
     logic [KEY_W-1:0] sh_rd;     // data: the RAM's registered output
     logic [KEY_W-1:0] sh_q;      // data
     logic [7:0]       sh_lane;   // byte lanes of the key written: DST [31:0], SRC [63:32]
 
-    assign sh_raddr = rd_p_q[0] ? rd_idx1_q : sq_addr;
+    assign sh_raddr = rd_req ? rd_idx : sq_addr;
     for (genvar b = 0; b < 8; b++) begin : g_lane
         assign sh_lane[b] = seq_strb_q[b % 4] && (seq_dst_q == (b < 4));
     end
@@ -457,16 +460,13 @@ module allow_list #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Read data (R0: rd_req, R1: VALID and shadow read from registers, R3: answer from sh_q)
+    // Read data (R0: rd_req, R1: shadow read, R2: answer from sh_q)
     // ------------------------------------------------------------------------------------
-    logic       rd_ok_q;     // data (R3)
+    logic       rd_ok_q;     // data
     logic [1:0] rd_field_q;  // data
     logic       rd_valid_q;  // data: VALID of the entry at R1
-    logic       rd_ok1_q;    // data (R1)
+    logic       rd_ok1_q;    // data
     logic [1:0] rd_field1_q; // data
-    logic       rd_ok2_q;    // data (R2)
-    logic [1:0] rd_field2_q; // data
-    logic       rd_valid2_q; // data
     logic       seq_busy;    // VALID[i] is held cleared by the sequence: it reads v_save_q
 
     assign seq_busy = state_q != S_IDLE || done_q;
@@ -475,7 +475,7 @@ module allow_list #(
         if (rst) begin
             rd_p_q <= '0;
         end else begin
-            rd_p_q <= {rd_p_q[1:0], rd_req};
+            rd_p_q <= {rd_p_q[0], rd_req};
         end
     end
 
@@ -483,15 +483,12 @@ module allow_list #(
         rd_ok1_q    <= is_entry_addr(rd_addr);
         rd_field1_q <= rd_addr[1:0];
         rd_idx1_q   <= rd_idx;
-        rd_ok2_q    <= rd_ok1_q;
-        rd_field2_q <= rd_field1_q;
-        rd_valid2_q <= valid_rd || (seq_busy && rd_idx1_q == seq_idx_q && v_save_q);
-        rd_ok_q     <= rd_ok2_q;
-        rd_field_q  <= rd_field2_q;
-        rd_valid_q  <= rd_valid2_q;
+        rd_ok_q     <= rd_ok1_q;
+        rd_field_q  <= rd_field1_q;
+        rd_valid_q  <= valid_rd || (seq_busy && rd_idx1_q == seq_idx_q && v_save_q);
     end
 
-    assign rd_ack = rd_p_q[2];
+    assign rd_ack = rd_p_q[1];
     assign rd_err = !rd_ok_q;
 
     always_comb begin

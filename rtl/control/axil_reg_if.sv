@@ -17,7 +17,8 @@
 // Register side
 //   * wr_req (one-cycle pulse) with wr_addr/wr_data/wr_strb: a write, raised in the cycle both
 //     AW and W are present (the cycle of the later of the two handshakes, or of a held AW/W
-//     once wr_ready allows) and wr_ready is high. The block performs the write in that cycle.
+//     once wr_ready allows) and wr_ready is high (REQ_REG: the cycle after both are held). The
+//     block performs the write in that cycle.
 //     wr_addr/wr_data/wr_strb are meaningful only while wr_req is high.
 //   * wr_ack with wr_err: the write's answer, in the cycle of wr_req or any later cycle
 //     (wr_ack outside a pending write is ignored). B is raised in the cycle after wr_ack,
@@ -26,7 +27,8 @@
 //     memory command) gives B n cycles later.
 //   * wr_ready: the block can take a write this cycle. While it is low, AW and W are still
 //     accepted (and held) but wr_req waits. Tie to 1 if the block is always ready.
-//   * rd_req (one-cycle pulse) with rd_addr: a read, raised in the cycle of the AR handshake.
+//   * rd_req (one-cycle pulse) with rd_addr: a read, raised in the cycle of the AR handshake
+//     (REQ_REG: the cycle after it).
 //     rd_addr is meaningful only while rd_req is high.
 //   * rd_ack with rd_data and rd_err: the read's answer, in the cycle of rd_req or any later
 //     cycle (ignored outside a pending read). R is raised in the cycle after rd_ack with
@@ -40,7 +42,11 @@
 
 module axil_reg_if #(
     // AXI4-Lite byte address width (3..32); the register port's word address is ADDR_W-2 bits
-    parameter int ADDR_W = 12
+    parameter int ADDR_W = 12,
+    // 1: wr_req/rd_req and their address and data come from registers only: a request is
+    // raised the cycle after its handshakes (one cycle more per access), so the block's
+    // request logic starts at flip-flops, not at the AXI handshake's logic
+    parameter bit REQ_REG = 1'b0
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -118,8 +124,6 @@ module axil_reg_if #(
 
     logic aw_hs;
     logic w_hs;
-    logic have_aw;
-    logic have_w;
     logic wr_done;  // the pending write is answered this cycle
 
     assign s_axil_awready = !aw_full_q && !bvalid_q && !bwait_q;
@@ -129,13 +133,23 @@ module axil_reg_if #(
 
     assign aw_hs   = s_axil_awvalid && s_axil_awready;
     assign w_hs    = s_axil_wvalid && s_axil_wready;
-    assign have_aw = aw_full_q || aw_hs;
-    assign have_w  = w_full_q || w_hs;
 
-    assign wr_req  = have_aw && have_w && !bvalid_q && !bwait_q && wr_ready;
-    assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr[ADDR_W-1:2];
-    assign wr_data = w_full_q ? w_data_q : s_axil_wdata;
-    assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
+    if (REQ_REG) begin : g_wr_reg
+        // (AW and W are not accepted while a write is pending or answered: both full means
+        // neither bwait_q nor bvalid_q)
+        assign wr_req  = aw_full_q && w_full_q && wr_ready;
+        assign wr_addr = aw_addr_q;
+        assign wr_data = w_data_q;
+        assign wr_strb = w_strb_q;
+    end else begin : g_wr_comb
+        logic have_aw, have_w;
+        assign have_aw = aw_full_q || aw_hs;
+        assign have_w  = w_full_q || w_hs;
+        assign wr_req  = have_aw && have_w && !bvalid_q && !bwait_q && wr_ready;
+        assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr[ADDR_W-1:2];
+        assign wr_data = w_full_q ? w_data_q : s_axil_wdata;
+        assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
+    end
     assign wr_done = wr_ack && (wr_req || bwait_q);
 
     always_ff @(posedge clk) begin
@@ -175,24 +189,35 @@ module axil_reg_if #(
     // Read channel
     // ------------------------------------------------------------------------------------
     logic        rwait_q;   // rd_req given, waiting for rd_ack
+    logic        ar_full_q; // REQ_REG: AR accepted, rd_req raised from it
+    logic [WA_W-1:0] ar_addr_q; // data: not reset
     logic        rvalid_q;
     logic [31:0] rdata_q;   // data: not reset
     logic [1:0]  rresp_q;   // data: not reset
     logic        rd_done;   // the pending read is answered this cycle
 
-    assign s_axil_arready = !rvalid_q && !rwait_q;
+    assign s_axil_arready = !rvalid_q && !rwait_q && !ar_full_q;
     assign s_axil_rvalid  = rvalid_q;
     assign s_axil_rdata   = rdata_q;
     assign s_axil_rresp   = rresp_q;
 
-    assign rd_req  = s_axil_arvalid && s_axil_arready;
-    assign rd_addr = s_axil_araddr[ADDR_W-1:2];
+    if (REQ_REG) begin : g_rd_reg
+        assign rd_req  = ar_full_q;
+        assign rd_addr = ar_addr_q;
+    end else begin : g_rd_comb
+        logic unused_ar;   // (the held AR of REQ_REG)
+        assign unused_ar = ^ar_addr_q;
+        assign rd_req    = s_axil_arvalid && s_axil_arready;
+        assign rd_addr   = s_axil_araddr[ADDR_W-1:2];
+    end
     assign rd_done = rd_ack && (rd_req || rwait_q);
 
     always_ff @(posedge clk) begin
+        ar_full_q <= REQ_REG && (s_axil_arvalid && s_axil_arready);
         if (rst) begin
-            rwait_q  <= 1'b0;
-            rvalid_q <= 1'b0;
+            ar_full_q <= 1'b0;
+            rwait_q   <= 1'b0;
+            rvalid_q  <= 1'b0;
         end else if (rd_done) begin
             rwait_q  <= 1'b0;
             rvalid_q <= 1'b1;
@@ -203,6 +228,7 @@ module axil_reg_if #(
     end
 
     always_ff @(posedge clk) begin
+        if (s_axil_arvalid && s_axil_arready) ar_addr_q <= s_axil_araddr[ADDR_W-1:2];
         if (rd_done) begin
             rdata_q <= rd_data;
             rresp_q <= rd_err ? RESP_SLVERR : RESP_OKAY;

@@ -21,12 +21,13 @@ ENTRIES = int(os.environ.get("WS_ENTRIES", "64"))
 ADDR_W = int(os.environ.get("WS_ADDR_W", "12"))
 LAT = int(os.environ.get("WS_LOOKUP_LATENCY", "2"))
 # A SRC/DST write (with no read accepted meanwhile): B is raised KEY_B cycles after the cycle
-# both AW and W are present (c0); the old pair still hits through its entry for lookups
-# presented up to cycle B - OLD_UNTIL (c1). The sequence forms 2 words of each of the NCHUNK
-# tables (CHUNK_W 10: 7) from the ENTRIES keys, ENTRIES + 3 cycles a word.
+# both AW and W are present; the request is raised the cycle after (c0, from registers) and
+# the old pair still hits through its entry for lookups presented up to cycle B - OLD_UNTIL
+# (c1). The sequence forms 2 words of each of the NCHUNK tables (CHUNK_W 10: 7) from the
+# ENTRIES keys, ENTRIES + 3 cycles a word.
 NCHUNK = 7
-KEY_B = 12 + 2 * NCHUNK * (ENTRIES + 3)
-OLD_UNTIL = KEY_B - 1
+KEY_B = 13 + 2 * NCHUNK * (ENTRIES + 3)
+OLD_UNTIL = KEY_B - 2
 # Simulated time limits grow with the write time (the tests are written for 64 entries)
 TSCALE = max(1, ENTRIES // 64)
 

@@ -220,11 +220,11 @@ async def allow_list_update_under_traffic(dut):
     rng = random.Random(0xAB + h.data_w)
     kinds = []
     frames = []
-    # A SRC/DST write takes 12 + 2 * NCHUNK * (ENTRIES + 3) cycles (allow_list.sv: the table
+    # A SRC/DST write takes 13 + 2 * NCHUNK * (ENTRIES + 3) cycles (allow_list.sv: the table
     # words rebuilt one at a time, the entry off meanwhile); a rewrite is two of them, and the
     # new pair then stays up to two write times. The traffic lasts at least four rewrites
     # (frames of ~100 bytes back to back).
-    write_cycles = 12 + 2 * 7 * (64 + 3)
+    write_cycles = 13 + 2 * 7 * (64 + 3)
     n_frames = max(500, 4 * (4 * write_cycles + 40) * (h.data_w // 8) // 100)
     for i in range(n_frames):
         k = rng.choice(["A", "B", "T0", "T1"])
