@@ -24,7 +24,7 @@
 //
 // Output: writes are gathered per queue, so that PCIe carries full TLPs however RSS spreads
 // the frames: each queue's current BURST_BYTES block of its ring is staged on chip (QUEUES x
-// 4 blocks, two banks) and written as one burst when full; a block not full is written (from
+// 8 blocks, two banks) and written as one burst when full; a block not full is written (from
 // its first unwritten byte to the last record's end) once a record has waited FLUSH_CYCLES in
 // it, or at once when the input has been quiet IDLE_GAP cycles. Bursts are INCR, full bus
 // width, inside one BURST_BYTES block (never 4 KiB), their strobes one run of 8-byte granules
@@ -168,8 +168,9 @@ module dma_ring_writer
     localparam int BLKG    = BURST_BYTES / 8;       // granules a block
     localparam int BGW     = $clog2(BLKG);
     localparam int BLK_W   = ADDR_W - LOG_BB;       // a block's address >> LOG_BB
-    localparam int SB      = 4;                     // staging blocks a queue (a ring's 4 KiB holds them)
-    localparam int SA_W    = QW + 2 + BBW;          // staging word: {queue, block mod SB, beat}
+    localparam int SB      = 8;                     // staging blocks a queue (a ring's 4 KiB holds them)
+    localparam int SBW     = 3;                     // log2 SB
+    localparam int SA_W    = QW + SBW + BBW;        // staging word: {queue, block mod SB, beat}
     localparam int SD      = 1 << SA_W;
     localparam int FLD     = 32;                    // flushes queued for the reader
     localparam int PC_W    = $clog2(FLD) + 2;
@@ -198,10 +199,10 @@ module dma_ring_writer
         $error("dma_ring_writer: FRAMES (%0d) must be a power of two, 8..256", FRAMES);
     end
     // 4+ beats: a block's flush is counted pending before the mover can reach the next block
-    // of its slot; <= 1024: a 4 KiB ring holds the SB (4) staging slots
-    if (BURST_BYTES < 4 * KW || BURST_BYTES > 1024
+    // of its slot; <= 512: a 4 KiB ring holds the SB (8) staging slots
+    if (BURST_BYTES < 4 * KW || BURST_BYTES > 512
         || (1 << $clog2(BURST_BYTES)) != BURST_BYTES) begin : g_chk_burst
-        $error("dma_ring_writer: BURST_BYTES (%0d) must be a power of two, 4 beats..1024",
+        $error("dma_ring_writer: BURST_BYTES (%0d) must be a power of two, 4 beats..512",
                BURST_BYTES);
     end
     if (FLUSH_CYCLES < 16 || FLUSH_CYCLES > 4096) begin : g_chk_flush
@@ -447,7 +448,7 @@ module dma_ring_writer
     // ====================================================================================
     // Decision: D1 read, D2 sum, D3 compare and commit to PROD
     // ====================================================================================
-    localparam int CMD_W = 1 + QW + 2 * NB_W + 2 * OFF_W + BASE_W + 32 + R8_W + 16 + 8 + 32 + 64;
+    localparam int CMD_W = 1 + QW + 2 * NB_W + 2 * OFF_W + BASE_W + 32 + R8_W + 3 + 16 + 8 + 32 + 64;
 
     // A frame record's fields: {len, nb_in, rec8 (its record's 8-byte units), q, info, hash, ts}
     localparam int REC_Q   = 8 + 32 + 64;
@@ -540,19 +541,30 @@ module dma_ring_writer
         logic [NB_W-1:0] nb_in;
         logic [R8_W-1:0] rec8;
         logic [NB_W-1:0] nst;   // <= the buffer's beats + 2 (a stored frame fits the buffer)
+        logic [OFF_W-1:0] off;
+        logic [LGW-1:0]  rl;    // the record's first granule in its first word
+        logic [LGW+1:0]  spanl; // rl + the granules of its last beat
+        logic            wxl;
         logic [QW-1:0]   q;
         logic [7:0]      info;
         logic [31:0]     hash;
         logic [63:0]     ts;
         {len, nb_in, rec8, q, info, hash, ts} = d2_rec;
         // the record's beats (each written at the record's lane, across two ring words)
-        nst = NB_W'(((R8_W+1)'(rec8) + (R8_W+1)'(G - 1)) >> LG);
+        nst   = NB_W'(((R8_W+1)'(rec8) + (R8_W+1)'(G - 1)) >> LG);
+        off   = OFF_W'(d2_prod) & d2_mask;
+        rl    = LGW'(off[LOG_KW-1:0] >> 3);
+        spanl = (LGW+2)'(rl) + (LGW+2)'(32'(rec8 - 1'b1) & (G - 1)) + 1'b1;
+        wxl   = spanl > (LGW+2)'(G);
         d3_ok  <= d2_fit;
         d3_off <= !d2_en;
         d3_q   <= q;
         d3_len <= len;
-        d3_cmd <= {!d2_fit, q, nb_in, nst, OFF_W'(d2_prod) & d2_mask, d2_mask, d2_base,
-                   d2_sum, rec8, len, info, hash, ts};
+        d3_cmd <= {!d2_fit, q, nb_in, nst, off, d2_mask, d2_base, d2_sum, rec8, wxl,
+                   spanl >= (LGW+2)'(G),
+                   (off[LOG_BB-1:LOG_KW] == '0 && rl == '0)
+                   || (&off[LOG_BB-1:LOG_KW] && (nst == NB_W'(1) ? wxl : rl != '0)),
+                   len, info, hash, ts};
     end
 
     always_ff @(posedge clk) begin
@@ -611,12 +623,15 @@ module dma_ring_writer
     logic [BASE_W-1:0] c_base;
     logic [31:0]       c_end;
     logic [R8_W-1:0]   c_rec8;
+    logic              c_wxl;        // the record's last beat spills into word w + 1
+    logic              c_bendl;      // its last beat reaches its word's end
+    logic              c_nb0;        // its first beat opens a block
     logic [15:0]       c_len;
     logic [7:0]        c_info;
     logic [31:0]       c_hash;
     logic [63:0]       c_ts;
-    assign {c_skip, c_q, c_nb_in, c_nst, c_off, c_mask, c_base, c_end, c_rec8, c_len, c_info,
-            c_hash, c_ts} = cmd_data;
+    assign {c_skip, c_q, c_nb_in, c_nst, c_off, c_mask, c_base, c_end, c_rec8, c_wxl, c_bendl,
+            c_nb0, c_len, c_info, c_hash, c_ts} = cmd_data;
 
     // The record being moved
     logic              m_v_q;
@@ -632,6 +647,12 @@ module dma_ring_writer
     logic [31:0]       m_end_q;      // PROD after the record
     logic [LGW-1:0]    m_rl_q;       // the record's first granule in word w
     logic [LGW:0]      m_vl_q;       // granules of the record's last beat (1..G)
+    logic              m_wxl_q;      // the record's last beat spills into word w + 1
+    logic              m_bendl_q;    // the record's last beat reaches its word's end
+    logic              m_newblk_q;   // this beat opens a block
+    logic              m_ld_q;       // the record was loaded last cycle
+    logic              m_nph_q;      // np_q of the queue at the command FIFO's head, last cycle
+    logic              m_npc_q;      // np_q of this record's queue, last cycle
     logic [127:0]      m_hdr_q;
     logic [BP_W:0]     rp_q;         // the buffer's read pointer
 
@@ -640,6 +661,10 @@ module dma_ring_writer
     logic [QW-1:0]     to_q_q;
     logic              fl_room_q;
     logic [SB-1:0][QUEUES-1:0] pend_nz_q;   // per staging slot, queue: a flush not yet read
+    // The block a queue opens next is always the one after the last it wrote (slot + 1):
+    // its pending flag is looked up per queue ahead of time, so M0 reads registers only
+    logic [QUEUES-1:0][SBW-1:0] ls_q;       // the slot of the last word a queue's beat wrote
+    logic [QUEUES-1:0]         np_q;        // that slot + 1 has a flush not yet read
 
     logic [LGW:0]   m_vj;       // granules the beat carries
     logic [LGW+1:0] m_span;     // rl + vj: > G spills into word w + 1
@@ -664,12 +689,12 @@ module dma_ring_writer
 
     assign m_vj        = m_lastb_q ? m_vl_q : (LGW+1)'(G);
     assign m_span      = (LGW+2)'(m_rl_q) + (LGW+2)'(m_vj);
-    assign m_wx        = m_span > (LGW+2)'(G);
+    assign m_wx        = m_lastb_q ? m_wxl_q : m_rl_q != '0;
     assign m_bidx_last = &m_off_q[LOG_BB-1:LOG_KW];
-    assign m_bend      = m_bidx_last && m_span >= (LGW+2)'(G);
-    assign m_newblk    = (m_off_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0) || (m_bidx_last && m_wx);
-    assign m_pend      = m_bidx_last ? pend_nz_q[m_noff_q[LOG_BB+1:LOG_BB]][m_q_q]
-                                     : pend_nz_q[m_off_q[LOG_BB+1:LOG_BB]][m_q_q];
+    assign m_bend      = m_bidx_last && (!m_lastb_q || m_bendl_q);
+    // a beat opens a block when it starts one (lane 0 of its first word) or spills into it
+    assign m_newblk    = m_newblk_q;
+    assign m_pend      = m_ld_q ? m_nph_q : m_npc_q;
     assign to_take     = to_v_q && fl_room_q;
     assign m_go        = m_v_q && !to_v_q && fl_room_q && !(m_newblk && m_pend);
     assign m_fill      = !m_v_q || (m_go && m_lastb_q);
@@ -698,9 +723,28 @@ module dma_ring_writer
     end
 
     always_ff @(posedge clk) begin
+        m_ld_q  <= m_fill && cmd_valid && !c_skip;
+        m_nph_q <= np_q[c_q];
+        m_npc_q <= np_q[m_q_q];
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            for (int q = 0; q < QUEUES; q++) ls_q[q] <= SBW'(SB - 1);
+            np_q <= '0;
+        end else begin
+            if (m_go) ls_q[m_q_q] <= m_wx ? m_noff_q[LOG_BB+SBW-1:LOG_BB] : m_off_q[LOG_BB+SBW-1:LOG_BB];
+            for (int q = 0; q < QUEUES; q++) np_q[q] <= pend_nz_q[ls_q[q] + 1'b1][q];
+        end
+    end
+
+    always_ff @(posedge clk) begin
         if (m_fill && cmd_valid && !c_skip) begin
             logic [OFF_W-1:0] w;
             w = c_off & ~OFF_W'(KW - 1);
+            m_wxl_q    <= c_wxl;
+            m_bendl_q  <= c_bendl;
+            m_newblk_q <= c_nb0;
             m_q_q     <= c_q;
             m_left_q  <= c_nst;
             m_lastb_q <= c_nst == NB_W'(1);
@@ -721,6 +765,9 @@ module dma_ring_writer
             if (m_rd) m_inl_q <= m_inl_q - 1'b1;
             m_off_q   <= m_noff_q;
             m_noff_q  <= (m_noff_q + OFF_W'(KW)) & m_mask_q;
+            m_newblk_q <= (m_noff_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0)
+                          || (&m_noff_q[LOG_BB-1:LOG_KW]
+                              && (m_left_q == NB_W'(2) ? m_wxl_q : m_rl_q != '0));
         end
     end
 
@@ -766,8 +813,8 @@ module dma_ring_writer
         m1_end  <= m_end_q;
         m1_blk0 <= BLK_W'(({m_base_q, 12'd0} | ADDR_W'(m_off_q)) >> LOG_BB);
         m1_blk1 <= BLK_W'(({m_base_q, 12'd0} | ADDR_W'(m_noff_q)) >> LOG_BB);
-        m1_sa0  <= {m_q_q, m_off_q[LOG_BB+1:LOG_KW]};
-        m1_sa1  <= {m_q_q, m_noff_q[LOG_BB+1:LOG_KW]};
+        m1_sa0  <= {m_q_q, m_off_q[LOG_BB+SBW-1:LOG_KW]};
+        m1_sa1  <= {m_q_q, m_noff_q[LOG_BB+SBW-1:LOG_KW]};
         m1_en0  <= m_en0;
         m1_en1  <= m_en1;
         m1_rl   <= m_rl_q;
@@ -881,9 +928,9 @@ module dma_ring_writer
     // M2, M2b: the buffer's word; the flush's beats and lanes. The staging write travels as
     // {word w, word w + 1, their granule enables}.
     localparam int SW_W = 2 * SA_W - 1 + 2 * G;   // word w + 1's bank is the other: no bit
-    // A flush as the reader takes it: {queue, slot, first beat, last beat, first granule in
+    // A flush as the reader takes it: {queue, slot, first beat, beats - 1, first granule in
     // the first beat, last granule in the last beat, burst address, commit, PROD}
-    localparam int FL_W = QW + 2 + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32;
+    localparam int FL_W = QW + SBW + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32;
     logic [DATA_W-1:0] m2_word;
     logic              m2_v;
     logic              m2_rd;
@@ -949,7 +996,7 @@ module dma_ring_writer
         m2b_hdr  <= m2_hdr;
         m2b_sw   <= m2_sw;
         m2b_rl   <= m2_rl;
-        m2b_fl   <= {q, blk[1:0], fb, BBW'(gl >> LG), LGW'(g0 & BGW'(G - 1)),
+        m2b_fl   <= {q, blk[SBW-1:0], fb, BBW'(gl >> LG) - fb, LGW'(g0 & BGW'(G - 1)),
                      LGW'(gl & BGW'(G - 1)), a, cv, cp};
         m3_sw    <= m2b_sw;
         m3_rl    <= m2b_rl;
@@ -1054,15 +1101,15 @@ module dma_ring_writer
     // Reader: a flush's beats off the staging blocks into the W FIFO, its AW entry queued
     // ====================================================================================
     logic [QW-1:0]     f_q;
-    logic [1:0]        f_p;
+    logic [SBW-1:0]    f_p;
     logic [BBW-1:0]    f_fb;
-    logic [BBW-1:0]    f_lb;
+    logic [BBW-1:0]    f_nm1;        // beats - 1
     logic [LGW-1:0]    f_lo;
     logic [LGW-1:0]    f_hi;
     logic [ADDR_W-1:0] f_addr;
     logic              f_cv;
     logic [31:0]       f_cp;
-    assign {f_q, f_p, f_fb, f_lb, f_lo, f_hi, f_addr, f_cv, f_cp} = flf_data;
+    assign {f_q, f_p, f_fb, f_nm1, f_lo, f_hi, f_addr, f_cv, f_cp} = flf_data;
 
     logic [BBW-1:0]    rd_n_q;       // beats of the head flush read
     logic [BBW-1:0]    rd_b;
@@ -1075,7 +1122,7 @@ module dma_ring_writer
 
     assign rd_b    = f_fb + rd_n_q;
     assign rd_go   = flf_valid && w_room_q;
-    assign rd_last = rd_b == f_lb;
+    assign rd_last = rd_n_q == f_nm1;
     assign flf_pop = rd_go && rd_last;
 
     always_ff @(posedge clk) begin
@@ -1144,7 +1191,7 @@ module dma_ring_writer
     end
 
     always_ff @(posedge clk) begin
-        if (rd_go && rd_n_q == '0) awe_data <= {f_addr, 8'(f_lb - f_fb), f_cv, f_q, f_cp};
+        if (rd_go && rd_n_q == '0) awe_data <= {f_addr, 8'(f_nm1), f_cv, f_q, f_cp};
     end
 
     sync_fifo #(
@@ -1170,9 +1217,9 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         logic [QW-1:0] iq;
-        logic [1:0]    ip;
+        logic [SBW-1:0] ip;
         logic [PC_W-1:0] pn;
-        {iq, ip} = {m2_fl[FR_W-1 -: QW], m2_fl[34:33]};   // the queue; the block's slot (blk[1:0])
+        {iq, ip} = {m2_fl[FR_W-1 -: QW], m2_fl[33 +: SBW]};   // the queue; the block's slot
         if (rst) begin
             pinc_q    <= '0;
             pdec_q    <= '0;
@@ -1181,8 +1228,8 @@ module dma_ring_writer
         end else begin
             for (int p = 0; p < SB; p++) begin
                 for (int q = 0; q < QUEUES; q++) begin
-                    pinc_q[p][q] <= m2_fv && iq == QW'(q) && ip == 2'(p);
-                    pdec_q[p][q] <= flf_pop && f_q == QW'(q) && f_p == 2'(p);
+                    pinc_q[p][q] <= m2_fv && iq == QW'(q) && ip == SBW'(p);
+                    pdec_q[p][q] <= flf_pop && f_q == QW'(q) && f_p == SBW'(p);
                     pn = pend_q[p][q] + PC_W'(pinc_q[p][q]) - PC_W'(pdec_q[p][q]);
                     pend_q[p][q]    <= pn;
                     pend_nz_q[p][q] <= pn != '0;

@@ -256,6 +256,20 @@ def test_min_frames_at_line_rate(tmp_path: Path) -> None:
             assert 0.8 < p["utilisation"] < 0.95
 
 
+def test_single_flow_line_rate(tmp_path: Path) -> None:
+    """One flow, so one queue, of 64-byte frames at 100 Gbit/s with host cores at 2 ns a
+    record: the writer gathers a single queue's records at line rate, nothing dropped (the
+    default 20 ns a record is one core's 50 Mpps: its ring would fill, the host's limit)."""
+    f = bytes(Ether(**MAC) / IP(src="10.1.2.3", dst="10.9.9.9") / UDP(sport=7, dport=9)
+              / Raw(bytes(18)))
+    inp = write(tmp_path / "one.pcap", [f] * 6000)
+    rep = capture(inp, tmp_path / "out", config="host: {ns_per_frame: 2}\n")
+    check_balance(rep)
+    busy = [q for q in rep["queue"].values() if q["frames_in"]]
+    assert len(busy) == 1 and busy[0]["frames"] == 6000 and rep["dropped"] == 0
+    assert rep["pcie"]["tlps"] / rep["captured"] < 0.4
+
+
 def test_two_ports(tmp_path: Path) -> None:
     """Two inputs: two ports, each its own capture_top and Gen3 x16 link, the 16 queues split
     8 + 8 (port 1's files queue-08..15); minimum frames at 100G on both: nothing lost, every
