@@ -58,6 +58,8 @@ bench: $(STAMP)
 	$(VENV)/bin/wirespeed bench --output docs/bench/sim_speed.json $(ARGS)
 	$(VENV)/bin/wirespeed bench --block vtep --output docs/bench/vtep_linerate.json $(VTEP_ARGS)
 	$(VENV)/bin/wirespeed run --scenario vxlan-seed --check -q --report docs/bench/vxlan_seed.json
+	$(VPY) -m wirespeed.capture_bench --widths 512 -q --output docs/bench/capture_dma.json
+	$(VENV)/bin/wirespeed run --scenario capture-seed -q --report docs/bench/capture_seed.json
 	$(VPY) scripts/report/bench.py $(BENCH_ARGS)
 	$(VPY) -m wirespeed.tapbench $(TAP_BENCH_ARGS)
 

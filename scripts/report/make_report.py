@@ -9,6 +9,8 @@ Every number in the page comes from these files (no hand-edited figures):
 * docs/bench/latency.json   scripts/report/bench.py idle-pipeline latency per block
 * docs/bench/sim_speed.json `wirespeed bench`      harness speed on the default scenario
 * docs/bench/tap.json       wirespeed.tapbench     iperf2 and ping through the VTEP on TAPs
+* docs/bench/capture_dma.json  wirespeed.capture_bench  capture DMA: bytes/beat, TLPs, PCIe, loss
+* docs/bench/capture_seed.json `wirespeed run --scenario capture-seed`  2 x 100G capture
 
 The seed white papers' figures and the anchor's (issue 27's eth_axis_rx measurement, in
 blocks.py with the goals) are the only constants. A missing file leaves its section saying how
@@ -1498,6 +1500,55 @@ def _sim_speed_baselines(simspeed: dict[str, Any]) -> list[str]:
                    "baseline / CPU s", "current / CPU s", "CPU ratio"], rows), ""]
 
 
+def section_capture_dma(dma: dict[str, Any] | None, seed: dict[str, Any] | None
+                        ) -> list[str]:
+    """The capture path's DMA efficiency (issue 29): docs/bench/capture_dma.json
+    (python -m wirespeed.capture_bench) and docs/bench/capture_seed.json (wirespeed run
+    --scenario capture-seed); docs/host.md explains both."""
+    out = ["## Capture DMA efficiency", "",
+           "`capture_top` (timestamps, RSS, `dma_ring_writer`) into host rings over the "
+           "harness's PCIe Gen3 ×16 link model (126 Gbit/s raw, 24 bytes a TLP, 256-byte max "
+           "payload): records of 16 bytes of header and the frame, packed at 8 bytes, gathered "
+           "per queue into TLPs of up to 256 bytes ([host.md](host.md)). Frame bytes are on "
+           "the wire (FCS included); bytes/beat: frame bytes per AXI W beat, write-backs and "
+           "partial beats included (the packed record's ideal in parentheses).", ""]
+    rows_in = ((dma or {}).get("widths") or {}).get("512") or []
+    if not rows_in:
+        out += ["*Not measured yet* (`make bench`, or `python -m wirespeed.capture_bench "
+                "--widths 512 --output docs/bench/capture_dma.json`).", ""]
+    else:
+        rows = [[str(m["frame_bytes"]), str(m["record_bytes"]),
+                 f"{fnum(m['bytes_per_beat'])} ({fnum(m['ideal_bytes_per_beat'])})",
+                 fnum(m["tlps_per_frame"], 2), f"{fnum(100 * m['pcie_utilisation'])} %",
+                 f"{fnum(100 * m['captured_fraction'])} %"] for m in rows_in]
+        out += [f"One 100GbE port at line rate, 512 bits at {fnum(dma.get('clock_mhz'), 2)} "
+                f"MHz, {dma.get('queues')} queues, {dma.get('frames')} frames of random UDP "
+                "flows per length:", "",
+                table(["frame bytes", "record bytes", "bytes/beat (ideal)", "TLPs/frame",
+                       "PCIe busy", "captured"], rows, "rrrrrr"), ""]
+    srows = (seed or {}).get("rows") or []
+    if not srows:
+        out += ["Both ports (the seed's 2 × 100G): *not measured yet* (`make bench`, or "
+                "`wirespeed run --scenario capture-seed --report docs/bench/capture_seed.json`).",
+                ""]
+        return out
+    rows = []
+    for r in srows:
+        t = r["total"]
+        busy = max(p["pcie_utilisation"] for p in r["ports"])
+        rows.append([str(r["length"]), f"{fnum(t['offered_mpps'], 2)}",
+                     f"{fnum(t['captured_gbps'])} / {fnum(t['offered_gbps'])}",
+                     f"{fnum(100 * t['loss'], 3)} %", f"{fnum(100 * busy)} %",
+                     fnum(t["queue_balance"], 2)])
+    out += [f"Both ports (the seed's demo, `wirespeed run --scenario capture-seed`): two "
+            f"capture_top, one Gen3 ×16 link each, {seed.get('queues')} queues "
+            f"({seed.get('queues_per_port')} a port), {seed.get('frames_per_port')} frames per "
+            "port and length; Gbit/s on the wire (frame, FCS, preamble, gap):", "",
+            table(["length", "offered Mpps (2 ports)", "captured / offered Gbit/s", "loss",
+                   "PCIe busy (busier link)", "queue balance"], rows, "rrrrrr"), ""]
+    return out
+
+
 def section_sim_speed(sweep, simspeed, vlr: dict[str, Any] | None = None,
                       vxseed: dict[str, Any] | None = None,
                       tap: dict[str, Any] | None = None) -> list[str]:
@@ -1730,6 +1781,8 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
     parts += section_throughput(sweep, lr, synth, vlr)
     parts += section_latency(lat, synth, vlr, lat_old)
     parts += section_seeds(sweep, lr, lat, synth, vxseed, vlr)
+    parts += section_capture_dma(load(bench_dir / "capture_dma.json"),
+                                 load(bench_dir / "capture_seed.json"))
     parts += section_sim_speed(sweep, simspeed, vlr, vxseed, load(bench_dir / "tap.json"))
     parts += section_howto(synth, sweep)
     text = "\n".join(parts).rstrip() + "\n"
