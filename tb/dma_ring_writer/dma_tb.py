@@ -26,7 +26,8 @@ from wirespeed.regmap import DMA_RING_WRITER
 DATA_W = int(os.environ.get("WS_DATA_W", "256"))
 KW = DATA_W // 8
 QUEUES = 16
-BURST = 256
+BURST = int(os.environ.get("WS_BURST", "256"))
+FLUSH = int(os.environ.get("WS_FLUSH", "256"))   # FLUSH_CYCLES
 BUF_BYTES = 16384
 R = DMA_RING_WRITER.reg
 RING_BASE = 0x7_0000_0000          # queue q's ring at RING_BASE + q * RING_STRIDE
@@ -513,5 +514,5 @@ async def flush_bound(dut):
     w = host.first_write[1] - t_last
     dut._log.info("flush_bound %d bits: queue 1's first ring write %d cycles after its frame's "
                   "last input beat", DATA_W, w)
-    assert 256 <= w <= 256 + 8 * QUEUES + 16 + 25, w
+    assert FLUSH <= w <= FLUSH + 8 * QUEUES + 16 + 25, w
     assert host.captured[1] == 1
