@@ -48,7 +48,8 @@
 //
 // Backpressure: no stage stalls. The out FIFO (ODEPTH entries) gives the issue stage credits:
 // a slot issues only with a free entry reserved for it, so m_axis_tready reaches only the
-// output register, the out FIFO read pointer and the credit counter. s_axis_tready and
+// output register and the out FIFO's read pointer and count (the credit counter a cycle
+// later, from a register). s_axis_tready and
 // s_desc_ready are registers (their FIFOs' fill levels); no path from m_axis_tready to them.
 //
 // Latency (s_axis beat 0 and its descriptor present in cycle 0, nothing stalled, D < KW):
@@ -1011,6 +1012,7 @@ module axis_edit #(
     logic             o_ne_q;
     logic [OUT_W-1:0] o_head;
     logic             o_load;
+    logic             o_load_q;   // an entry was read out in the last cycle: its credit
     logic             m_valid_q;
 
     always_ff @(posedge clk) begin
@@ -1025,8 +1027,12 @@ module axis_edit #(
         o_ne_q   <= o_wr || o_cnt_q > (OAW+1)'(1) || (o_cnt_q == (OAW+1)'(1) && !o_load);
         // A slot reserves an entry as it issues; it gives it back when it writes none. One
         // issue a cycle: two credits now leave one for the next cycle (no adder before it).
+        // An entry read out returns its credit a cycle later, from a register: m_axis_tready
+        // (which the output register's enables also take, across the bus) does not reach
+        // the issue stage's counter in the same cycle.
+        o_load_q <= o_load;
         credit_q <= credit_q - (OAW+1)'(issue) + (OAW+1)'(wb.valid && !o_wr)
-                  + (OAW+1)'(o_load);
+                  + (OAW+1)'(o_load_q);
         if (o_wr)   o_wr_q <= o_wr_q + 1'b1;
         if (o_load) o_rd_q <= o_rd_q + 1'b1;
 
@@ -1043,6 +1049,7 @@ module axis_edit #(
             o_cnt_q   <= '0;
             o_ne_q    <= 1'b0;
             credit_q  <= (OAW+1)'(ODEPTH);
+            o_load_q  <= 1'b0;
             o_wr_q    <= '0;
             o_rd_q    <= '0;
             m_valid_q <= 1'b0;
