@@ -705,10 +705,11 @@ def _bench_width(cfg: Config, frames: list[bytes], lengths: list[int], in_path: 
 
 def _best_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The run of least CPU time, with every run's CPU and wall seconds when there were more."""
-    best = dict(min(runs, key=lambda r: r["cpu_seconds"]))
-    if len(runs) > 1:
-        best["cpu_seconds_runs"] = [r["cpu_seconds"] for r in runs]
-        best["wall_seconds_runs"] = [r["wall_seconds"] for r in runs]
+    if len(runs) == 1:
+        return runs[0]
+    best = dict(min(runs, key=lambda r: r.get("cpu_seconds") or float("inf")))
+    best["cpu_seconds_runs"] = [r.get("cpu_seconds") for r in runs]
+    best["wall_seconds_runs"] = [r.get("wall_seconds") for r in runs]
     return best
 
 

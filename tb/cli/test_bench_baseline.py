@@ -78,3 +78,32 @@ def test_report_shows_the_baseline() -> None:
                                              "sim_packets_per_cpu_second": 125.0}}}]}
     text = "\n".join(make_report.section_sim_speed(None, doc))
     assert "`0123456`" in text and "4.00×" in text and "the old RTL" in text
+
+
+def test_repeat_interleaves_and_keeps_the_least_cpu(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(paths, "BUILD", tmp_path / "build")
+    seen: list[Path | None] = []
+    cpus = iter([3.0, 5.0, 1.0, 4.0, 2.0, 6.0])  # current, old, current, old, current, old
+
+    def fake(cfg, frames, lengths, in_path, workdir, quiet, binary=None):
+        seen.append(binary)
+        cpu = next(cpus)
+        return {"frames": 4, "wall_seconds": cpu * 2, "sim_packets_per_second": 4.0 / cpu,
+                "cpu_seconds": cpu, "sim_packets_per_cpu_second": 4.0 / cpu, "cycles": 10,
+                "elapsed_cycles": 9, "mpps_at_clock": 1.0, "offered_gbps_at_clock": 1.0,
+                "latency_cycles": {}}
+
+    monkeypatch.setattr(cli, "_bench_width", fake)
+    monkeypatch.setattr(baseline, "harness", lambda rev, width, verbose=True: tmp_path / "old")
+    assert cli.main(["bench", "--frames", "4", "--widths", "64", "-q", "--repeat", "3",
+                     "--baseline", "HEAD"]) == 0
+    assert seen == [None, tmp_path / "old"] * 3
+    doc = json.loads((tmp_path / "build" / "bench" / "sim_speed.json").read_text())
+    assert doc["repeat"] == 3 and "load_average_1min_after" in doc["host"]
+    cur, old = doc["widths"]["64"], doc["baselines"][0]["widths"]["64"]
+    assert cur["cpu_seconds"] == 1.0 and cur["wall_seconds"] == 2.0
+    assert cur["cpu_seconds_runs"] == [3.0, 1.0, 2.0]
+    assert old["cpu_seconds"] == 4.0 and old["wall_seconds_runs"] == [10.0, 8.0, 12.0]
+    assert cli.main(["bench", "--frames", "4", "--widths", "64", "-q", "--repeat", "0"]) == \
+        cli.EXIT_INPUT
