@@ -130,6 +130,14 @@ for w in $WIDTHS; do
   run w$w-noskip 0 -- $S $IO $(out w$w-noskip) --regs $W/tunnel.txt --line-rate-gbps 3 --idle-prob 0.2 --no-skip-idle &&
   run w$w-skip 0 -- $S $IO $(out w$w-skip) --regs $W/tunnel.txt --line-rate-gbps 3 --idle-prob 0.2 &&
     same_results "w$w-skip-idle (same outputs and report as --no-skip-idle)" $W/w$w-noskip $W/w$w-skip
+  # One eval() per cycle and the direct root eval (sim/clock.hpp, ws_model.h) change nothing but
+  # the wall time either.
+  run w$w-plain 0 -- env WS_SIM_PLAIN_EVAL=1 $S $IO $(out w$w-plain) --regs $W/tunnel.txt \
+      --line-rate-gbps 3 --idle-prob 0.2 --stall-prob 0.3 --seed 5 &&
+  run w$w-fast 0 -- $S $IO $(out w$w-fast) --regs $W/tunnel.txt --line-rate-gbps 3 --idle-prob 0.2 \
+      --stall-prob 0.3 --seed 5 &&
+    same_results "w$w-eval (same outputs and report as WS_SIM_PLAIN_EVAL=1; $(grep -c define $B/ws_model.h) of 2 shortcuts on)" \
+      $W/w$w-plain $W/w$w-fast
 done
 
 if [ -n "$first" ]; then
