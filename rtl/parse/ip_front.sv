@@ -189,6 +189,7 @@ module ip_front
         // registers, evaluated by a simulator only for a window.)
         logic [2:0]            cand_v4, cand_v6;
         logic [2:0][3:0]       cand_step;
+        logic [2:0][3:0]       cand_u;      // u for each tag count: no adder after the select
         logic [2:0][PAIRS-1:0] cand_on;
         logic [15:0]           et;
         logic [3:0]            ihl;
@@ -201,6 +202,7 @@ module ip_front
                 cand_v6[t] = et == 16'h86DD;
                 // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
                 cand_step[t] = cand_v6[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+                cand_u[t]    = cand_step[t] + 4'(t);
                 // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
                 for (int m = 0; m < PAIRS; m++) cand_on[t][m] = m >= t && m - t < int'(ihl);
             end
@@ -210,7 +212,7 @@ module ip_front
             s1_tags_q   <= s1_tags;
             s1_v4_q     <= cand_v4[s1_tags];
             s1_v6_q     <= cand_v6[s1_tags];
-            s1_u_q      <= cand_step[s1_tags] + 4'(s1_tags);
+            s1_u_q      <= cand_u[s1_tags];
             // Whole slices, not byte loops: the same wires, and Verilator copies words.
             s1_span_q   <= c_win[8*L4_BASE +: 8*L4_SPAN];
             // Constant byte indices under a select (no index arithmetic on the window).

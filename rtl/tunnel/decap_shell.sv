@@ -233,27 +233,39 @@ module decap_shell #(
     // A frame starts only while the descriptor queue has room for it (frames started and
     // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure. The
     // permission is a register, computed from the next counts, so that s_axis_tready is the
-    // AND of two registers.
+    // AND of two registers. A descriptor taken by the engine is counted a cycle later, from a
+    // register (took_q): the count may be one high for a cycle, never low, and the queue's
+    // output logic does not reach the input's gate in one cycle.
     localparam int OPEN_W = $clog2(DESC_DEPTH) + 1;
 
     logic                          e_tready;
-    logic                          in_frame_q, start_ok_q;
+    logic                          in_frame_q, start_ok_q, took_q;
     logic [OPEN_W-1:0]             open_q;
     logic                          d_ready;       // engine takes a descriptor
     logic                          dq_valid;
     wire                           s_hs = k_tvalid && k_tready;
     assign k_tready = e_tready && start_ok_q;
 
+    // The next count and its room either way, from registers only; the cycle's handshake
+    // then only selects (no adder or compare after s_hs, which starts at start_ok_q).
+    logic [OPEN_W-1:0] open_0, open_1;   // no frame starts / one starts
+    logic              room_0, room_1;
+    assign open_0 = open_q - OPEN_W'(took_q);
+    assign open_1 = open_q + OPEN_W'(1) - OPEN_W'(took_q);
+    assign room_0 = open_0 != OPEN_W'(DESC_DEPTH);
+    assign room_1 = open_1 != OPEN_W'(DESC_DEPTH);
+
     always_ff @(posedge clk) begin
-        logic              in_frame_d;
-        logic [OPEN_W-1:0] open_d;
+        logic start, in_frame_d;
+        start      = s_hs && !in_frame_q;
         in_frame_d = s_hs ? !k_tlast : in_frame_q;
-        open_d     = open_q + OPEN_W'(s_hs && !in_frame_q) - OPEN_W'(dq_valid && d_ready);
+        took_q     <= dq_valid && d_ready;
         in_frame_q <= in_frame_d;
-        open_q     <= open_d;
-        start_ok_q <= in_frame_d || open_d != OPEN_W'(DESC_DEPTH);
+        open_q     <= start ? open_1 : open_0;
+        start_ok_q <= in_frame_d || (start ? room_1 : room_0);
         if (rst) begin
             in_frame_q <= 1'b0;
+            took_q     <= 1'b0;
             open_q     <= '0;
             start_ok_q <= 1'b1;
         end
