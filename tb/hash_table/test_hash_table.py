@@ -12,7 +12,7 @@ Configurations:
   * the VNI geometry with LOOKUP_LATENCY = 5 (also the way hits registered before the select,
     as vxlan_decap builds it): every test, each lookup answered exactly 5 cycles later;
   * the last two built as the ECP5 synthesis builds them (WIRESPEED_ECP5_EBR: ram_tdp_reg's
-    DP16KD tiles, with tb/hash_table/dp16kd_model.sv standing in for the primitive).
+    DP16KD tiles, with tb/common/dp16kd_model.sv standing in for the primitive).
 """
 
 from pathlib import Path
@@ -56,7 +56,7 @@ def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: i
         test_module="hash_table_tb",
         test_dir=HERE,
         parameters=params,
-        sources=([HERE / "dp16kd_model.sv"] if tiles else [])
+        sources=([HERE.parent / "common" / "dp16kd_model.sv"] if tiles else [])
         + [RTL / "mem" / "ram_tdp_reg.sv", RTL / "control" / "axil_reg_if.sv",
            RTL / "control" / "hash_table.sv"],
         defines={"WIRESPEED_ECP5_EBR": 1} if tiles else None,

@@ -1,5 +1,5 @@
 """pytest entry: ram_sdp_reg (rtl/mem/ram_sdp_reg.sv), the inferred RAM and the ECP5 DP16KD
-tiles (WIRESPEED_ECP5_EBR, with tb/ram_sdp_reg/dp16kd_model.sv standing in for the primitive),
+tiles (WIRESPEED_ECP5_EBR, with tb/common/dp16kd_model.sv standing in for the primitive),
 against a Python model of a RAM read two cycles after its address."""
 
 from pathlib import Path
@@ -10,6 +10,7 @@ from tb.common.runner import run_cocotb
 from wirespeed.paths import RTL
 
 HERE = Path(__file__).resolve().parent
+TB_COMMON = HERE.parent / "common"
 
 
 # (ADDR_W, DATA_W, tiles): 64 bits in four 18-bit tiles as allow_list uses it; a 9-bit port
@@ -18,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 def test_ram_sdp_reg(addr_w: int, data_w: int, tiles: int) -> None:
     srcs = [RTL / "mem" / "ram_sdp_reg.sv"]
     if tiles:
-        srcs = [HERE / "dp16kd_model.sv"] + srcs
+        srcs = [TB_COMMON / "dp16kd_model.sv"] + srcs
     run_cocotb(
         toplevel="ram_sdp_reg",
         test_module="ram_sdp_reg_tb",

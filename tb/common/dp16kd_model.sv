@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// A behavioural stand-in for the ECP5 DP16KD block RAM, only as far as ram_sdp_reg uses it
-// (one width on both ports, port A reading, port B writing, REGMODE NOREG or OUTREG, word 0
-// from INITVAL_00), so that tb/ram_sdp_reg can check the tiles' wiring: the word address at
+// A behavioural stand-in for the ECP5 DP16KD block RAM, only as far as rtl/mem's RAMs use it
+// (one width on both ports, port A reading, port B reading or writing with WRITEMODE NORMAL:
+// its read data kept on a write; REGMODE NOREG or OUTREG per port; word 0 from INITVAL_00), so
+// that tb/ram_sdp_reg and tb/hash_table can check the tiles' wiring: the word address at
 // ADx[13 -: bits], the 18-bit mode's byte enables on ADx[1:0], data bit order, the output
-// register's extra cycle. The port and parameter names are the primitive's (Lattice FPGA
+// registers' extra cycle. The port and parameter names are the primitive's (Lattice FPGA
 // Libraries Reference Guide; Yosys techlibs/lattice brams_map_16kd.v maps onto the same).
 // Test-bench only.
 
@@ -44,7 +45,7 @@ module DP16KD #(
     localparam int AB = (TW == 18) ? 10 : (TW == 9) ? 11 : (TW == 4) ? 12 : (TW == 2) ? 13 : 14;
 
     logic [13:0] ada, adb;
-    logic [17:0] dib, rd_q, out_q, doa;
+    logic [17:0] dib, rd_q, out_q, doa, rd_b_q, out_b_q, dob;
     logic [TW-1:0] mem [2 ** AB];
 
     assign ada = {ADA13, ADA12, ADA11, ADA10, ADA9, ADA8, ADA7, ADA6, ADA5, ADA4, ADA3, ADA2,
@@ -67,7 +68,10 @@ module DP16KD #(
             end else begin
                 mem[adb[13 -: AB]] <= dib[TW-1:0];
             end
+        end else if (CEB) begin
+            rd_b_q <= 18'(mem[adb[13 -: AB]]);
         end
+        if (OCEB) out_b_q <= rd_b_q;
     end
 
     always_ff @(posedge CLKA) begin
@@ -78,8 +82,9 @@ module DP16KD #(
     assign doa = (REGMODE_A == "OUTREG") ? out_q : rd_q;
     assign {DOA17, DOA16, DOA15, DOA14, DOA13, DOA12, DOA11, DOA10, DOA9, DOA8, DOA7, DOA6,
             DOA5, DOA4, DOA3, DOA2, DOA1, DOA0} = doa;
+    assign dob = (REGMODE_B == "OUTREG") ? out_b_q : rd_b_q;
     assign {DOB17, DOB16, DOB15, DOB14, DOB13, DOB12, DOB11, DOB10, DOB9, DOB8, DOB7, DOB6,
-            DOB5, DOB4, DOB3, DOB2, DOB1, DOB0} = '0;
+            DOB5, DOB4, DOB3, DOB2, DOB1, DOB0} = dob;
 endmodule
 // verilator lint_on UNUSEDPARAM
 // verilator lint_on UNUSEDSIGNAL
