@@ -16,7 +16,8 @@
 //     independent); each channel accepts its next request after its response was taken.
 //   * Requests reach the block from registers (axil_reg_if REQ_REG): a write's request is
 //     raised the cycle after both AW and W are present (c0 below), a read's the cycle after
-//     the AR handshake (R0), so no AXI handshake logic is in series with the block's.
+//     the AR handshake (R0), so no AXI handshake logic is in series with the block's (but
+//     for the key shadow's read address register, loaded in the AR handshake's cycle).
 //   * Write: AW and W are accepted in either order or together. A VALID write (and any
 //     SLVERR write) is performed in the cycle after c0 and B is raised in the cycle after
 //     that. A SRC/DST write runs the sequence below: B is raised KEY_B =
@@ -324,7 +325,6 @@ module allow_list #(
     logic [C_W-1:0]     cur_c_q;    // the table whose word is formed
     logic               sh_re;      // the sequence reads the shadow this cycle
     logic               sh_we;      // ... writes it
-    logic [IDX_W-1:0]   sq_addr;    // ... at
     logic               p1_q;       // a sequence read issued in the cycle before
     logic               p2_q;       // ... two cycles before: its key is in sh_q
     logic               x1_q;       // the read is of entry i
@@ -341,7 +341,6 @@ module allow_list #(
 
     assign sh_re      = adv && (state_q == S_KEY || state_q == S_ISSUE);
     assign sh_we      = adv && state_q == S_SHWR;
-    assign sq_addr    = (state_q == S_KEY) ? seq_idx_q : j_q;
     assign wt_done    = wt_q == 2'd0;
     assign wr_next    = adv && state_q == S_WRITE;
 
@@ -381,8 +380,7 @@ module allow_list #(
         else if (adv && !wt_done) wt_q <= wt_q - 2'd1;
         if (wr_key) phase_q <= 1'b0;
         if (sh_we)  phase_q <= 1'b1;
-        if (state_q == S_KWAIT || state_q == S_WRITE) j_q <= '0;
-        if (state_q == S_ISSUE && adv) j_q <= j_q + 1'b1;
+        j_q <= j_nx;
         if (state_q == S_KWAIT) cur_c_q <= '0;
         if (wr_next) cur_c_q <= cur_c_q + 1'b1;
         for (int c = 0; c < NCHUNK; c++) begin
@@ -395,12 +393,34 @@ module allow_list #(
     // ------------------------------------------------------------------------------------
     // Shadow of the keys (byte lanes): read address R0 / c, sh_q two cycles later
     // ------------------------------------------------------------------------------------
-    logic [IDX_W-1:0] sh_raddr;
+    // The read address is registered a cycle early, so the LUT RAM's address comes from one
+    // register: a read's when its AR handshake is now (rd_req is raised next), else where
+    // the sequence reads next (key i in S_KEY, else j_q's next value). In a cycle that reads
+    // neither it is not used.
+    logic [IDX_W-1:0] sh_raddr_q;  // data
+    logic             ar_hs;
+    logic             key_nx;      // the sequence is in S_KEY next
+    logic [IDX_W-1:0] j_nx;        // j_q's next value
     logic [KEY_W-1:0] sh_rd;     // data: the RAM's registered output
     logic [KEY_W-1:0] sh_q;      // data
     logic [7:0]       sh_lane;   // byte lanes of the key written: DST [31:0], SRC [63:32]
 
-    assign sh_raddr = rd_req ? rd_idx : sq_addr;
+    assign ar_hs  = s_axil_arvalid && s_axil_arready;
+    // (a SRC/DST write is requested only with the sequence idle)
+    assign key_nx = wr_key || (state_q == S_SHWR && adv) || (state_q == S_KEY && !adv);
+
+    always_comb begin
+        j_nx = j_q;
+        if (state_q == S_KWAIT || state_q == S_WRITE) j_nx = '0;
+        if (state_q == S_ISSUE && adv) j_nx = j_q + 1'b1;
+    end
+
+    always_ff @(posedge clk) begin
+        if (ar_hs)       sh_raddr_q <= s_axil_araddr[4 +: IDX_W];
+        else if (key_nx) sh_raddr_q <= wr_key ? wr_idx : seq_idx_q;
+        else             sh_raddr_q <= j_nx;
+    end
+
     for (genvar b = 0; b < 8; b++) begin : g_lane
         assign sh_lane[b] = seq_strb_q[b % 4] && (seq_dst_q == (b < 4));
     end
@@ -421,7 +441,7 @@ module allow_list #(
             for (int b = 0; b < 8; b++) begin
                 if (sh_we && sh_lane[b]) sh_mem[seq_idx_q][8*b +: 8] <= seq_data_q[8*(b%4) +: 8];
             end
-            sh_rd <= sh_mem[sh_raddr];
+            sh_rd <= sh_mem[sh_raddr_q];
         end
     end else begin : g_sh_bram
         (* ram_style = "block", no_rw_check *)
@@ -435,7 +455,7 @@ module allow_list #(
             for (int b = 0; b < 8; b++) begin
                 if (sh_we && sh_lane[b]) sh_mem[seq_idx_q][8*b +: 8] <= seq_data_q[8*(b%4) +: 8];
             end
-            sh_rd <= sh_mem[sh_raddr];
+            sh_rd <= sh_mem[sh_raddr_q];
         end
     end
 
