@@ -286,6 +286,9 @@ module axis_edit #(
     logic [FIFO_BEATS-1:0] in_last_q;      // tlast of each entry
     logic [FAW-1:0]        in_wr_q, in_rd2_q;
     logic [FAW:0]          in_cnt_q;
+    // The count compared with 1, 2 and > 2, kept in registers beside it (from its next value)
+    // so that the flags and B's tlast below select from registers only
+    logic                  cnt_eq1_q, cnt_eq2_q, cnt_gt2_q;
     logic                  in_ne_q;        // the FIFO holds A ...
     logic                  in_ne2_q;       // ... and B
     logic                  a_last_q;       // A is a frame's last beat
@@ -383,6 +386,15 @@ module axis_edit #(
     always_ff @(posedge clk) begin
         if (in_we_q) in_last_q[in_wr_q] <= in_din_q[IN_W-2];
         in_cnt_q   <= in_cnt_q + (FAW+1)'(in_we_q) - (FAW+1)'(in_pop);
+        if (in_we_q && !in_pop) begin
+            cnt_eq1_q <= in_cnt_q == '0;
+            cnt_eq2_q <= in_cnt_q == (FAW+1)'(1);
+            cnt_gt2_q <= in_cnt_q >  (FAW+1)'(1);
+        end else if (in_pop && !in_we_q) begin
+            cnt_eq1_q <= in_cnt_q == (FAW+1)'(2);
+            cnt_eq2_q <= in_cnt_q == (FAW+1)'(3);
+            cnt_gt2_q <= in_cnt_q >  (FAW+1)'(3);
+        end
         // (next-state flags: see the issue stage's lookahead, nx_*)
         in_ne_q    <= nx_in_ne;
         in_ne2_q   <= nx_in_ne2;
@@ -395,7 +407,7 @@ module axis_edit #(
         lpop_q    <= in_pop;
         // B's tlast: the entry after B on a pop, or the beat written now into B's place
         if (in_pop) begin
-            if (in_cnt_q > (FAW+1)'(2)) b_last_q <= rd2_last;
+            if (cnt_gt2_q) b_last_q <= rd2_last;
             else                        b_last_q <= in_din_q[IN_W-2];
         end else if (!in_ne2_q) begin
             b_last_q <= in_din_q[IN_W-2];
@@ -409,6 +421,9 @@ module axis_edit #(
         end
         if (rst) begin
             in_cnt_q   <= '0;
+            cnt_eq1_q  <= 1'b0;
+            cnt_eq2_q  <= 1'b0;
+            cnt_gt2_q  <= 1'b0;
             in_ne_q    <= 1'b0;
             in_ne2_q   <= 1'b0;
             in_ready_q <= 1'b0;
@@ -588,9 +603,9 @@ module axis_edit #(
 
     always_comb begin
         logic c1, c2, c3;   // the registered count is 1, 2, 3 or more
-        c1 = in_cnt_q == (FAW+1)'(1);
-        c2 = in_cnt_q == (FAW+1)'(2);
-        c3 = in_cnt_q >  (FAW+1)'(2);
+        c1 = cnt_eq1_q;
+        c2 = cnt_eq2_q;
+        c3 = cnt_gt2_q;
         // FIFO flags from the registered count, not from the count's next value
         nx_in_ne   = in_we_q || c2 || c3 || (c1 && !in_pop);
         nx_in_ne2  = c3 || (c2 && (in_we_q || !in_pop)) || (c1 && in_we_q && !in_pop);
