@@ -322,6 +322,7 @@ module allow_list #(
     localparam int C_W = (NCHUNK > 1) ? $clog2(NCHUNK) : 1;
 
     logic [IDX_W-1:0]   j_q;        // S_ISSUE: the entry whose key is read
+    logic [IDX_W-1:0]   j_nx;       // ... its next value
     logic [C_W-1:0]     cur_c_q;    // the table whose word is formed
     logic               sh_re;      // the sequence reads the shadow this cycle
     logic               sh_we;      // ... writes it
@@ -395,19 +396,15 @@ module allow_list #(
     // ------------------------------------------------------------------------------------
     // The read address is registered a cycle early, so the LUT RAM's address comes from one
     // register: a read's when its AR handshake is now (rd_req is raised next), else where
-    // the sequence reads next (key i in S_KEY, else j_q's next value). In a cycle that reads
-    // neither it is not used.
+    // the sequence would read next: key i from S_IDLE (a write's c0), S_KEY and S_SHWR, else
+    // j_q's next value. In a cycle that reads neither it is not used.
     logic [IDX_W-1:0] sh_raddr_q;  // data
     logic             ar_hs;
-    logic             key_nx;      // the sequence is in S_KEY next
-    logic [IDX_W-1:0] j_nx;        // j_q's next value
     logic [KEY_W-1:0] sh_rd;     // data: the RAM's registered output
     logic [KEY_W-1:0] sh_q;      // data
     logic [7:0]       sh_lane;   // byte lanes of the key written: DST [31:0], SRC [63:32]
 
     assign ar_hs  = s_axil_arvalid && s_axil_arready;
-    // (a SRC/DST write is requested only with the sequence idle)
-    assign key_nx = wr_key || (state_q == S_SHWR && adv) || (state_q == S_KEY && !adv);
 
     always_comb begin
         j_nx = j_q;
@@ -416,9 +413,15 @@ module allow_list #(
     end
 
     always_ff @(posedge clk) begin
-        if (ar_hs)       sh_raddr_q <= s_axil_araddr[4 +: IDX_W];
-        else if (key_nx) sh_raddr_q <= wr_key ? wr_idx : seq_idx_q;
-        else             sh_raddr_q <= j_nx;
+        if (ar_hs) begin
+            sh_raddr_q <= s_axil_araddr[4 +: IDX_W];
+        end else begin
+            unique case (state_q)
+                S_IDLE:         sh_raddr_q <= wr_idx;
+                S_KEY, S_SHWR:  sh_raddr_q <= seq_idx_q;
+                default:        sh_raddr_q <= j_nx;
+            endcase
+        end
     end
 
     for (genvar b = 0; b < 8; b++) begin : g_lane
