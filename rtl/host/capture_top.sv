@@ -16,7 +16,7 @@
 // * A frame longer than MAX_LEN is not parsed: hash type NONE, the default queue.
 //
 // Latency: a beat accepted on s_axis in cycle c reaches dma_ring_writer's input in cycle
-// c + LATENCY (1 + DLY = 15); from there docs/host.md's writer latency applies.
+// c + LATENCY (1 + DLY = 16); from there docs/host.md's writer latency applies.
 //
 // Every frame in is counted once by dma_ring_writer under the queue RSS gave it:
 // FRAMES_IN = sum over queues of Q_FRAMES + Q_DROP_FULL + Q_DROP_BUF + Q_DROP_OFF.
@@ -121,7 +121,7 @@ module capture_top #(
     // Parameters
     // ------------------------------------------------------------------------------------
     localparam int QW        = $clog2(QUEUES > 1 ? QUEUES : 2);
-    localparam int PARSE_LAT = 4;    // rss_parse: last beat -> tuple
+    localparam int PARSE_LAT = 5;    // rss_parse: last beat -> tuple
     localparam int RSS_LAT   = 10;   // rss_hash: tuple -> queue
     localparam int DLY       = PARSE_LAT + RSS_LAT;
     localparam int LATENCY   = 1 + DLY;
@@ -514,7 +514,7 @@ module capture_top #(
         end
     end
 
-    // Counters, at the frame's end (rss_parse's C0 stage; the RX error with the last beat)
+    // Counters, at the frame's end (rss_parse's P1 stage; the RX error with the last beat)
     logic [63:0] frames_q, bytes_q;
     logic [31:0] runts_q, giants_q, rxerr_q;
     logic [31:0] frames_hi_q, bytes_hi_q;   // data: the high words latched by the LO reads

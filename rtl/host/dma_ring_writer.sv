@@ -37,15 +37,17 @@
 //   E2 the frame record queued (stat FIFO, 2 more cycles to its head).
 //   decision (one record every 2 cycles at most, which is every record of 2+ beats at one
 //   beat a cycle): D0 the record registered (off the FIFO's block RAM); D1 the queue's state
-//   read; D2 PROD (the previous record's forwarded) + size; D3 the fit compared, PROD
-//   updated, the command queued (cmd FIFO).
+//   read, CONS + ring size - size; D2 PROD (the previous record's forwarded) + size, and the
+//   room (D1's difference - PROD); D3 the fit (the room's sign) updates PROD, the command
+//   queued (cmd FIFO).
 //   mover (one record beat a cycle, records back to back): M0 the beat planned (buffer read
 //   issued), or a timeout flush in its slot; M1 (P) the queue's gather state, the flush
 //   decided; M2 the buffer's word (the block RAM's own register); M2b registered again; M3
 //   the record's beat composed (header, frame shifted by 16 bytes above 128 bits); R rotated
 //   to the record's 8-byte lane; S written to staging words w and w + 1 (one per bank), the
 //   flush queued. reader (one beat a cycle): R0 the staging address; R1 the word; R2 the
-//   strobes, into the W FIFO, a flush's AW entry with its first beat.
+//   strobes, into the W FIFO with the burst's last-beat flag, a flush's AW entry with its
+//   first beat.
 //   AXI: the AW output register (data bursts and write-backs), the W output register, B
 //   always ready.
 //
@@ -463,7 +465,7 @@ module dma_ring_writer
     logic            d1_fwd;       // data: the record before is the same queue
     logic [ST_W-1:0] d1_rec;       // data
     logic [31:0]     d1_prod;      // data
-    logic [31:0]     d1_lim;       // data
+    logic [31:0]     d1_limr;      // data: CONS + ring size - the record's bytes
     logic            d1_en;        // data
     logic [OFF_W-1:0] d1_mask;     // data: ring size - 1
     logic [BASE_W-1:0] d1_base;    // data
@@ -471,7 +473,7 @@ module dma_ring_writer
     logic [ST_W-1:0] d2_rec;       // data
     logic [31:0]     d2_prod;      // data: PROD before the record
     logic [31:0]     d2_sum;       // data: PROD after it
-    logic [31:0]     d2_lim;       // data
+    logic [31:0]     d2_room;      // data: d1_limr - PROD: negative if it does not fit
     logic            d2_en;        // data
     logic [OFF_W-1:0] d2_mask;     // data
     logic [BASE_W-1:0] d2_base;    // data
@@ -512,7 +514,7 @@ module dma_ring_writer
         // the end of this cycle, too late for the read; D2 takes it from l_prod_q
         d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == d0_q;
         d1_prod <= q_prod[d0_q];
-        d1_lim  <= q_lim[d0_q];
+        d1_limr <= q_lim[d0_q] - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
         d1_en   <= q_en[d0_q];
         for (int i = 0; i < OFF_W; i++) d1_mask[i] <= 5'(i) < q_lsize[d0_q];   // size - 1
         d1_base <= q_base[d0_q];
@@ -520,16 +522,16 @@ module dma_ring_writer
         d2_rec  <= d1_rec;
         d2_prod <= d1_fwd ? l_prod_q : d1_prod;
         d2_sum  <= (d1_fwd ? l_prod_q : d1_prod) + (32'(d1_rec[REC_NBO +: R8_W]) << 3);
-        d2_lim  <= d1_lim;
+        d2_room <= d1_limr - (d1_fwd ? l_prod_q : d1_prod);
         d2_en   <= d1_en;
         d2_mask <= d1_mask;
         d2_base <= d1_base;
     end
 
-    // D3: fits if PROD + size <= CONS + ring size (as a signed 32-bit difference)
-    logic [31:0] d2_room;
+    // Fits if PROD + size <= CONS + ring size (as a signed 32-bit difference): the
+    // difference is formed in D1 and D2, so the fit that enables the PROD registers is a
+    // register's sign bit and the queue's enable
     logic        d2_fit;
-    assign d2_room = d2_lim - d2_sum;
     assign d2_fit  = d2_en && !d2_room[31];
 
     always_ff @(posedge clk) begin
@@ -930,7 +932,9 @@ module dma_ring_writer
     localparam int SW_W = 2 * SA_W - 1 + 2 * G;   // word w + 1's bank is the other: no bit
     // A flush as the reader takes it: {queue, slot, first beat, beats - 1, first granule in
     // the first beat, last granule in the last beat, burst address, commit, PROD}
-    localparam int FL_W = QW + SBW + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32;
+    // {queue, slot, first beat, beats - 1, first and last granule, address, commit, PROD,
+    // one beat}
+    localparam int FL_W = QW + SBW + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32 + 1;
     logic [DATA_W-1:0] m2_word;
     logic              m2_v;
     logic              m2_rd;
@@ -997,7 +1001,7 @@ module dma_ring_writer
         m2b_sw   <= m2_sw;
         m2b_rl   <= m2_rl;
         m2b_fl   <= {q, blk[SBW-1:0], fb, BBW'(gl >> LG) - fb, LGW'(g0 & BGW'(G - 1)),
-                     LGW'(gl & BGW'(G - 1)), a, cv, cp};
+                     LGW'(gl & BGW'(G - 1)), a, cv, cp, BBW'(gl >> LG) == fb};
         m3_sw    <= m2b_sw;
         m3_rl    <= m2b_rl;
         m3_fl    <= m2b_fl;
@@ -1109,12 +1113,14 @@ module dma_ring_writer
     logic [ADDR_W-1:0] f_addr;
     logic              f_cv;
     logic [31:0]       f_cp;
-    assign {f_q, f_p, f_fb, f_nm1, f_lo, f_hi, f_addr, f_cv, f_cp} = flf_data;
+    logic              f_one;        // a burst of one beat
+    assign {f_q, f_p, f_fb, f_nm1, f_lo, f_hi, f_addr, f_cv, f_cp, f_one} = flf_data;
 
     logic [BBW-1:0]    rd_n_q;       // beats of the head flush read
     logic [BBW-1:0]    rd_b;
     logic              rd_go;
     logic              rd_last;
+    logic              rd_nlast_q;   // the beat after the one read last cycle is the flush's last
     logic [WD_W:0]     w_alloc_q;    // beats read
     logic [WD_W:0]     w_sent_q;     // beats sent
     logic [WD_W:0]     w_used_q;
@@ -1122,7 +1128,9 @@ module dma_ring_writer
 
     assign rd_b    = f_fb + rd_n_q;
     assign rd_go   = flf_valid && w_room_q;
-    assign rd_last = rd_n_q == f_nm1;
+    // The flush FIFO's pop: a flag carried with the flush for its first beat, a register for
+    // the others, so the pop does not wait for a compare of the FIFO head's data
+    assign rd_last = rd_n_q == '0 ? f_one : rd_nlast_q;
     assign flf_pop = rd_go && rd_last;
 
     always_ff @(posedge clk) begin
@@ -1133,19 +1141,26 @@ module dma_ring_writer
         end
     end
 
+    always_ff @(posedge clk) begin
+        if (rd_go) rd_nlast_q <= BBW'(rd_n_q + 1'b1) == f_nm1;
+    end
+
     // R0 the address; R1 the word; R2 registered (the block RAM's register), into the FIFO
     logic              rr1_v;
     logic [SA_W-2:0]   rr1_a;
     logic              rr1_bank;
     logic [G-1:0]      rr1_gen;
+    logic              rr1_last;     // the flush's last beat
     logic              rr2_v;
     logic [DATA_W-1:0] rr2_w0;
     logic [DATA_W-1:0] rr2_w1;
     logic              rr2_bank;
     logic [G-1:0]      rr2_gen;
+    logic              rr2_last;
     logic              rr3_v;
     logic [DATA_W-1:0] rr3_word;
     logic [KW-1:0]     rr3_strb;
+    logic              rr3_last;
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1162,6 +1177,7 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         rr1_a    <= {f_q, f_p, rd_b[BBW-1:1]};
         rr1_bank <= rd_b[0];
+        rr1_last <= rd_last;
         for (int g = 0; g < G; g++) begin
             rr1_gen[g] <= (rd_n_q != '0 || LGW'(g) >= f_lo) && (!rd_last || LGW'(g) <= f_hi);
         end
@@ -1169,8 +1185,10 @@ module dma_ring_writer
         rr2_w1   <= stg1_mem[rr1_a];
         rr2_bank <= rr1_bank;
         rr2_gen  <= rr1_gen;
+        rr2_last <= rr1_last;
         rr3_word <= rr2_bank ? rr2_w1 : rr2_w0;
         for (int b = 0; b < KW; b++) rr3_strb[b] <= rr2_gen[b / 8];
+        rr3_last <= rr2_last;
     end
 
     // AW entries, pushed with a flush's first beat: {address, len, commit, queue, PROD}
@@ -1256,26 +1274,30 @@ module dma_ring_writer
         end
     end
 
-    // The W data FIFO: {data, strobes}
+    // The W data FIFO: {data, strobes, the burst's last beat}
     logic              wdf_valid;
-    logic [DATA_W+KW-1:0] wdf_data;
+    logic [DATA_W+KW:0] wdf_data;
+    logic [DATA_W-1:0] wdf_word;
+    logic [KW-1:0]     wdf_strb;
+    logic              wdf_last;
     logic              wdf_pop;
     logic              wdf_s_ready;
 
     sync_fifo #(
-        .WIDTH  (DATA_W + KW),
+        .WIDTH  (DATA_W + KW + 1),
         .DEPTH  (WD),
         .BYPASS (1'b0)
     ) u_wdf (
         .clk     (clk),
         .rst     (rst),
-        .s_data  ({rr3_word, rr3_strb}),
+        .s_data  ({rr3_word, rr3_strb, rr3_last}),
         .s_valid (rr3_v),
         .s_ready (wdf_s_ready),
         .m_data  (wdf_data),
         .m_valid (wdf_valid),
         .m_ready (wdf_pop)
     );
+    assign {wdf_word, wdf_strb, wdf_last} = wdf_data;
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1395,7 +1417,7 @@ module dma_ring_writer
     // ====================================================================================
     // AW: data bursts and write-backs into the output register
     // ====================================================================================
-    localparam int WC_W = 1 + 8 + LOG_KW + 32;   // kind (1: write-back), len, lane, value
+    localparam int WC_W = 1 + LOG_KW + 32;   // kind (1: write-back), lane, value
     localparam int BE_W = 1 + QW + 32;           // commit, queue, PROD
 
     logic             wcf_s_ready;
@@ -1448,8 +1470,8 @@ module dma_ring_writer
     assign wb_take   = aw_can && wbr_v_q && !take_data && (wb_due_q || d_idle_q);
     assign awf_pop   = take_data;
     assign wcf_push  = take_data || wb_take;
-    assign wcf_in    = take_data ? {1'b0, awf_len, LOG_KW'(0), 32'd0}
-                                 : {1'b1, 8'd0, wbr_addr_q[LOG_KW-1:0], wbr_val_q};
+    assign wcf_in    = take_data ? {1'b0, LOG_KW'(0), 32'd0}
+                                 : {1'b1, wbr_addr_q[LOG_KW-1:0], wbr_val_q};
     assign bf_in     = take_data ? {awf_cv, awf_cq, awf_cp} : {1'b0, QW'(0), 32'd0};
 
     always_ff @(posedge clk) begin
@@ -1556,16 +1578,14 @@ module dma_ring_writer
     // W: the bursts' beats from the W FIFO, a write-back's one beat
     // ====================================================================================
     logic              wc_wb;
-    logic [7:0]        wc_len;
     logic [LOG_KW-1:0] wc_lane;
     logic [31:0]       wc_val;
-    assign {wc_wb, wc_len, wc_lane, wc_val} = wcf_data;
+    assign {wc_wb, wc_lane, wc_val} = wcf_data;
 
     logic              w_v_q;
     logic [DATA_W-1:0] w_data_q;
     logic [KEEP_W-1:0] w_strb_q;
     logic              w_last_q;
-    logic [7:0]        w_cnt_q;      // beats of the burst sent
     logic              w_load;
     logic              w_data_go;
     logic              w_wb_go;
@@ -1580,14 +1600,15 @@ module dma_ring_writer
     assign w_data_go = w_load && wcf_valid && !wc_wb && wdf_valid;
     assign w_wb_go   = w_load && wcf_valid && wc_wb;
     assign wdf_pop   = w_data_go;
-    assign wcf_pop   = w_wb_go || (w_data_go && w_cnt_q == wc_len);
+    // a burst's last beat is marked in the W data FIFO by the reader (no beat count here:
+    // the W command's pop stays off the FIFO heads' data)
+    assign wcf_pop   = w_wb_go || (w_data_go && wdf_last);
 
     always_ff @(posedge clk) begin
         if (rst) begin
             w_v_q   <= 1'b0;
             w_tv_q  <= 1'b0;
             w_rdy_q <= 1'b0;
-            w_cnt_q <= '0;
         end else begin
             if (w_out_take) begin
                 w_v_q  <= w_tv_q || w_in_v;
@@ -1596,12 +1617,11 @@ module dma_ring_writer
                 w_tv_q <= 1'b1;
             end
             w_rdy_q <= w_out_take ? 1'b1 : !(w_tv_q || w_in_v);
-            if (w_data_go) w_cnt_q <= (w_cnt_q == wc_len) ? 8'd0 : w_cnt_q + 1'b1;
         end
     end
 
     assign w_in_v     = w_data_go || w_wb_go;
-    assign w_in       = w_data_go ? {wdf_data, w_cnt_q == wc_len}
+    assign w_in       = w_data_go ? {wdf_word, wdf_strb, wdf_last}
                                   : {{(DATA_W / 32){wc_val}}, KEEP_W'(4'hF) << wc_lane, 1'b1};
     assign w_out_take = !w_v_q || m_axi_wready;
 

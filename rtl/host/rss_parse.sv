@@ -5,16 +5,18 @@
 // model's wirespeed.model.rss.parse_frame, plus one rule of the capture top: a frame longer
 // than max_len is not parsed (type NONE, the default queue).
 //
-// A frame gives one tuple, LATENCY (4) cycles after its last beat's handshake (t_valid high
+// A frame gives one tuple, LATENCY (5) cycles after its last beat's handshake (t_valid high
 // for one cycle), and one tuple per cycle at most, so frames of one beat back to back are
 // parsed at full rate. The tuple is decided at the frame's end because the model's checks need
 // the frame's length (an IPv4 total length or IPv6 payload length beyond the frame: NONE).
 //
 // Stages (registers at the end of each; t = the last beat's cycle)
 //   t     C0: the first HDR_BYTES bytes (the window, the last beat merged in) and the length
-//   t+1   P1: VLAN tags (0..2) -> the IP header's offset, EtherType; 64 bytes from there
+//   t+1   P1: VLAN tags (0..2) -> the IP header's offset, EtherType; 64 bytes from there;
+//             the length against max_len (f_* out)
 //   t+2   P2: IPv4 / IPv6 fields, the L4 ports at the IHL's offset, length - offset
-//   t+3   P3: the length checks -> l3, l4 and the tuple (the outputs)
+//   t+3   P3: each length check compared on its own
+//   t+4   P4: the checks joined -> l3, l4 and the tuple (the outputs)
 // Window bytes past the frame's end may hold an earlier frame's bytes: every field read is
 // guarded by a length check, as in the model.
 
@@ -46,7 +48,7 @@ module rss_parse #(
     output      logic [15:0]       t_sport,
     output      logic [15:0]       t_dport,
 
-    // The frame's length and size class, with the C0 stage (one cycle after the last beat)
+    // The frame's length and size class, with the P1 stage (two cycles after the last beat)
     output      logic              f_valid,
     output      logic [17:0]       f_len,      // saturates at 2^18 - 1
     output      logic              f_giant     // f_len > max_len
@@ -84,7 +86,8 @@ module rss_parse #(
     logic [LEN_W-1:0]   len_q;       // bytes before this beat
     logic [HDR*8-1:0]   win_q;       // data: window bytes of the frame so far
     logic [DATA_W-1:0]  masked;      // the beat, bytes past tkeep zeroed
-    logic [LEN_W-1:0]   len_next;
+    logic [LEN_W-1:0]   len_next;    // the frame's length, on its last beat
+    logic [LEN_W-1:0]   len_beat;    // bytes after a beat that is not the last
     logic [HDR*8-1:0]   win_next;
 
     always_comb begin
@@ -93,9 +96,11 @@ module rss_parse #(
         for (int j = 0; j < HB; j++) begin
             if (beat_q == HB_W'(j)) win_next[j*DATA_W +: DATA_W] = masked;
         end
-        // A beat has at most 64 bytes: one saturating add
+        // A beat has at most 64 bytes: one saturating add. len_q moves by whole beats only,
+        // so tkeep's count reaches the frame's length (C0), never the running count.
         len_next = (len_q > LEN_MAX - LEN_W'(KW)) ? LEN_MAX
-                 : len_q + LEN_W'(s_tlast ? count_keep(s_tkeep) : (LOG_KW+1)'(KW));
+                 : len_q + LEN_W'(count_keep(s_tkeep));
+        len_beat = (len_q > LEN_MAX - LEN_W'(KW)) ? LEN_MAX : len_q + LEN_W'(KW);
     end
 
     always_ff @(posedge clk) begin
@@ -104,7 +109,7 @@ module rss_parse #(
             len_q  <= '0;
         end else if (s_hs) begin
             beat_q <= s_tlast ? '0 : (beat_q == HB_W'(HB) ? beat_q : beat_q + 1'b1);
-            len_q  <= s_tlast ? '0 : len_next;
+            len_q  <= s_tlast ? '0 : len_beat;
         end
     end
 
@@ -116,7 +121,6 @@ module rss_parse #(
     logic               c0_v_q;
     logic [HDR*8-1:0]   c0_win_q;    // data
     logic [LEN_W-1:0]   c0_len_q;    // data
-    logic               c0_giant_q;  // data
 
     always_ff @(posedge clk) begin
         if (rst) c0_v_q <= 1'b0;
@@ -127,13 +131,8 @@ module rss_parse #(
         if (s_hs && s_tlast) begin
             c0_win_q   <= win_next;
             c0_len_q   <= len_next;
-            c0_giant_q <= len_next > LEN_W'(max_len);
         end
     end
-
-    assign f_valid = c0_v_q;
-    assign f_len   = c0_len_q;
-    assign f_giant = c0_giant_q;
 
     function automatic logic [15:0] be16(input logic [HDR*8-1:0] w, input int i);
         be16 = {w[8*i +: 8], w[8*(i+1) +: 8]};
@@ -151,20 +150,26 @@ module rss_parse #(
     logic [4:0]         p1_ip_q;     // data: IP header offset (14, 18, 22)
     logic [IPB*8-1:0]   p1_h_q;      // data: bytes ip .. ip + 63
     logic [LEN_W-1:0]   p1_len_q;    // data
+    logic               p1_giant_q;  // data: longer than max_len
 
     always_ff @(posedge clk) begin
         if (rst) p1_v_q <= 1'b0;
         else     p1_v_q <= c0_v_q;
     end
 
+    assign f_valid = p1_v_q;
+    assign f_len   = p1_len_q;
+    assign f_giant = p1_giant_q;
+
     always_ff @(posedge clk) begin
         logic [15:0] et0, et1, et2, et;
         logic [1:0]  tags;
-        logic        ok;
+        logic        ok, giant;
         et0  = be16(c0_win_q, 12);
         et1  = be16(c0_win_q, 16);
         et2  = be16(c0_win_q, 20);
-        ok   = c0_len_q >= LEN_W'(14) && !c0_giant_q;
+        giant = c0_len_q > LEN_W'(max_len);
+        ok   = c0_len_q >= LEN_W'(14) && !giant;
         tags = 2'd0;
         et   = et0;
         if (is_tpid(et0)) begin
@@ -178,6 +183,7 @@ module rss_parse #(
             end
         end
         p1_ok_q  <= ok;
+        p1_giant_q <= giant;
         p1_v4_q  <= et == 16'h0800;
         p1_v6_q  <= et == 16'h86DD;
         p1_ip_q  <= 5'd14 + {tags, 2'b00};
@@ -251,9 +257,19 @@ module rss_parse #(
         end
     end
 
-    // ---- P3: the checks, the tuple --------------------------------------------------------
+    // ---- P3: each check compared on its own; P4: the checks joined, the tuple ------------
     logic         p3_v_q;
-    logic         p3_v4_q, p3_v6_q, p3_tcp_q, p3_udp_q;   // data
+    logic         p3_ok_q, p3_v4_q, p3_v6_q, p3_ver_q, p3_frag_q;   // data
+    logic         p3_tcp_q, p3_udp_q;                                // data: the protocol
+    logic         p3_ge20_q;     // data: rem >= 20
+    logic         p3_ge40_q;     // data: rem >= 40
+    logic         p3_ihl20_q;    // data: IHL * 4 >= 20
+    logic         p3_geihl_q;    // data: rem >= IHL * 4
+    logic         p3_lenihl_q;   // data: the IP length >= IHL * 4
+    logic         p3_gelen_q;    // data: rem >= the IP length
+    logic         p3_ge6_q;      // data: rem >= the IPv6 payload length + 40
+    logic         p3_shtcp_q;    // data: the IP payload too short for a TCP header
+    logic         p3_shudp_q;    // data: for a UDP header
     logic [127:0] p3_src_q, p3_dst_q;                      // data
     logic [15:0]  p3_sport_q, p3_dport_q;                  // data
 
@@ -263,42 +279,71 @@ module rss_parse #(
     end
 
     always_ff @(posedge clk) begin
-        logic        v4ok, v6ok, tcp, udp, frag;
-        logic [16:0] need;   // IP payload bytes a TCP (UDP) header needs, + the IPv4 header
-        v4ok = p2_ok_q && p2_v4_q && p2_ver_q && p2_rem_q >= LEN_W'(20)
-            && p2_ihl_q >= 6'd20 && p2_rem_q >= LEN_W'(p2_ihl_q)
-            && p2_iplen_q >= 16'(p2_ihl_q) && p2_rem_q >= LEN_W'(p2_iplen_q);
-        v6ok = p2_ok_q && p2_v6_q && p2_ver_q && p2_rem_q >= LEN_W'(40)
-            && p2_rem_q >= LEN_W'(17'(p2_iplen_q) + 17'd40);
-        tcp  = p2_proto_q == 8'd6;
-        udp  = p2_proto_q == 8'd17;
-        frag = v4ok && p2_frag_q;
+        logic [16:0] hl;   // the IPv4 header's bytes counted in its total length (0: IPv6)
+        hl = p2_v4_q ? 17'(p2_ihl_q) : 17'd0;
+        p3_ok_q     <= p2_ok_q;
+        p3_v4_q     <= p2_v4_q;
+        p3_v6_q     <= p2_v6_q;
+        p3_ver_q    <= p2_ver_q;
+        p3_frag_q   <= p2_frag_q;
+        p3_tcp_q    <= p2_proto_q == 8'd6;
+        p3_udp_q    <= p2_proto_q == 8'd17;
+        p3_ge20_q   <= p2_rem_q >= LEN_W'(20);
+        p3_ge40_q   <= p2_rem_q >= LEN_W'(40);
+        p3_ihl20_q  <= p2_ihl_q >= 6'd20;
+        p3_geihl_q  <= p2_rem_q >= LEN_W'(p2_ihl_q);
+        p3_lenihl_q <= p2_iplen_q >= 16'(p2_ihl_q);
+        p3_gelen_q  <= p2_rem_q >= LEN_W'(p2_iplen_q);
+        p3_ge6_q    <= p2_rem_q >= LEN_W'(17'(p2_iplen_q) + 17'd40);
         // IPv4 payload = total length - IHL * 4; IPv6 payload = its length
-        need = (tcp ? 17'd20 : 17'd8) + (p2_v4_q ? 17'(p2_ihl_q) : 17'd0);
-        if ((tcp || udp) && !frag && 17'(p2_iplen_q) < need) begin
+        p3_shtcp_q  <= 17'(p2_iplen_q) < hl + 17'd20;
+        p3_shudp_q  <= 17'(p2_iplen_q) < hl + 17'd8;
+        p3_src_q    <= p2_src_q;
+        p3_dst_q    <= p2_dst_q;
+        p3_sport_q  <= p2_sport_q;
+        p3_dport_q  <= p2_dport_q;
+    end
+
+    logic         p4_v_q;
+    logic         p4_v4_q, p4_v6_q, p4_tcp_q, p4_udp_q;   // data
+    logic [127:0] p4_src_q, p4_dst_q;                      // data
+    logic [15:0]  p4_sport_q, p4_dport_q;                  // data
+
+    always_ff @(posedge clk) begin
+        if (rst) p4_v_q <= 1'b0;
+        else     p4_v_q <= p3_v_q;
+    end
+
+    always_ff @(posedge clk) begin
+        logic v4ok, v6ok, frag;
+        v4ok = p3_ok_q && p3_v4_q && p3_ver_q && p3_ge20_q && p3_ihl20_q && p3_geihl_q
+            && p3_lenihl_q && p3_gelen_q;
+        v6ok = p3_ok_q && p3_v6_q && p3_ver_q && p3_ge40_q && p3_ge6_q;
+        frag = v4ok && p3_frag_q;
+        if (!frag && ((p3_tcp_q && p3_shtcp_q) || (p3_udp_q && p3_shudp_q))) begin
             // A TCP (UDP) packet too short for its header: malformed, NONE
             v4ok = 1'b0;
             v6ok = 1'b0;
         end
-        p3_v4_q    <= v4ok;
-        p3_v6_q    <= v6ok;
-        p3_tcp_q   <= tcp && !frag;
-        p3_udp_q   <= udp && !frag;
-        p3_src_q   <= p2_src_q;
-        p3_dst_q   <= p2_dst_q;
-        p3_sport_q <= p2_sport_q;
-        p3_dport_q <= p2_dport_q;
+        p4_v4_q    <= v4ok;
+        p4_v6_q    <= v6ok;
+        p4_tcp_q   <= p3_tcp_q && !frag;
+        p4_udp_q   <= p3_udp_q && !frag;
+        p4_src_q   <= p3_src_q;
+        p4_dst_q   <= p3_dst_q;
+        p4_sport_q <= p3_sport_q;
+        p4_dport_q <= p3_dport_q;
     end
 
-    assign t_valid = p3_v_q;
-    assign t_ipv4  = p3_v4_q;
-    assign t_ipv6  = p3_v6_q;
-    assign t_tcp   = p3_tcp_q;
-    assign t_udp   = p3_udp_q;
-    assign t_src   = p3_src_q;
-    assign t_dst   = p3_dst_q;
-    assign t_sport = p3_sport_q;
-    assign t_dport = p3_dport_q;
+    assign t_valid = p4_v_q;
+    assign t_ipv4  = p4_v4_q;
+    assign t_ipv6  = p4_v6_q;
+    assign t_tcp   = p4_tcp_q;
+    assign t_udp   = p4_udp_q;
+    assign t_src   = p4_src_q;
+    assign t_dst   = p4_dst_q;
+    assign t_sport = p4_sport_q;
+    assign t_dport = p4_dport_q;
 
 endmodule
 

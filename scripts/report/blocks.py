@@ -34,7 +34,7 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_
            "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify",
            "vxlan_classify_pipe", "encap_classify", "vxlan_decap", "geneve_decap",
            "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe", "rss_hash",
-           "ts_clock", "axis_timestamp", "dma_ring_writer")
+           "ts_clock", "axis_timestamp", "dma_ring_writer", "capture_top")
 
 # The tops the issue's goals name (every one of them and every datapath module is held to the
 # clock goals; these also have area goals, see AREA_GOALS_LUT4).
@@ -82,6 +82,8 @@ BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
     "vxlan_encap_pipe": (256, 512),
     "vtep_top_pipe": (256, 512),
     "gre_decap_avst": (256,),
+    # the whole capture port, at the widths of the clock goals (its parts have rows of their own)
+    "capture_top": (256, 512),
 }
 
 
@@ -171,6 +173,8 @@ DESCRIPTIONS = {
     "axis_timestamp": "stamps each frame at its first beat (register slice + 64-bit sideband)",
     "dma_ring_writer": "packed DMA of frames into per-queue host rings over an AXI4 write "
                        "master (16 queues, store-and-forward frame buffer)",
+    "capture_top": "one capture port: stamps, RSS parse and hash, delay line and the DMA ring "
+                   "writer (16 queues) behind one AXI4-Lite space",
 }
 
 
