@@ -654,9 +654,10 @@ module hash_table #(
     localparam int R_ZERO    = 7;   // TBL_CMD: reads as 0
     localparam int R_KINDS   = 8;
 
-    logic               rq_q;      // a read to answer this cycle
-    logic [R_KINDS-1:0] rk_q;      // its register, one-hot (none: unmapped)
-    logic [2:0]         ridx_q;    // KEY/VALUE word index
+    logic                   rq_q;      // a read to answer this cycle
+    logic [R_KINDS-1:0]     rk_q;      // its register, one-hot (none: unmapped)
+    logic [KEY_WORDS-1:0]   rkw_q;     // the TBL_KEY word read, one-hot
+    logic [VALUE_WORDS-1:0] rvw_q;     // the TBL_VALUE word read, one-hot
 
     always_ff @(posedge clk) begin
         if (rst) rq_q <= 1'b0;
@@ -673,7 +674,8 @@ module hash_table #(
             rk_q[R_KEY]     <= is_key_addr(rd_addr);
             rk_q[R_VALUE]   <= is_value_addr(rd_addr);
             rk_q[R_ZERO]    <= 32'(rd_addr) == WA_CMD;
-            ridx_q          <= rd_addr[2:0];
+            for (int i = 0; i < KEY_WORDS; i++)   rkw_q[i] <= 32'(rd_addr) == WA_KEY + i;
+            for (int i = 0; i < VALUE_WORDS; i++) rvw_q[i] <= 32'(rd_addr) == WA_VALUE + i;
         end
     end
 
@@ -683,23 +685,15 @@ module hash_table #(
     assign key_pad   = KEY_PAD'(key_q);
     assign value_pad = VALUE_PAD'(value_q);
 
+    // An AND-OR of the registers by the one-hot selects (no priority chain over the words).
     always_comb begin
-        logic [31:0] key_word, value_word;
-        key_word   = '0;
-        value_word = '0;
-        for (int i = 0; i < KEY_WORDS; i++) begin
-            if (ridx_q == 3'(i)) key_word = key_pad[32*i +: 32];
-        end
-        for (int i = 0; i < VALUE_WORDS; i++) begin
-            if (ridx_q == 3'(i)) value_word = value_pad[32*i +: 32];
-        end
         rd_data = ({32{rk_q[R_INFO]}}    & INFO_VALUE)
                 | ({32{rk_q[R_VALUE_W]}} & 32'(VALUE_W))
                 | ({32{rk_q[R_COUNT]}}   & 32'(count_q))
                 | ({32{rk_q[R_SLOT]}}    & slot_q)
-                | ({32{rk_q[R_STATUS]}}  & {rd_valid_q, 30'd0, busy})
-                | ({32{rk_q[R_KEY]}}     & key_word)
-                | ({32{rk_q[R_VALUE]}}   & value_word);
+                | ({32{rk_q[R_STATUS]}}  & {rd_valid_q, 30'd0, busy});
+        for (int i = 0; i < KEY_WORDS; i++)   rd_data |= {32{rkw_q[i]}} & key_pad[32*i +: 32];
+        for (int i = 0; i < VALUE_WORDS; i++) rd_data |= {32{rvw_q[i]}} & value_pad[32*i +: 32];
     end
 
     assign rd_ack = rq_q;

@@ -25,8 +25,9 @@
 //   capture  the first HDR_BYTES bytes by beat position (HDR_BYTES: the deepest byte read,
 //            the destination port's at 18 + 60 + 3, rounded up to a beat); the frame's
 //            length and flags (constant over the frame at the FIFO's output) beside it
-//   E1 (H+1) the tag; the IPv4 fixed header selected by it; the key, looked up now and
-//            answered in H+5 (hash_table LOOKUP_LATENCY 4); "frame ends before" flags
+//   (H)      the key (the tag, the inner destination address) looked up from the window,
+//            answered in H+5 (hash_table LOOKUP_LATENCY 5)
+//   E1 (H+1) the tag; the IPv4 fixed header selected by it; "frame ends before" flags
 //   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths
 //   E3 (H+3) the ports selected; the 13 hashed bytes
 //   E4 (H+4) the flow hash (CRC-32C as an XOR matrix)
@@ -67,7 +68,7 @@ module vxlan_encap_classify
     // CONTROL bit 0
     input  wire logic                      ctrl_drop_miss,
 
-    // Tunnel table (hash_table, LOOKUP_LATENCY 4): key {vlan_valid, vid, inner dst IPv4};
+    // Tunnel table (hash_table, LOOKUP_LATENCY 5): key {vlan_valid, vid, inner dst IPv4};
     // value per docs/vxlan.md
     output      logic                      lk_valid,
     output      logic [44:0]               lk_key,
@@ -157,7 +158,6 @@ module vxlan_encap_classify
 
     // ---- E1: the tag, the IPv4 header after it, the key, "ends before" flags ----------------
     logic                    e1_valid_q, e1_vlan_q, e1_et_ok_q, e1_bad_q, e1_over_q;
-    logic [11:0]             e1_vid_q;
     logic [20*8-1:0]         e1_ip_q;         // the IPv4 fixed header, byte 0 low
     logic [PW_BYTES*8-1:0]   e1_pw_q;         // bytes PW_OFF .. NEED-1
     logic [12*8-1:0]         e1_macs_q;       // inner dst, src
@@ -171,7 +171,6 @@ module vxlan_encap_classify
         if (hdr_valid) begin
             vlan = {hb(12), hb(13)} == ET_VLAN;
             e1_vlan_q  <= vlan;
-            e1_vid_q   <= vlan ? {hb(14)[3:0], hb(15)} : 12'd0;
             e1_et_ok_q <= (vlan ? {hb(16), hb(17)} : {hb(12), hb(13)}) == ET_IPV4;
             e1_ip_q    <= vlan ? hdr_q[18*8 +: 20*8] : hdr_q[14*8 +: 20*8];
             e1_pw_q    <= hdr_q[PW_OFF*8 +: PW_BYTES*8];
@@ -188,10 +187,17 @@ module vxlan_encap_classify
         if (rst) e1_valid_q <= 1'b0;
     end
 
-    // Every frame is looked up (the answer is used where the frame is IPv4).
-    assign lk_valid = e1_valid_q;
-    assign lk_key   = {e1_vlan_q, e1_vid_q, e1_ip_q[16*8 +: 8], e1_ip_q[17*8 +: 8],
-                       e1_ip_q[18*8 +: 8], e1_ip_q[19*8 +: 8]};
+    // Every frame is looked up (the answer is used where the frame is IPv4), from the window
+    // itself as it is presented (H): the tag and the inner destination address after it are
+    // one compare and a 2:1 select in front of the table's hash, and the answer (LOOKUP_LATENCY
+    // 5) lands in H+5, with E5.
+    logic        lk_vlan;
+    logic [31:0] lk_dip;
+    assign lk_vlan  = {hb(12), hb(13)} == ET_VLAN;
+    assign lk_dip   = lk_vlan ? {hb(34), hb(35), hb(36), hb(37)}
+                              : {hb(30), hb(31), hb(32), hb(33)};
+    assign lk_valid = hdr_valid;
+    assign lk_key   = {lk_vlan, lk_vlan ? {hb(14)[3:0], hb(15)} : 12'd0, lk_dip};
 
     function automatic logic [7:0] ipb(input int i);
         ipb = e1_ip_q[8*i +: 8];

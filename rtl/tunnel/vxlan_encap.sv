@@ -10,7 +10,7 @@
 //                                                       │  vxlan_encap_classify  │─────┘ in the head
 //                                                       │ capture, E1..E5, F1..F3│
 //                                                       +----┬-------------▲-----+
-//                                       key (cycle T = H+1)  │             │ hit, entry (T+4)
+//                                         key (cycle H)      │             │ hit, entry (H+5)
 //                                                       +----▼-------------┴-----+
 //                                       s_axil_tbl ────►│ hash_table (tunnels)   │ 16K tunnels
 //                                                       +------------------------+ by default
@@ -23,14 +23,14 @@
 // the inner 802.1Q tag is removed, the inner MAC addresses laid over its place from the head).
 //
 // Latency (idle pipeline, m_axis ready), first input beat to first output beat, in cycles:
-//   (B - 1) + 4 + trig + 10 + LATENCY
-// B the frame's input beats (it is stored whole), 4 the register slice and the frame FIFO
-// (commit, RAM read, output register), trig the index of the beat that completes the
+//   (B - 1) + 5 + trig + 10 + LATENCY
+// B the frame's input beats (it is stored whole), 5 the keep check's and the input slice's
+// registers and the frame FIFO (commit, RAM read, output register), trig the index of the beat that completes the
 // classifier's window (88 / 96 / 96 / 128 bytes at 64 / 128 / 256 / 512 bits) or ends the
 // frame, 10 from that beat to the descriptor at the engine (capture 2, E1..E5, F1..F3),
 // LATENCY the engine's (axis_edit: 10 / 11 / 11 / 12; its first beat waits for the
 // descriptor). A 754-byte host frame at 256
-// bits: 50 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
+// bits: 51 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
 // Throughput: the engine takes one slot per cycle, one per output beat (axis_edit FOLD_LAST:
 // a frame ends in the slot of its last output beat), so frames leave at one beat per cycle
 // with no gap at 64 to 256 bits, where the room in front is two or more slots; at 512 bits
@@ -141,13 +141,15 @@ module vxlan_encap
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
-    // last beat: DROP_RX_ERROR, never sent); the FIFO and the classifier see no hole.
+    // last beat: DROP_RX_ERROR, never sent); the FIFO and the classifier see no hole. Its
+    // registered build: the port's tkeep is a few LUTs from a register, not a suffix OR.
     logic [DATA_W-1:0] k_tdata;
     logic [KEEP_W-1:0] k_tkeep;
     logic              k_tvalid, k_tready, k_tlast, k_tuser;
 
     axis_keep_check #(
-        .DATA_W(DATA_W)
+        .DATA_W(DATA_W),
+        .REG_OUT(1'b1)
     ) keep_check (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
@@ -162,8 +164,8 @@ module vxlan_encap
     logic              f_tvalid, f_tready, f_tlast, f_tuser, f_bad, f_oversize;
     logic [15:0]       f_len;
 
-    // A register slice between the guard and the FIFO: the guard's tkeep repair and the
-    // FIFO's byte count of the last beat are each a log-depth tree, too deep in one cycle.
+    // A register slice between the guard and the FIFO: the guard's last LUT of the tkeep
+    // repair and the FIFO's byte count of the last beat (a log-depth tree) in separate cycles.
     logic [DATA_W-1:0] r_tdata;
     logic [KEEP_W-1:0] r_tkeep;
     logic              r_tvalid, r_tready, r_tlast, r_tuser;
@@ -247,14 +249,15 @@ module vxlan_encap
         .stat_len(stat_len)
     );
 
-    // The tunnel table, looked up from E1 in cycle T; its read words registered before the
-    // comparisons (LOOKUP_LATENCY 4): the answer comes from registers in T+4, taken by F1.
+    // The tunnel table, looked up from the classifier's window in cycle H; its read words
+    // registered before the comparisons, the way hits before the select (LOOKUP_LATENCY 5):
+    // the answer comes from registers in H+5, taken by F1.
     hash_table #(
         .KEY_W(45),
         .VALUE_W(214),
         .SLOTS(TUNNEL_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(4)
+        .LOOKUP_LATENCY(5)
     ) tunnel_table (
         .clk(clk), .rst(rst),
         .lk_valid(lk_valid), .lk_key(lk_key),

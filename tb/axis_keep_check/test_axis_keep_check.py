@@ -1,5 +1,5 @@
 """pytest entry: axis_keep_check (rtl/stream/axis_keep_check.sv) at 8 bits (one tkeep bit) and
-at every datapath width."""
+at every datapath width, zero-latency and registered (REG_OUT)."""
 
 from pathlib import Path
 
@@ -19,4 +19,15 @@ def test_axis_keep_check(data_w: int) -> None:
         test_dir=HERE,
         parameters={"DATA_W": data_w},
         sources=[RTL / "stream" / "axis_keep_check.sv"],
+    )
+
+
+@pytest.mark.parametrize("data_w", [8, 64, 128, 256, 512])
+def test_axis_keep_check_reg_out(data_w: int) -> None:
+    run_cocotb(
+        toplevel="axis_keep_check",
+        test_module="axis_keep_check_reg_tb",
+        test_dir=HERE,
+        parameters={"DATA_W": data_w, "REG_OUT": 1},
+        sources=[RTL / "stream" / "axis_keep_check.sv", RTL / "stream" / "axis_skid.sv"],
     )

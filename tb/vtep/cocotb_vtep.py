@@ -333,8 +333,8 @@ async def test_decap_latency(dut):
 async def test_encap_latency(dut):
     """(g) One host frame at a time into the idle encap, output never stalled: the cycles from
     its first input handshake to its first output handshake are exactly the contract's
-    (wirespeed.model.vxlan.encap_latency_cycles: the frame stored whole, the input slice's and
-    the FIFO's 4 cycles, the beat completing the classifier's window + 10 + the edit engine's
+    (wirespeed.model.vxlan.encap_latency_cycles: the frame stored whole, the input registers'
+    and the FIFO's 5 cycles, the beat completing the classifier's window + 10 + the edit engine's
     latency), and its output takes the cycles of encap_output_cycles (its beats, or the
     engine's slots).
     Encapsulated with and without the tag removed (D -50, -46), IPv4 options, a miss and a

@@ -491,13 +491,13 @@ def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
     return EncapResult(O.ENCAP, out, True, False, n, t)
 
 
-# The encap's cycles (docs/vxlan.md, "Encap", "Structure and latency"): the input register slice's
-# and the frame FIFO's (from the frame's last input beat to its first beat at the engine: the
-# slice, commit, RAM read, output register),
+# The encap's cycles (docs/vxlan.md, "Encap", "Structure and latency"): the input registers' and
+# the frame FIFO's (from the frame's last input beat to its first beat at the engine: the keep
+# check's register slice, the input slice, commit, RAM read, output register),
 # the classifier's window (the destination port's last byte after a tag and a 60-byte IPv4
 # header, rounded up to a beat), and from the beat completing it to the descriptor at the edit
 # engine (the capture's two registers, vxlan_encap_classify's E1..E5 and F1..F3).
-ENCAP_FIFO_CYCLES = 4
+ENCAP_FIFO_CYCLES = 5
 ENCAP_NEED = 18 + 60 + 4
 ENCAP_DECIDE_CYCLES = 10
 
@@ -510,7 +510,7 @@ def encap_window(keep_w: int) -> int:
 def encap_latency_cycles(frame: bytes, keep_w: int) -> int:
     """First input handshake to first output handshake of an emitted encap frame (encapsulated
     or forwarded), idle pipeline, `keep_w` bytes per beat: the frame's input beats (it is
-    stored whole), the slice's and the FIFO's cycles, the beat completing the window,
+    stored whole), the input registers' and the FIFO's cycles, the beat completing the window,
     ENCAP_DECIDE_CYCLES and the engine's latency (its first beat waits for the descriptor:
     D <= 0, output beat 0 is the engine's first slot)."""
     n = len(frame_bytes(frame))
