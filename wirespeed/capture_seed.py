@@ -9,6 +9,8 @@ and ports, so RSS spreads them over the port's queues) at line rate, built with 
 few seconds for all lengths); lengths 64, 65, 128, 256, 512, 1024, 1518 bytes on the wire (FCS
 included, 4 less on the bus) and the simple IMIX (64, 594 and 1518 bytes, 7:4:1, shuffled).
 Each length runs both ports side by side (:func:`wirespeed.capture.run_capture_ports`).
+Then the host's side: the measured CPU cost of consuming the rings on this machine, per length
+(:mod:`wirespeed.capture_cpu`), and the cores 2 x 100G needs at that cost.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Sequence
 
-from wirespeed import pcap
+from wirespeed import capture_cpu, pcap
 from wirespeed.capture import CaptureError, run_capture_ports
 from wirespeed.capture_config import CaptureConfig
 
@@ -94,7 +96,7 @@ def port_figures(rep: dict[str, Any]) -> dict[str, Any]:
 
 def run(frames: int = DEFAULT_FRAMES, seed: int = 1, verbose: bool = True,
         kinds: Sequence[int | str] = (*LENGTHS, "imix"), width: int = WIDTH,
-        workdir: Path | None = None) -> dict[str, Any]:
+        workdir: Path | None = None, cpu: bool = True) -> dict[str, Any]:
     cfg = CaptureConfig(data_width=width, queues=QUEUES, clock_mhz=CLOCK_MHZ,
                         line_rate_gbps=100.0)
     out: dict[str, Any] = {"scenario": "capture-seed", "ports": 2, "queues": QUEUES,
@@ -127,6 +129,10 @@ def run(frames: int = DEFAULT_FRAMES, seed: int = 1, verbose: bool = True,
                 print(f"  {kind}: {tot['captured_gbps']:.1f} of {tot['offered_gbps']:.1f} Gbit/s "
                       f"captured, loss {100 * tot['loss']:.3f} % ({row['wall_seconds']:.0f} s)",
                       file=sys.stderr)
+    if cpu:
+        # the fastest of 3 passes of at least 50 ms per length and mode: a few seconds
+        out["host_cpu"] = capture_cpu.measure([k for k in kinds if k != "imix"], repeat=3,
+                                              min_ms=50.0, gbps=100.0, ports=2)
     return out
 
 
@@ -155,6 +161,8 @@ def table(res: dict[str, Any]) -> str:
     lines.append(f"  seed: 200 Gbit/s captured without loss at every frame length; ours: "
                  + ("no loss at any length" if worst == 0 else
                     f"worst loss {100 * worst:.3f} %"))
+    if "host_cpu" in res:
+        lines.append(capture_cpu.table(res["host_cpu"]))
     return "\n".join(lines)
 
 

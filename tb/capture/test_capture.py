@@ -331,6 +331,29 @@ def test_capture_seed_scenario(tmp_path: Path) -> None:
         for p in row["ports"]:
             assert p["frames"] == 600 and 99.0 < p["offered_gbps"] < 101.0
             assert p["pcie_utilisation"] < 0.95
+    # the host's side, measured on this machine: a cost and the cores it implies per length
+    cpu = res["host_cpu"]
+    assert [r["length"] for r in cpu["rows"]] == [64, 65, 128, 256, 512, 1024, 1518, "imix"]
+    assert "host CPU, measured here" in proc.stdout
+
+
+def test_capture_cpu_cost() -> None:
+    """wirespeed.capture_cpu: ws_capture_cpu consumes rings of packed records at each length;
+    every frame in the ring is consumed in each pass, the costs are positive and the cores are
+    the line rate's frames per ns times the cost."""
+    from wirespeed import capture_cpu
+
+    res = capture_cpu.measure([64, 1518], ring_bytes=1 << 20, repeat=1, min_ms=5.0)
+    rows = {r["length"]: r for r in res["rows"]}
+    assert list(rows) == [64, 1518, "imix"]
+    assert abs(rows[64]["mpps_line_rate"] - 2 * 148.809) < 0.01
+    assert abs(rows[1518]["mpps_line_rate"] - 2 * 8.127) < 0.01
+    for r in rows.values():
+        for mode in ("parse", "copy"):
+            assert r[f"{mode}_ns_per_frame"] > 0
+            assert abs(r[f"{mode}_cores"] - r["mpps_line_rate"] * r[f"{mode}_ns_per_frame"] / 1e3) < 1e-9
+    assert rows["imix"]["mean_wire_bytes"] == (64 * 7 + 594 * 4 + 1518) / 12
+    assert "cores for 2 x 100 Gbit/s" in capture_cpu.table(res)
 
 
 def test_errors(tmp_path: Path) -> None:
