@@ -26,14 +26,15 @@
 // frame leaves A4 at the beat holding byte K + 25, or at the frame's last beat.
 //
 // Stages, tap side (tap_valid = cycle T; the VNI looked up from the tap in cycle T and answered
-// by hash_table (LOOKUP_LATENCY 4) in cycle T+4):
+// by hash_table (LOOKUP_LATENCY 5) in cycle T+5):
 //   V1 (T)    UDP/Geneve fields and every "frame ends before" and length check as a flag
 //   V2 (T+1)  steps 1-8 with the VNI taken as a hit (the IPv4 checksum verdict arriving now);
 //             whether the frame reaches step 9 and waits for the inner window; offsets
 //   V3 (T+2)  offsets and lengths of both push variants; the pseudo-header sum's first fold
 //   V4 (T+3)  the sum's second fold
-//   V5 (T+4)  the VNI table's answer: unknown VNI, the push and its VLAN ID; the record is
-//             queued (T+5)
+//   W  (T+4)  V4's word held while the table answers
+//   V5 (T+5)  the VNI table's answer: unknown VNI, the push and its VLAN ID; the record is
+//             queued (T+6)
 // Stream side (input handshake of a beat = cycle t):
 //   A0 (t) the beat registered; A1 (t+1) candidates captured; A2 (t+2) G, candidate K;
 //   A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record queued (t+5)
@@ -111,7 +112,7 @@ module geneve_decap_classify
     input  wire logic                      ctrl_drop_pass,
     input  wire logic [15:0]               ctrl_port,
 
-    // VNI table (hash_table, LOOKUP_LATENCY 4): key = VNI; value = {push, VLAN ID}
+    // VNI table (hash_table, LOOKUP_LATENCY 5): key = VNI; value = {push, VLAN ID}
     output      logic                      lk_valid,
     output      logic [23:0]               lk_key,
     input  wire logic                      rs_valid,
@@ -342,13 +343,27 @@ module geneve_decap_classify
         logic [IW_N*8-1:0] iw;       // window bytes 0..15, 24, 25 (m = 0.. at the low end)
         logic              ended;    // the frame ended at or before byte K + 25
         logic [NB_W:0]     d;        // its length - K (ended)
+        logic [5:0]        d_lt;     // d < 0, 2, 12, 14, 16, 26
+        logic              et_v4;    // window bytes 12, 13 (the inner EtherType, TEB): IPv4
+        logic              et_v6;    //   ... IPv6
         logic              rx_err;   // its last beat's tuser (ended)
         logic [K_W-1:0]    k;        // the K the window was taken at
     } irec_t;
 
     irec_t i_in, i_out;
     logic  i_s_ready, i_valid, i_pop;
-    assign i_in = '{iw: iw_q, ended: a4_ended_q, d: a4_d_q, rx_err: a4_rx_q, k: a4_k_q};
+    // The compares J1 needs are made here, on registers, so that none follows the queue's
+    // bypass.
+    always_comb begin
+        i_in.iw     = iw_q;
+        i_in.ended  = a4_ended_q;
+        i_in.d      = a4_d_q;
+        for (int c = 0; c < 6; c++) i_in.d_lt[c] = a4_d_q < $signed((NB_W+1)'(LT_C[c]));
+        i_in.et_v4  = {iw_q[12], iw_q[13]} == ET_IPV4;
+        i_in.et_v6  = {iw_q[12], iw_q[13]} == ET_IPV6;
+        i_in.rx_err = a4_rx_q;
+        i_in.k      = a4_k_q;
+    end
 
     sync_fifo #(
         .WIDTH($bits(irec_t)),
@@ -590,6 +605,47 @@ module geneve_decap_classify
         if (rst) v4_valid_q <= 1'b0;
     end
 
+    // ---- W (T+4): V4's word held a cycle while the VNI table answers (LOOKUP_LATENCY 5) ----
+    logic                  w5_valid_q, w5_hdr_ok_q, w5_wait_q, w5_whole_q, w5_rx_err_q;
+    logic                  w5_len_short_q, w5_csum_nz_q, w5_l3v6_q;
+    outcome_e              w5_outcome_q;
+    logic [1:0]            w5_oecn_q;
+    logic [23:0]           w5_vni_q;
+    logic [K_W-1:0]        w5_k_q;
+    logic signed [LEN_W:0] w5_ilen_q;
+    logic [5:0]            w5_ilen_lt_q;
+    logic [LEN_W-1:0]      w5_ip_end_q, w5_sum_start_q;
+    logic [15:0]           w5_seed_q;
+    logic [4:0]            w5_l2_len_q;
+    logic [20*8-1:0]       w5_l2_q;
+    logic [15:0]           w5_proto_q;
+    logic [LEN_W:0]        w5_shift_q, w5_shift_p_q;
+    logic [LEN_W-1:0]      w5_out_len_q, w5_out_len_p_q;
+
+    localparam int V4_WORD_W = $bits({
+        v4_out_len_p_q, v4_out_len_q, v4_shift_p_q, v4_shift_q, v4_proto_q, v4_l2_q, v4_l2_len_q,
+        v4_seed_q, v4_sum_start_q, v4_ip_end_q, v4_ilen_lt_q, v4_ilen_q, v4_k_q, v4_vni_q,
+        v4_oecn_q, v4_outcome_q, v4_l3v6_q, v4_csum_nz_q, v4_len_short_q, v4_rx_err_q, v4_whole_q,
+        v4_wait_q, v4_hdr_ok_q, v4_valid_q});
+
+    pipe_reg #(
+        .W(V4_WORD_W),
+        .EN(1'b1),
+        .RST_BITS(1)
+    ) v4_hold (
+        .clk(clk), .rst(rst),
+        .d({
+            v4_out_len_p_q, v4_out_len_q, v4_shift_p_q, v4_shift_q, v4_proto_q, v4_l2_q,
+            v4_l2_len_q, v4_seed_q, v4_sum_start_q, v4_ip_end_q, v4_ilen_lt_q, v4_ilen_q, v4_k_q,
+            v4_vni_q, v4_oecn_q, v4_outcome_q, v4_l3v6_q, v4_csum_nz_q, v4_len_short_q, v4_rx_err_q,
+            v4_whole_q, v4_wait_q, v4_hdr_ok_q, v4_valid_q}),
+        .q({
+            w5_out_len_p_q, w5_out_len_q, w5_shift_p_q, w5_shift_q, w5_proto_q, w5_l2_q,
+            w5_l2_len_q, w5_seed_q, w5_sum_start_q, w5_ip_end_q, w5_ilen_lt_q, w5_ilen_q, w5_k_q,
+            w5_vni_q, w5_oecn_q, w5_outcome_q, w5_l3v6_q, w5_csum_nz_q, w5_len_short_q, w5_rx_err_q,
+            w5_whole_q, w5_wait_q, w5_hdr_ok_q, w5_valid_q})
+    );
+
     // ---- V5: the VNI table's answer; the record queued -----------------------------------------
     typedef struct packed {
         outcome_e              outcome;    // steps 1-8 and the VNI (DECAP_*: step 9 decides)
@@ -621,32 +677,32 @@ module geneve_decap_classify
 
     always_ff @(posedge clk) begin
         logic unknown, push;
-        v5_valid_q <= v4_valid_q;
-        if (v4_valid_q) begin
-            unknown = v4_hdr_ok_q && ctrl_vni_enable && !rs_hit;
+        v5_valid_q <= w5_valid_q;
+        if (w5_valid_q) begin
+            unknown = w5_hdr_ok_q && ctrl_vni_enable && !rs_hit;
             push    = ctrl_vni_enable && rs_hit && rs_value[12];
-            v5_q.outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : v4_outcome_q;
-            v5_q.wait_iw   <= v4_wait_q;
-            v5_q.whole     <= v4_whole_q;
-            v5_q.rx_err    <= v4_rx_err_q;
-            v5_q.len_short <= v4_len_short_q;
-            v5_q.l3v6      <= v4_l3v6_q;
-            v5_q.oecn      <= v4_oecn_q;
-            v5_q.csum_nz   <= v4_csum_nz_q;
+            v5_q.outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : w5_outcome_q;
+            v5_q.wait_iw   <= w5_wait_q;
+            v5_q.whole     <= w5_whole_q;
+            v5_q.rx_err    <= w5_rx_err_q;
+            v5_q.len_short <= w5_len_short_q;
+            v5_q.l3v6      <= w5_l3v6_q;
+            v5_q.oecn      <= w5_oecn_q;
+            v5_q.csum_nz   <= w5_csum_nz_q;
             v5_q.push      <= push;
             v5_q.vid       <= rs_value[11:0];
-            v5_q.vni       <= v4_vni_q;
-            v5_q.k         <= v4_k_q;
-            v5_q.ilen      <= v4_ilen_q;
-            v5_q.ilen_lt   <= v4_ilen_lt_q;
-            v5_q.ip_end    <= v4_ip_end_q;
-            v5_q.shift     <= push ? v4_shift_p_q : v4_shift_q;
-            v5_q.out_len   <= push ? v4_out_len_p_q : v4_out_len_q;
-            v5_q.l2_len    <= v4_l2_len_q;
-            v5_q.l2        <= v4_l2_q;
-            v5_q.proto     <= v4_proto_q;
-            v5_q.sum_start <= v4_sum_start_q;
-            v5_q.seed      <= v4_seed_q;
+            v5_q.vni       <= w5_vni_q;
+            v5_q.k         <= w5_k_q;
+            v5_q.ilen      <= w5_ilen_q;
+            v5_q.ilen_lt   <= w5_ilen_lt_q;
+            v5_q.ip_end    <= w5_ip_end_q;
+            v5_q.shift     <= push ? w5_shift_p_q : w5_shift_q;
+            v5_q.out_len   <= push ? w5_out_len_p_q : w5_out_len_q;
+            v5_q.l2_len    <= w5_l2_len_q;
+            v5_q.l2        <= w5_l2_q;
+            v5_q.proto     <= w5_proto_q;
+            v5_q.sum_start <= w5_sum_start_q;
+            v5_q.seed      <= w5_seed_q;
         end
         if (rst) v5_valid_q <= 1'b0;
     end
@@ -711,20 +767,18 @@ module geneve_decap_classify
         logic        teb, ended, in_ip, in_v4, ecn_on, lt_ilen, lt_d;
         logic [5:0]  d_lt;
         logic [7:0]  tos;
-        logic [15:0] iet;
         j1_valid_q <= t_pop;
         if (t_pop) begin
             teb   = t_out.outcome == OUT_DECAP_TEB;
-            iet   = {iwb(12), iwb(13)};
             ended = joined && t_out.wait_iw && i_out.ended;   // only step 9 waits for it
             j1_t_q       <= t_out;
             j1_teb_q     <= teb;
             j1_decap_q   <= teb || t_out.outcome == OUT_DECAP_L3;
-            in_ip  = teb ? (iet == ET_IPV4 || iet == ET_IPV6) : 1'b1;
-            in_v4  = teb ? iet == ET_IPV4 : !t_out.l3v6;
+            in_ip  = teb ? (i_out.et_v4 || i_out.et_v6) : 1'b1;
+            in_v4  = teb ? i_out.et_v4 : !t_out.l3v6;
             ecn_on = in_ip && t_out.oecn[0];
             tos    = teb ? iwb(15) : iwb(1);
-            for (int c = 0; c < 6; c++) d_lt[c] = ended && $signed(i_out.d) < $signed((NB_W+1)'(LT_C[c]));
+            d_lt  = {6{ended}} & i_out.d_lt;
             // The bytes step 9 reads from K (inside ip_end and the frame): the inner Ethernet
             // header, and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC
             // 6040. Flags c: 0, 2, 12, 14, 16, 26.
@@ -916,7 +970,7 @@ module geneve_decap_classify
         if (rst) desc_valid <= 1'b0;
     end
 
-    logic unused;   // the answer's strobe (checked against V4 in simulation), the queues'
+    logic unused;   // the answer's strobe (checked against V5 in simulation), the queues'
                     // room (never full: checked in simulation), the window's K (checked), the
                     // outer bytes after L2 - 2, the record's fields J2 has already used
     assign unused = ^{rs_valid, i_s_ready, t_s_ready, i_out.k, tap_l2_bytes[22*8-1:20*8], j3_t_q};
@@ -924,8 +978,8 @@ module geneve_decap_classify
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
-            if (rs_valid != v4_valid_q)
-                $error("geneve_decap_classify: the VNI table's answer is not aligned with V4");
+            if (rs_valid != w5_valid_q)
+                $error("geneve_decap_classify: the VNI table's answer is not aligned with V5");
             if (a4_emit_q && !i_s_ready)
                 $error("geneve_decap_classify: the window queue overflows");
             if (v5_valid_q && !t_s_ready)

@@ -160,6 +160,14 @@ module decap_shell #(
     output      logic [L4_BYTES*8-1:0]   tap_l4,
     output      logic                    tap_csum_ok,
 
+    // The beats the front end sees (after the tkeep guard) and their handshake, for a
+    // classifier that reads the stream itself (Geneve's options run past the tap's window).
+    output      logic [DATA_W-1:0]       beat_tdata,
+    output      logic [DATA_W/8-1:0]     beat_tkeep,
+    output      logic                    beat_hs,
+    output      logic                    beat_tlast,
+    output      logic                    beat_tuser,
+
     // One edit descriptor per frame (axis_edit's s_desc_*: what each field means).
     input  wire logic                    s_desc_valid,
     input  wire logic                    s_desc_drop,
@@ -245,6 +253,12 @@ module decap_shell #(
     logic                          dq_valid;
     wire                           s_hs = k_tvalid && k_tready;
     assign k_tready = e_tready && start_ok_q;
+
+    assign beat_tdata = k_tdata;
+    assign beat_tkeep = k_tkeep;
+    assign beat_hs    = s_hs;
+    assign beat_tlast = k_tlast;
+    assign beat_tuser = k_tuser;
 
     // The next count and its room either way, from registers only; the cycle's handshake
     // then only selects (no adder or compare after s_hs, which starts at start_ok_q).

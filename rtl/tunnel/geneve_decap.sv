@@ -7,22 +7,20 @@
 //            +--------------------------- decap_shell ----------------------------+
 //   s_axis ─►│ keep check ─► ip_front ─► tap_*          s_desc_* ─► queue ─► edit │─► m_axis
 //   s_axil ◄►│ block_csr (0x0000, CONTROL, PORT)     m_axil (0x1000)  tvni FIFO ─►│─► m_axis_tvni
-//            +----│------------│---------------------│----------▲----------------+─► m_stat
-//   s_axis ─► keep check (a copy: the same beats)    │          │ descriptor
-//                 │ beats      │ tap_*  VNI (T)      ▼          │
-//                 └──► geneve_decap_classify ◄── hash_table ────┘
-//                      (inner window at K)   hit, value (T+4)
+//            +-----│-----------│---------------------│----------▲----------------+─► m_stat
+//                  │ beat_*    │ tap_*  VNI (T)      ▼          │ descriptor
+//                  └──► geneve_decap_classify ◄── hash_table ───┘
+//                       (inner window at K)   hit, value (T+5)
 //
 // The header front end captures each frame's first 128 bytes by beat position and parses
 // Ethernet and the outer IP header in registered stages (its L4 window: 16 bytes from U, the
 // UDP and fixed Geneve headers); the classifier reads the inner header at K (past the options,
 // up to byte 375) from its own capture of the beats, keyed on K, and decides in registered
 // stages; the frame's beats wait in the edit engine's delay FIFO and leave cut-through. The
-// classifier watches the beats the shell's front end sees: a second axis_keep_check on the
-// same port (combinational, zero latency) gives them, so no shell port is added.
+// classifier watches the beats the shell's front end sees (the shell's beat_* outputs).
 //
 // Latency (first input handshake to first output handshake, idle pipeline), exactly:
-//   max(t128 + 14, tK + 9) + LATENCY + slot
+//   max(t128 + 15, tK + 9) + LATENCY + slot
 // t128: the input beat that completes the 128-byte window (holds byte 127, or the frame's
 // last beat); tK: the beat holding byte K + 25 (or the frame's last beat), used only for a
 // frame that reaches step 9 (steps 1-8 passed), else t128 alone; LATENCY the engine's (axis_edit:
@@ -122,6 +120,9 @@ module geneve_decap
     logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
+    logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees
+    logic [DATA_W/8-1:0]     b_tkeep;
+    logic                    b_hs, b_tlast, b_tuser;
 
     logic                    c_valid, c_drop, c_sum_en;
     logic signed [LEN_W:0]   c_shift;
@@ -186,6 +187,8 @@ module geneve_decap
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
         .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .beat_tdata(b_tdata), .beat_tkeep(b_tkeep), .beat_hs(b_hs), .beat_tlast(b_tlast),
+        .beat_tuser(b_tuser),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
         .s_desc_head(c_head), .s_desc_head_en(c_head_en), .s_desc_out_len(c_out_len),
         .s_desc_min_len(c_min_len), .s_desc_sum_en(c_sum_en), .s_desc_sum_start(c_sum_start),
@@ -197,26 +200,9 @@ module geneve_decap
 
     logic unused;   // the tap fields Geneve does not read (the window count, the EtherType,
                     // the protocol's and options' short checks: the fixed header's cover them,
-                    // the early pair), CONTROL's upper bits, the copy's ready (= s_axis_tready)
-    logic w_tready;
+                    // the early pair), CONTROL's upper bits
     assign unused = ^{tap_have, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
-                      early_ip_dst, regs[63:48], regs[31:4], w_tready};
-
-    // The beats the shell's front end sees: tkeep without holes, tuser = bad frame.
-    logic [DATA_W-1:0]   w_tdata;
-    logic [DATA_W/8-1:0] w_tkeep;
-    logic                w_tvalid, w_tlast, w_tuser;
-
-    axis_keep_check #(
-        .DATA_W(DATA_W)
-    ) watch_keep (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(w_tready),
-        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser[0]),
-        .m_axis_tdata(w_tdata), .m_axis_tkeep(w_tkeep), .m_axis_tvalid(w_tvalid),
-        .m_axis_tready(s_axis_tready), .m_axis_tlast(w_tlast), .m_axis_tuser(w_tuser)
-    );
+                      early_ip_dst, regs[63:48], regs[31:4]};
 
     logic        lk_valid, rs_valid, rs_hit;
     logic [23:0] lk_key;
@@ -229,8 +215,7 @@ module geneve_decap
         .L4_BYTES(L4_BYTES)
     ) classify (
         .clk(clk), .rst(rst),
-        .s_tdata(w_tdata), .s_tkeep(w_tkeep), .s_hs(w_tvalid && s_axis_tready),
-        .s_tlast(w_tlast), .s_tuser(w_tuser),
+        .s_tdata(b_tdata), .s_tkeep(b_tkeep), .s_hs(b_hs), .s_tlast(b_tlast), .s_tuser(b_tuser),
         .tap_valid(tap_valid), .tap_whole(tap_whole), .tap_rx_err(tap_rx_err),
         .tap_l2_short(tap_l2_short), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
         .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),
@@ -253,13 +238,14 @@ module geneve_decap
     );
 
     // The VNI table, looked up from the tap in cycle T; its words registered beside the block
-    // RAMs before the comparisons (LOOKUP_LATENCY 4): the answer comes in cycle T+4.
+    // RAMs, its comparisons and its way select each registered (LOOKUP_LATENCY 5): the
+    // answer comes in cycle T+5.
     hash_table #(
         .KEY_W(24),
         .VALUE_W(13),
         .SLOTS(VNI_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(4)
+        .LOOKUP_LATENCY(5)
     ) vni_table (
         .clk(clk), .rst(rst),
         .lk_valid(lk_valid), .lk_key(lk_key), .rs_valid(rs_valid), .rs_hit(rs_hit),

@@ -110,6 +110,9 @@ module gre_decap
     logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
+    logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees (not read)
+    logic [DATA_W/8-1:0]     b_tkeep;
+    logic                    b_hs, b_tlast, b_tuser;
 
     logic                    c_valid, c_drop, c_sum_en;
     logic signed [LEN_W:0]   c_shift;
@@ -167,6 +170,8 @@ module gre_decap
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
         .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .beat_tdata(b_tdata), .beat_tkeep(b_tkeep), .beat_hs(b_hs), .beat_tlast(b_tlast),
+        .beat_tuser(b_tuser),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
         .s_desc_head(c_head), .s_desc_head_en(c_head_en), .s_desc_out_len(c_out_len),
         .s_desc_min_len(c_min_len), .s_desc_sum_en(c_sum_en), .s_desc_sum_start(c_sum_start),
@@ -177,9 +182,11 @@ module gre_decap
     );
 
     logic unused_tap;   // GRE reads the EtherType as tap_ipv4/6, lengths relative to G and
-                        // the outer pair from the early tap (the allow-list takes four cycles)
+                        // the outer pair from the early tap (the allow-list takes four cycles);
+                        // its header lies in the tap, not past it (the beats)
     assign unused_tap = ^{tap_et, tap_have, tap_ip_src, tap_ip_dst, control[31:4],
-                          tap_ip_frag_off, unused_tmeta};
+                          tap_ip_frag_off, unused_tmeta, b_tdata, b_tkeep, b_hs, b_tlast,
+                          b_tuser};
 
     logic lookup_hit;
 

@@ -136,6 +136,9 @@ module vxlan_decap
     logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
+    logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees (not read)
+    logic [DATA_W/8-1:0]     b_tkeep;
+    logic                    b_hs, b_tlast, b_tuser;
 
     logic                    c_valid, c_drop, c_sum_en;
     logic signed [LEN_W:0]   c_shift;
@@ -201,6 +204,8 @@ module vxlan_decap
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
         .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .beat_tdata(b_tdata), .beat_tkeep(b_tkeep), .beat_hs(b_hs), .beat_tlast(b_tlast),
+        .beat_tuser(b_tuser),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
         .s_desc_head(c_head), .s_desc_head_en(c_head_en), .s_desc_out_len(c_out_len),
         .s_desc_min_len(c_min_len), .s_desc_sum_en(c_sum_en), .s_desc_sum_start(c_sum_start),
@@ -212,8 +217,9 @@ module vxlan_decap
 
     logic unused;   // the shell's table window (vtep_top decodes), the tap fields VXLAN does
                     // not read (the outer L2 bytes, the protocol's short check: the fixed
-                    // header's covers it, IPv4 options: U from the tap), CONTROL's upper bits
-    assign unused = ^{t_awaddr, t_araddr, t_awprot, t_arprot, t_wdata, t_wstrb, t_awvalid,
+                    // header's covers it, IPv4 options: U from the tap), CONTROL's upper bits,
+                    // the beats (VXLAN's header lies in the tap)
+    assign unused = ^{b_tdata, b_tkeep, b_hs, b_tlast, b_tuser, t_awaddr, t_araddr, t_awprot, t_arprot, t_wdata, t_wstrb, t_awvalid,
                       t_wvalid, t_bready, t_arvalid, t_rready, tap_have, tap_l2_bytes,
                       tap_l2_len, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
                       early_ip_dst, regs[95:80], regs[63:48], regs[31:4]};

@@ -161,7 +161,8 @@ async def test_random(dut):
 
 @cocotb.test()
 async def test_latency(dut):
-    """(d) latency = max(t128 + 13, tK + 8) + LATENCY + slot, every frame that leaves whole."""
+    """(d) latency = model.geneve.latency_cycles (max(t128 + DECIDE_CYCLES, tK + INNER_CYCLES)
+    + LATENCY + slot), every frame that leaves whole."""
     h = await setup(dut)
     n = int(os.environ.get("GENEVE_LATENCY", "40"))
     rng = random.Random(0x1A7 + h.data_w)
