@@ -7,6 +7,7 @@
     O/C/version, bad UDP checksums, truncations at random, RX errors, random configurations
 (d) latency: one frame at a time on an idle pipeline, every frame that leaves whole against
     the contract's formula (wirespeed.model.geneve.latency_cycles)
+(e) a real capture (geneve.pcap from the shared captures) under three configurations
 
 GENEVE_RANDOM (frames for (c)) and GENEVE_LATENCY (frames for (d)) size the runs.
 """
@@ -24,9 +25,11 @@ from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
 
 from geneve_tb import ID_VALUE, REG_CONTROL, REG_ID, REG_PARAMS, REG_PORT, Harness
+from wirespeed import pcap
 from wirespeed.model.frames import MAC_A, MAC_B, Case
-from wirespeed.model.geneve import GENEVE_PORT, GeneveConfig, latency_cycles
+from wirespeed.model.geneve import GENEVE_PORT, GeneveConfig, Outcome, decap, latency_cycles
 from wirespeed.model.geneve_frames import CONTRACT_VNI, contract_cases, geneve_frame, option_tlvs
+from wirespeed.paths import CAPTURES
 
 VNI_SLOTS = 8192
 
@@ -179,4 +182,27 @@ async def test_latency(dut):
         cases.append(Case(c.frame, False, c.kind))
     errs = await h.run_cases(cases, cfg, label="latency", sequential=True, latency=latency_cycles)
     errs += await h.check_counters("latency")
+    assert not errs, f"{len(errs)} mismatches"
+
+
+@cocotb.test()
+async def test_real_capture(dut):
+    """(e) a real capture (geneve.pcap, /work/shared/captures/SOURCES.md: ARP and ICMP between
+    two hosts over Geneve, VNI 0x7b, Linux-built): every frame decapsulated as the model says,
+    with the table off, with the VNI known (a pushed tag) and with the VNI unknown (dropped)."""
+    src = CAPTURES / "geneve.pcap"
+    assert src.is_file(), f"{src} is missing (the shared captures folder, wirespeed.paths.CAPTURES)"
+    h = await setup(dut)
+    cases = [Case(f, False, f"geneve_pcap_{i}") for i, f in enumerate(pcap.read_ethernet(src))]
+    errs = []
+    for k, (name, cfg, outcome) in enumerate((
+            ("table_off", GeneveConfig(), Outcome.DECAP_TEB),
+            ("vni_push", GeneveConfig(vni_table={0x7B: (0x0AB, True)}), Outcome.DECAP_TEB),
+            ("vni_unknown", GeneveConfig(vni_table={0x7C: (1, False)}), Outcome.DROP_UNKNOWN_VNI))):
+        # The capture is what it says it is: the model's verdict on every frame.
+        assert all(decap(c.frame, cfg).outcome == outcome for c in cases), name
+        await h.configure(cfg)
+        await h.clear_counters()
+        errs += await h.run_cases(cases, cfg, idle=0.2, stall=0.2, seed=k, label=f"pcap_{name}")
+        errs += await h.check_counters(f"pcap_{name}")
     assert not errs, f"{len(errs)} mismatches"
