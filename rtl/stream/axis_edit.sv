@@ -559,7 +559,7 @@ module axis_edit #(
     logic              p_valid_q;    // the plan registers hold the frame at A's
     // The frame's constant fields are read from the plan FIFO at pc_q (its entry stays until
     // the frame's last slot has passed the head read), so the plan load enables only the
-    // counters below.
+    // counters below and the few fields compared before a register.
     logic [DAW-1:0]    pc_q;
     // verilator lint_off UNUSEDSIGNAL
     // (its counter fields are loaded into the p_*_q counters instead)
@@ -579,6 +579,10 @@ module axis_edit #(
     // and so S1 knows which of its bytes are in the sum (with sum_start and sum_end mod KW)
     logic [AW-1:0]     p_ds_q, p_de_q;
     logic              p_lo_gt_q, p_lo_eq_q, p_hi_lt_q, p_hi_eq_q;
+    // The fields compared before a register (S0's byte masks, lo_eq) in registers too: a
+    // compare behind the LUT RAM read at pc_q is too long at 512 bits
+    logic [SW-1:0]     p_so_q, p_eo_q;
+    logic              p_sum_en_q;
 
     logic [OAW:0]      credit_q;     // out FIFO entries free and not reserved by a slot
 
@@ -663,7 +667,7 @@ module axis_edit #(
             p_first_q <= 1'b0;
             // the next beat against the sum region (no frame is long enough to wrap ds, de)
             lo_gt = p_lo_gt_q || p_lo_eq_q;
-            lo_eq = p_q.sum_en && p_ds_q == AW'(1);
+            lo_eq = p_sum_en_q && p_ds_q == AW'(1);
             hi_lt = p_hi_lt_q && p_de_q != AW'(1);
             hi_eq = p_hi_lt_q && p_de_q == AW'(1);
             p_ds_q    <= p_ds_q - 1'b1;
@@ -706,6 +710,9 @@ module axis_edit #(
             p_lo_eq_q <= pl_head.lo_eq;
             p_hi_lt_q <= pl_head.hi_lt;
             p_hi_eq_q <= pl_head.hi_eq;
+            p_so_q    <= pl_head.so;
+            p_eo_q    <= pl_head.eo;
+            p_sum_en_q <= pl_head.sum_en;
         end
         if (load_plan) begin
             p_valid_q <= 1'b1;
@@ -745,8 +752,8 @@ module axis_edit #(
         s0_hi_lt <= p_hi_lt_q;
         s0_hi_eq <= p_hi_eq_q;
         for (int b = 0; b < KW; b++) begin
-            s0_ge_so[b] <= SW'(b) >= p_q.so;
-            s0_lt_eo[b] <= SW'(b) <  p_q.eo;
+            s0_ge_so[b] <= SW'(b) >= p_so_q;
+            s0_lt_eo[b] <= SW'(b) <  p_eo_q;
         end
 
         s0_sh.valid    <= issue;
