@@ -20,6 +20,10 @@
 # default-scenario training input (build/sim/wW/pgo/), then the model is compiled again with
 # its profile. Same model, same outputs; about 1.2-1.4x the frames per second. WS_SIM_PGO=0
 # compiles once, without it (the default when CI=true).
+# ws_tap_vtep (tap-vtep) likewise: it cannot run without TAP devices, so its training runs the
+# instrumented model linked with sim/vtep_harness.cpp (pgo/ws_vtep_train) on iperf-like VXLAN
+# traffic both ways (wirespeed.tap.write_training); about 1.1-1.2x the cycles per second
+# (docs/tap.md). ws_vtep itself (vtep) stays a single compile.
 set -euo pipefail
 W=${1:-}
 case "$W" in
@@ -151,7 +155,7 @@ fi
 # CI (CI=true) builds every width once for the tests: there the second compile is not worth
 # its time unless WS_SIM_PGO=1 asks for it.
 if [ "${CI:-}" = true ]; then PGO=${WS_SIM_PGO:-0}; else PGO=${WS_SIM_PGO:-1}; fi
-if [ "$BIN" != ws_sim ] || [ -n "${WS_SIM_SOURCES:-}" ]; then PGO=0; fi
+if { [ "$BIN" != ws_sim ] && [ "$BIN" != ws_tap_vtep ]; } || [ -n "${WS_SIM_SOURCES:-}" ]; then PGO=0; fi
 if [ "$PGO" = 0 ]; then
   echo "sim/build.sh: compiling $MDIR/$BIN (C++; ccache: ${OBJCACHE:-off})"
   set -x
@@ -168,9 +172,24 @@ echo "sim/build.sh: compiling $MDIR/$BIN instrumented for profile feedback"
 clean_objs
 ( set -x; make -C "$MDIR" -f "V$TOP.mk" USER_CPPFLAGS="-fprofile-generate -fprofile-dir=$PGODIR" \
     USER_LDFLAGS="-fprofile-generate" )
-# Training: the default scenario's frames back to back, then paced at 10 Gb/s (idle cycles).
 echo "sim/build.sh: training run"
 trained=1
+if [ "$BIN" = ws_tap_vtep ]; then
+  # The model's instrumented objects linked with the offline VTEP harness (the flags of
+  # Verilator's makefile for a user file), fed iperf-like traffic both ways back to back.
+  g++ -O2 -std=gnu++20 -w -fprofile-generate -fprofile-dir="$PGODIR" -I"$MDIR" \
+    -I"$VERILATOR_ROOT/include" -I"$VERILATOR_ROOT/include/vltstd" -I"$ROOT/sim" -DVERILATOR=1 \
+    -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TIMING=0 -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_TRACE_VCD=0 -DVM_TRACE_SAIF=0 \
+    sim/vtep_harness.cpp "$MDIR/verilated.o" "$MDIR/verilated_threads.o" "$MDIR/V${TOP}__ALL.a" \
+    -pthread -lpthread -latomic -o "$PGODIR/ws_vtep_train" 2>"$PGODIR/train.log" || trained=0
+  [ $trained = 1 ] && { .venv/bin/python -c 'import sys; from wirespeed import tap
+tap.write_training(sys.argv[1], int(sys.argv[2]))' "$PGODIR" "$W" >>"$PGODIR/train.log" 2>&1 || trained=0; }
+  [ $trained = 1 ] && { "$PGODIR/ws_vtep_train" --net-in "$PGODIR/net.pcap" --host-in "$PGODIR/host.pcap" \
+    --net-out "$PGODIR/net_out.pcap" --host-out "$PGODIR/host_out.pcap" --regs "$PGODIR/regs.txt" \
+    --json "$PGODIR/out.json" --line-rate-gbps 0 >/dev/null 2>>"$PGODIR/train.log" || trained=0; }
+  rm -f "$PGODIR"/*.pcap
+else
+# Training: the default scenario's frames back to back, then paced at 10 Gb/s (idle cycles).
 .venv/bin/python -c 'import sys; from wirespeed import scenario
 scenario.write_default(sys.argv[1], n=20000, show_progress=False)' "$PGODIR/train.pcap" >/dev/null 2>&1 ||
   trained=0
@@ -179,6 +198,7 @@ for rate in 0 10; do
   "$MDIR/$BIN" --in "$PGODIR/train.pcap" --out "$PGODIR/out.pcap" --json "$PGODIR/out.json" \
     --line-rate-gbps $rate >/dev/null 2>"$PGODIR/train.log" || trained=0
 done
+fi
 clean_objs
 if [ $trained = 1 ]; then
   echo "sim/build.sh: compiling $MDIR/$BIN with the profile"

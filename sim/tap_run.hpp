@@ -49,6 +49,10 @@ struct TapOptions {
     double duration = 0;  // stop by itself after this many seconds (0: run until a signal)
     double loss = 0, reorder = 0;  // impairments of the network-side input (no netem here)
     uint64_t seed = 1;
+    // Read a TAP (every 16 clocked cycles) only while fewer than this many beats wait in its
+    // port's queue; 0: at every such point, whatever is queued (the harness before issue 30's
+    // profile: about four read() calls finding nothing per frame under load).
+    uint32_t read_low_beats = 32;
 
     bool parse(ArgScanner& a) {
         const std::string& f = a.flag();
@@ -63,6 +67,7 @@ struct TapOptions {
         else if (f == "--loss") loss = parse_double(f, a.value());
         else if (f == "--reorder") reorder = parse_double(f, a.value());
         else if (f == "--seed") seed = parse_u64(f, a.value());
+        else if (f == "--read-low-beats") read_low_beats = (uint32_t)parse_u64(f, a.value());
         else return false;
         return true;
     }
@@ -90,6 +95,27 @@ struct Meter {
     }
 };
 
+// What the live loop itself did (the harness's own profile, docs/tap.md "Figures"): cycles
+// clocked with a frame in flight and without (the tail before sleeping), sleeps in poll(), and
+// the TAP system calls, summed over the ports.
+struct LoopStats {
+    uint64_t busy_cycles = 0;   // every cycle clocked by the live loop
+    uint64_t idle_cycles = 0;   // ... of them with nothing in flight in any direction
+    uint64_t polls = 0;         // poll() calls (sleeps while idle)
+    uint64_t reads = 0, empty_reads = 0, writes = 0;
+    void json(JsonWriter& j) const {
+        j.key("loop");
+        j.begin_object();
+        j.field("busy_cycles", busy_cycles);
+        j.field("idle_cycles", idle_cycles);
+        j.field("polls", polls);
+        j.field("tap_reads", reads);
+        j.field("tap_empty_reads", empty_reads);
+        j.field("tap_writes", writes);
+        j.end_object();
+    }
+};
+
 // One line of JSON (the writer pretty-prints; its strings hold no raw newline).
 inline std::string json_line(const JsonWriter& j) {
     std::string s = j.str(), o;
@@ -109,6 +135,7 @@ public:
     LiveView(const TapOptions& o, std::string title) : o_(o), title_(std::move(title)), tty_(isatty(1)) {}
 
     std::vector<Meter> meters;  // filled by the harness (ports first, then outcomes)
+    LoopStats loop;             // kept up to date by run_live()
 
     // stats: (frames, bytes) of each meter in order.
     void tick(double t, const std::vector<std::pair<uint64_t, uint64_t>>& stats, uint64_t cycles,
@@ -142,6 +169,7 @@ public:
         j.field("cycles", cycles);
         j.field("busy_cycles", busy_cycles);
         j.field("cycles_per_second", cps);
+        loop.json(j);
         for (const char* g : {"port", "outcome"}) {
             j.key(strcmp(g, "port") == 0 ? "ports" : "outcomes");
             j.begin_object();
@@ -190,7 +218,7 @@ private:
 };
 
 // Runs until a signal (or --duration), then drains what is in flight. `stats()` returns the
-// meters' (frames, bytes); `hook(c)` runs every cycle after sampling.
+// meters' (frames, bytes).
 template <class Clk, class Stats, class... D>
 void run_live(Clk& k, const TapOptions& o, LiveView& view, Stats&& stats, uint64_t& busy_cycles, D&... d) {
     std::vector<pollfd> fds;
@@ -201,14 +229,20 @@ void run_live(Clk& k, const TapOptions& o, LiveView& view, Stats&& stats, uint64
     uint64_t last_move = k.cycle(), iter = 0;
     bool stopping = false;
     uint32_t tail = 0;  // idle cycles run after the last movement before sleeping
+    LoopStats& ls = view.loop;
     auto show = [&](double t, const char* state) {
+        ls.busy_cycles = busy_cycles;
+        ls.reads = (d.src.reads() + ...);
+        ls.empty_reads = (d.src.empty_reads() + ...);
+        ls.writes = (d.sink.writes() + ...);
         view.tick(t, stats(), k.cycle(), busy_cycles, state);
         next_view = t + o.interval;
     };
     for (;;) {
         if (!stopping && (g_tap_stop || (o.duration > 0 && now_seconds() - t_start >= o.duration))) stopping = true;
         // ---- frames from the kernel: every 16 busy cycles, and always before sleeping ----
-        if (!stopping && (iter & 15) == 0) ((d.src.full() ? 0u : d.ingest()), ...);
+        if (!stopping && (iter & 15) == 0)
+            ((d.src.full() || (o.read_low_beats && !d.src.low(o.read_low_beats)) ? 0u : d.ingest()), ...);
         const bool idle = (d.idle() && ...);
         if (idle && tail >= 8) {
             if (stopping) break;
@@ -218,6 +252,7 @@ void run_live(Clk& k, const TapOptions& o, LiveView& view, Stats&& stats, uint64
             int ms = (int)((next_view - t) * 1000.0) + 1;
             if (o.duration > 0) ms = std::min(ms, 100);
             for (auto& p : fds) p.revents = 0;
+            ++ls.polls;
             const int r = poll(fds.data(), fds.size(), ms);
             if (r < 0 && errno != EINTR) die(EXIT_TAP, "poll(): %s", strerror(errno));
             if (r > 0) {  // frames: clock again (a wake-up for the view alone leaves the clock stopped)
@@ -236,6 +271,7 @@ void run_live(Clk& k, const TapOptions& o, LiveView& view, Stats&& stats, uint64
         k.edge();
         ++busy_cycles;
         ++iter;
+        if (idle) ++ls.idle_cycles;
         if (moved) last_move = c, tail = 0;
         else if (idle) ++tail;
         else if (c - last_move >= o.max_idle_cycles) {
@@ -280,6 +316,9 @@ int finish_live(Clk& k, const TapOptions& o, LiveView& view, uint64_t busy_cycle
                 j.field("drops", d.reg_drops());
                 j.field("aborted", d.sink.aborted());
                 j.field("tap_write_drops", d.sink.write_drops());
+                j.field("tap_reads", d.src.reads());
+                j.field("tap_empty_reads", d.src.empty_reads());
+                j.field("tap_writes", d.sink.writes());
                 j.field("impaired_lost", d.src.impaired_lost());
                 j.field("impaired_reordered", d.src.impaired_reordered());
                 d.match.json_latency(j);  // first input beat to first output beat, in cycles

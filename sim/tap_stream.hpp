@@ -9,6 +9,7 @@
 #include "tap_dev.hpp"
 #include "util.hpp"
 
+#include <algorithm>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -61,8 +62,12 @@ public:
         while (count_ + (held_len_ ? 1 : 0) < q_.size()) {
             Buf& b = q_[(head_ + count_) % q_.size()];
             const ssize_t r = read(fd, b.data.data(), kTapMaxFrame);
+            ++reads_;
             if (r < 0) {
-                if (errno == EAGAIN || errno == EINTR) break;
+                if (errno == EAGAIN || errno == EINTR) {
+                    ++empty_reads_;
+                    break;
+                }
                 die(EXIT_TAP, "reading TAP %s: %s", what, strerror(errno));
             }
             if (r == 0) break;
@@ -78,6 +83,7 @@ public:
             }
             b.len = (uint32_t)r;
             ++count_;
+            q_bytes_ += (uint64_t)r;
             if (held_len_) release_held(), ++reordered_;
         }
         if (held_len_ && n == 0) release_held();
@@ -85,6 +91,15 @@ public:
     }
     bool queued() const { return count_ > 0 || held_len_ > 0; }
     bool full() const { return count_ == q_.size(); }
+    // Fewer than `beats` beats left to offer (queued frames, the rest of the one in flight):
+    // time to read the TAP again. While more wait here the kernel keeps the new frames in the
+    // TAP's queue and the harness makes no read() that would find none (sim/README.md).
+    bool low(uint32_t beats) const {
+        const uint64_t sent = active_ ? (uint64_t)beat_ * KEEP_W : 0;
+        return q_bytes_ - std::min(q_bytes_, sent) < (uint64_t)beats * KEEP_W;
+    }
+    uint64_t reads() const { return reads_; }              // read() calls on the TAP
+    uint64_t empty_reads() const { return empty_reads_; }  // ... that found no frame (EAGAIN)
 
     inline void drive(uint64_t) {
         if (offered_) return;
@@ -113,6 +128,7 @@ public:
             active_ = false;
             head_ = (head_ + 1) % q_.size();
             --count_;
+            q_bytes_ -= cur_len_;
         }
         return true;
     }
@@ -134,6 +150,7 @@ private:
         Buf& b = q_[(head_ + count_) % q_.size()];
         memcpy(b.data.data(), held_.data.data(), held_len_);
         b.len = held_len_;
+        q_bytes_ += held_len_;
         held_len_ = 0;
         ++count_;
     }
@@ -164,11 +181,18 @@ private:
     uint32_t cur_len_ = 0, cur_beats_ = 0, beat_ = 0;
     uint64_t last_keep_ = 0;
     uint64_t frames_started_ = 0, in_done_ = 0, bytes_in_ = 0, in_stall_cycles_ = 0;
+    uint64_t q_bytes_ = 0;  // bytes of the frames in q_ (the one in flight included)
+    uint64_t reads_ = 0, empty_reads_ = 0;
     double loss_ = 0, reorder_ = 0;
     Rng rng_{1};
     Buf held_;
     uint32_t held_len_ = 0;
     uint64_t lost_ = 0, reordered_ = 0;
+};
+
+// Counts of one output TAP's write() calls and of the frames the kernel refused.
+struct TapWriteStats {
+    uint64_t writes = 0, drops = 0;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -217,11 +241,12 @@ public:
         ++packets_out_;
         bytes_out_ += len;
         if (fd_ >= 0) {
+            ++ws_.writes;
             const ssize_t w = write(fd_, out_.data(), len);
             if (w != (ssize_t)len) {
                 if (w < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EINTR && errno != EIO)
                     die(EXIT_TAP, "writing TAP %s: %s", what_.c_str(), strerror(errno));
-                ++write_drops_;
+                ++ws_.drops;
             }
         }
         return flags;
@@ -232,7 +257,8 @@ public:
     uint64_t packets_out() const { return packets_out_; }
     uint64_t bytes_out() const { return bytes_out_; }
     uint64_t aborted() const { return aborted_; }
-    uint64_t write_drops() const { return write_drops_; }
+    uint64_t write_drops() const { return ws_.drops; }
+    uint64_t writes() const { return ws_.writes; }  // write() calls on the TAP
 
 private:
     Top* t_;
@@ -241,7 +267,8 @@ private:
     std::vector<uint8_t> out_;
     bool active_ = false;
     size_t pos_ = 0;
-    uint64_t outs_done_ = 0, packets_out_ = 0, bytes_out_ = 0, aborted_ = 0, write_drops_ = 0;
+    uint64_t outs_done_ = 0, packets_out_ = 0, bytes_out_ = 0, aborted_ = 0;
+    TapWriteStats ws_;
 };
 
 // ------------------------------------------------------------------------------------------------

@@ -46,8 +46,11 @@ INNER_CLOUD, INNER_ONPREM = "192.168.42.1", "192.168.42.2"
 VNI = 42
 MAC = {"wsnet": "02:00:0a:c8:00:01", "nic": "02:00:0a:c8:00:02", "vx0": "02:00:c0:a8:2a:01",
        "wshost": "02:00:c0:a8:2a:02", "wsgout": "02:00:c0:a8:2b:02", "gre_src": "02:00:0a:c9:00:01"}
-# Inner MTU: the underlay's 1500 bytes less VXLAN's 50.
-INNER_MTU = 1450
+# Inner MTU: the underlay's 1500 bytes less VXLAN's 50 (VxlanTapLab(mtu=9000): jumbo frames,
+# 9000 on the underlay and 8950 inside).
+UNDERLAY_MTU = 1500
+VXLAN_OVERHEAD = 50
+INNER_MTU = UNDERLAY_MTU - VXLAN_OVERHEAD
 GRE_OUTER = ("10.201.0.1", "10.201.0.2")
 GRE_INNER = ("192.168.43.1", "192.168.43.2")
 GRE_PORT = 5555
@@ -250,6 +253,14 @@ class TapSim:
             _stop(self.proc, signal.SIGKILL)
 
 
+def lab_config(width: int) -> dict[str, Any]:
+    """The NIC's config in the VXLAN lab: one tunnel back to the cloud."""
+    return {"data_width": width,
+            "vtep": {"tunnels": [{"inner_dst": INNER_CLOUD, "vni": VNI, "outer_dst_mac": MAC["wsnet"],
+                                  "outer_src_mac": MAC["nic"], "outer_src": UNDER_NIC,
+                                  "outer_dst": UNDER_CLOUD}]}}
+
+
 @dataclass
 class VxlanTapLab:
     """The VXLAN topology of the module docstring. Use as a context manager."""
@@ -258,6 +269,7 @@ class VxlanTapLab:
     tag: str = field(default_factory=lambda: str(os.getpid() % 100000))
     width: int = 256
     sim_args: Sequence[str] = ()
+    mtu: int = UNDERLAY_MTU  # the underlay's (wsnet); vx0 and wshost get mtu - 50
 
     def __post_init__(self) -> None:
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -278,12 +290,8 @@ class VxlanTapLab:
         self.close()
 
     def config(self) -> Path:
-        cfg = {"data_width": self.width,
-               "vtep": {"tunnels": [{"inner_dst": INNER_CLOUD, "vni": VNI, "outer_dst_mac": MAC["wsnet"],
-                                     "outer_src_mac": MAC["nic"], "outer_src": UNDER_NIC,
-                                     "outer_dst": UNDER_CLOUD}]}}
         p = self.workdir / "vtep.yaml"
-        p.write_text(json.dumps(cfg, indent=1) + "\n")  # JSON is YAML
+        p.write_text(json.dumps(lab_config(self.width), indent=1) + "\n")  # JSON is YAML
         return p
 
     def setup(self) -> None:
@@ -294,16 +302,18 @@ class VxlanTapLab:
         self.sim.start()
         c, o, ip = self.cloud, self.onprem, self.ns.ip
         ip(c, "link", "set", "wsnet", "address", MAC["wsnet"])
+        ip(c, "link", "set", "wsnet", "mtu", str(self.mtu))
         ip(c, "addr", "add", UNDER_CLOUD + "/24", "dev", "wsnet")
         ip(c, "neigh", "replace", UNDER_NIC, "lladdr", MAC["nic"], "dev", "wsnet")
         ip(c, "link", "add", "vx0", "type", "vxlan", "id", str(VNI), "remote", UNDER_NIC, "local", UNDER_CLOUD,
            "dstport", "4789", "dev", "wsnet")
         ip(c, "link", "set", "vx0", "address", MAC["vx0"])
+        ip(c, "link", "set", "vx0", "mtu", str(self.mtu - VXLAN_OVERHEAD))
         ip(c, "addr", "add", INNER_CLOUD + "/24", "dev", "vx0")
         ip(c, "link", "set", "vx0", "up")
         ip(c, "neigh", "replace", INNER_ONPREM, "lladdr", MAC["wshost"], "dev", "vx0")
         ip(o, "link", "set", "wshost", "address", MAC["wshost"])
-        ip(o, "link", "set", "wshost", "mtu", str(INNER_MTU))
+        ip(o, "link", "set", "wshost", "mtu", str(self.mtu - VXLAN_OVERHEAD))
         ip(o, "addr", "add", INNER_ONPREM + "/24", "dev", "wshost")
         ip(o, "neigh", "replace", INNER_CLOUD, "lladdr", MAC["vx0"], "dev", "wshost")
 
@@ -322,9 +332,11 @@ class VxlanTapLab:
                          timeout=count * interval + 30)
         return parse_ping(r.stdout, count)
 
-    def iperf(self, seconds: float = 10, nbytes: int | None = None, reverse: bool = False) -> IperfResult:
+    def iperf(self, seconds: float = 10, nbytes: int | None = None, reverse: bool = False,
+              client_args: Sequence[str] = ()) -> IperfResult:
         """TCP from cloud to onprem (``reverse``: onprem to cloud), iperf2, for `seconds` or
-        `nbytes`. Both ends' byte counts are returned."""
+        `nbytes` (``client_args``: more options of the client, e.g. ``-w 4M``). Both ends' byte
+        counts are returned."""
         srv_ns, cli_ns, dst = (self.onprem, self.cloud, INNER_ONPREM)
         if reverse:
             srv_ns, cli_ns, dst = (self.cloud, self.onprem, INNER_CLOUD)
@@ -334,7 +346,8 @@ class VxlanTapLab:
         try:
             _wait_listening(self.ns, srv_ns, IPERF_PORT)
             how = ["-n", str(nbytes)] if nbytes else ["-t", str(seconds)]
-            cli = self.ns.exec(cli_ns, "iperf", "-c", dst, "-p", str(IPERF_PORT), *how, "-y", "C", check=False,
+            cli = self.ns.exec(cli_ns, "iperf", "-c", dst, "-p", str(IPERF_PORT), *how, *client_args, "-y", "C",
+                               check=False,
                                timeout=(seconds if not nbytes else 60) + 60)
             c = parse_iperf_csv(cli.stdout)
             if c is None:
@@ -504,12 +517,15 @@ def print_counters(final: dict[str, Any]) -> None:
           f"({final.get('busy_cycles')} with traffic; idle time is slept through, not clocked)")
 
 
-def demo(seconds: float, gre: bool, width: int) -> int:
+def demo(seconds: float, gre: bool, width: int, mtu: int = UNDERLAY_MTU, pgo: bool = False) -> int:
     check_available()
     _signals_raise()
+    if pgo:
+        os.environ["WS_TAP_PGO"] = "1"  # wirespeed.tap.PGO_ENV: the profile-feedback build
     wd = paths.BUILD / "tap" / "demo"
-    print(f"wirespeed demo: vtep_top ({width}-bit) live between two network namespaces (docs/tap.md)")
-    with VxlanTapLab(wd, width=width) as lab:
+    print(f"wirespeed demo: vtep_top ({width}-bit{', profile-feedback build' if pgo else ''}) live between two "
+          f"network namespaces, underlay MTU {mtu} (docs/tap.md)")
+    with VxlanTapLab(wd, width=width, mtu=mtu) as lab:
         print(f"  cloud  {lab.cloud}: vx0 {INNER_CLOUD} (kernel VXLAN VNI {VNI}) over wsnet {UNDER_CLOUD} "
               f"-> NIC network port")
         print(f"  onprem {lab.onprem}: wshost {INNER_ONPREM} (plain Ethernet) <- NIC host port")
@@ -584,6 +600,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     d.add_argument("--seconds", type=float, default=10)
     d.add_argument("--width", type=int, default=256)
     d.add_argument("--no-gre", action="store_true")
+    d.add_argument("--mtu", type=int, default=UNDERLAY_MTU,
+                   help="the underlay's MTU (default 1500; 9000: jumbo frames, 8950 inside)")
+    d.add_argument("--pgo", action="store_true",
+                   help="the harness built with profile feedback (minutes once per source change; faster)")
     s = sub.add_parser("send-hex")
     s.add_argument("ifname")
     s.add_argument("path")
@@ -598,7 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.cmd == "udp-sink":
         return _udp_sink(a.host, a.port, a.count, a.timeout)
     try:
-        return demo(a.seconds, not a.no_gre, a.width)
+        return demo(a.seconds, not a.no_gre, a.width, a.mtu, a.pgo)
     except LabUnavailable as e:
         print(f"wirespeed demo: cannot run here: {e}", file=sys.stderr)
         return 2

@@ -1606,29 +1606,54 @@ def section_tap(tap: dict[str, Any] | None) -> list[str]:
     def run(r: dict[str, Any], key: str) -> dict[str, Any]:
         return next((v for k, v in (r.get("iperf_tcp") or {}).items() if k.startswith(key)), {})
 
-    rows = []
-    for w, r in widths:
+    def pair(dn: dict[str, Any], up: dict[str, Any], key: str, f: Any = fint) -> str:
+        return f"{f(dn.get(key))} / {f(up.get(key))}"
+
+    runs = [(w, r) for w, r in widths]
+    for _mtu, by_w in sorted(((tap or {}).get("jumbo") or {}).items(), key=lambda kv: int(kv[0])):
+        runs += sorted(by_w.items(), key=lambda kv: int(kv[0]))
+    rows, prof = [], []
+    for w, r in runs:
         dn, up = run(r, "cloud_to_onprem"), run(r, "onprem_to_cloud")
         rtt = r.get("ping_rtt_ms") or {}
-        rows.append([w, fnum(dn.get("mbit_s")), fnum(up.get("mbit_s")),
-                     f"{fint(dn.get('frames_per_second'))} / {fint(up.get('frames_per_second'))}",
+        mtu = str(r.get("mtu", 1500))
+        rows.append([w, mtu, fnum(dn.get("mbit_s")), fnum(up.get("mbit_s")),
+                     pair(dn, up, "frames_per_second"),
                      fnum(rtt.get("avg"), 2), fnum(r.get("ping_rtt_added_ms"), 2),
-                     f"{fint(dn.get('clocked_cycles_per_cpu_second'))} / "
-                     f"{fint(up.get('clocked_cycles_per_cpu_second'))}",
+                     pair(dn, up, "clocked_cycles_per_cpu_second"),
+                     pair(dn, up, "sim_cpu_share", lambda v: fnum(v, 2)),
+                     pair(dn, up, "mbit_s_per_cpu_second", fint),
                      "yes" if r.get("balanced") else "no"])
+        pd, pu = dn.get("profile") or {}, up.get("profile") or {}
+        if pd or pu:
+            prof.append([w, mtu, pair(pd, pu, "cycles_per_frame", lambda v: fnum(v, 1)),
+                         pair(pd, pu, "syscalls_per_frame", lambda v: fnum(v, 2)),
+                         pair(pd, pu, "empty_reads_per_frame", lambda v: fnum(v, 2)),
+                         pair(pd, pu, "idle_cycle_share", lambda v: fnum(v, 4)),
+                         pair(pd, pu, "polls")])
     m = tap.get("machine") or {}
     la = m.get("loadavg_at_start")
     goal = tap.get("goal_mbit_s")
-    met = any(r.get("goal_met") for _, r in widths)
+    met = any(r.get("goal_met") for _, r in runs)
+    profile = [] if not prof else [
+        "The harness's own profile over each transfer (down / up; per frame = per frame through the "
+        "NIC, both ports' rx; a poll() is a sleep while nothing is in flight):", "",
+        table(["W", "MTU", "cycles / frame", "TAP syscalls / frame", "empty reads / frame",
+               "share of the cycles clocked idle", "poll() sleeps"], prof), ""]
     return out + [
         "`vtep_top` live between two network namespaces through TAP devices (`wirespeed tap`, "
         "docs/tap.md): iperf2 TCP each way, ping through the NIC against a plain veth "
         f"pair ({fnum(tap.get('veth_ping_rtt_ms'), 3)} ms); `{tap.get('command', '')}` "
         f"(docs/bench/tap.json), {m.get('cpus', '?')} CPUs"
         + (f", load average {la[0]} at the start" if la else "") + ". Down: cloud → onprem "
-        "(decap carries the data); up: onprem → cloud (encap).", "",
-        table(["W", "iperf2 down Mbit/s", "iperf2 up Mbit/s", "frames / s down / up",
-               "ping ms", "RTT added ms", "cycles / CPU s down / up", "balanced"], rows), "",
+        "(decap carries the data); up: onprem → cloud (encap). MTU: the underlay's (the inner one "
+        "50 bytes less); 9000 is jumbo frames. The harness's CPU share and the Mbit/s it would carry "
+        "with a whole core at the same cost per byte (Mbit/s ÷ share) say how much of the figure is "
+        "the machine's load.", "",
+        table(["W", "MTU", "iperf2 down Mbit/s", "iperf2 up Mbit/s", "frames / s down / up",
+               "ping ms", "RTT added ms", "cycles / CPU s down / up", "CPU share down / up",
+               "Mbit/s per CPU s down / up", "balanced"], rows), "",
+        *profile,
         (f"Goal: ≥ {fnum(goal, 0)} Mbit/s of iperf2 TCP: " + ("met." if met else "not met."))
         if goal else "", ""]
 

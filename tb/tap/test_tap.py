@@ -79,6 +79,32 @@ def test_ping_both_ways(vtep_binary: Path, tap_workdir: Path) -> None:
     assert dec["outcomes"]["DECAP"]["packets"] >= 6 and enc["outcomes"]["ENCAP"]["packets"] >= 6
 
 
+def test_idle_nic_sleeps_and_counts_every_frame(vtep_binary: Path, tap_workdir: Path) -> None:
+    """The clock stops while nothing is in flight (the harness sleeps in poll()), and every frame
+    is still read, counted and written: the harness's own loop counters against the NIC's."""
+    with _lab(tap_workdir, "i") as lab:
+        for from_cloud in (True, False):  # pings 0.3 s apart: idle between them
+            assert lab.ping(from_cloud, count=3, interval=0.3).received == 3
+        assert lab.sim is not None
+        pid = lab.sim.pid
+        final = lab.sim.stop()
+    dec, enc = _check_balanced(final)
+    loop = final["loop"]
+    frames_in = dec["frames_in"] + enc["frames_in"]
+    assert loop["tap_reads"] - loop["tap_empty_reads"] == frames_in
+    assert loop["tap_writes"] == dec["tx_packets"] + enc["tx_packets"]
+    assert dec["tap_reads"] + enc["tap_reads"] == loop["tap_reads"]
+    assert dec["tap_writes"] + enc["tap_writes"] == loop["tap_writes"]
+    # it slept, and clocked only a short tail of idle cycles per wake-up: a loop that evaluated
+    # the model while idle would clock hundreds of thousands of cycles a second here
+    assert loop["polls"] > 0
+    assert loop["idle_cycles"] <= 16 * (loop["polls"] + frames_in)
+    assert loop["busy_cycles"] <= final["cycles"]
+    # nothing left behind
+    assert pid is not None and not _alive(pid)
+    assert not _ns_exists(lab.cloud) and not _ns_exists(lab.onprem)
+
+
 def test_iperf_both_ways_counted_on_both_ends_and_counters_balance(iperf_available: bool, vtep_binary: Path,
                                                                    tap_workdir: Path) -> None:
     with _lab(tap_workdir, "t") as lab:

@@ -59,3 +59,72 @@ def test_malformed_frames_are_what_they_claim() -> None:
     for outcome, frames in taplab.malformed_vxlan_frames().items():
         for f in frames:
             assert decap(f, cfg).outcome.name == outcome
+
+
+def test_training_frames_are_the_lab_tunnel_both_ways(tmp_path: Path) -> None:
+    """sim/build.sh tap-vtep's profile-feedback input: VXLAN to the NIC's underlay address on
+    the network port (valid outer IPv4 checksums, jumbo and small ones among them), TCP from
+    onprem to the cloud on the host port, and the lab's registers."""
+    import socket
+    import struct
+
+    net, host = tap.training_frames(64)
+    assert len(net) == 64 and len(host) == 32 + 22
+    for f in net:
+        assert f[:6] == bytes.fromhex(taplab.MAC["nic"].replace(":", "")) and f[12:14] == b"\x08\x00"
+        ip = f[14:34]
+        assert sum(struct.unpack("!10H", ip)) % 0xFFFF == 0  # header checksum
+        assert socket.inet_ntoa(ip[16:20]) == taplab.UNDER_NIC and ip[9] == 17
+        assert struct.unpack("!H", f[36:38])[0] == 4789 and f[42] == 0x08
+        assert struct.unpack("!I", f[46:50])[0] >> 8 == taplab.VNI
+    assert {len(f) for f in net} == {1514, 9014, 98 + 50}
+    assert all(socket.inet_ntoa(f[30:34]) == taplab.INNER_CLOUD for f in host)
+    tap.write_training(tmp_path, 256, n=8)
+    assert (tmp_path / "regs.txt").read_text() == from_mapping(taplab.lab_config(256)).vtep_register_file_text()
+    assert (tmp_path / "net.pcap").stat().st_size > 8 * 1514
+
+
+def test_optimized_build_is_asked_for_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(tap.PGO_ENV, raising=False)
+    assert not tap.want_optimized("vtep")
+    monkeypatch.setenv(tap.PGO_ENV, "1")
+    assert tap.want_optimized("vtep") and not tap.want_optimized("gre")
+    assert not tap.want_optimized("vtep", optimized=False)
+    assert tap.harness_path("vtep", 512, True).parent.name == "tap_vtep_pgo_w512"
+    assert tap.harness_path("vtep", 512).parent.name == "tap_vtep_w512"
+
+
+def test_bench_loop_profile() -> None:
+    from wirespeed import tapbench
+
+    def line(frames: int, **loop: int) -> dict[str, object]:
+        return {"ports": {"net rx": {"frames": frames}, "host rx": {"frames": 0}, "net tx": {"frames": 99}},
+                "loop": loop}
+
+    a = line(100, busy_cycles=1000, idle_cycles=10, polls=5, tap_reads=150, tap_empty_reads=40, tap_writes=100)
+    b = line(300, busy_cycles=9000, idle_cycles=50, polls=5, tap_reads=450, tap_empty_reads=140, tap_writes=300)
+    assert tapbench.loop_profile(a, b) == {"frames": 200, "cycles_per_frame": 40.0, "syscalls_per_frame": 2.5,
+                                           "empty_reads_per_frame": 0.5, "idle_cycle_share": 0.005, "polls": 0}
+    assert tapbench.loop_profile({"ports": {}}, {"ports": {}}) == {}
+
+
+def test_report_section_lists_each_width_and_mtu_with_the_profile() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "report"))
+    import make_report
+
+    run = {"mbit_s": 100.0, "frames_per_second": 9000.0, "clocked_cycles_per_cpu_second": 600000,
+           "sim_cpu_share": 0.5, "mbit_s_per_cpu_second": 200.0,
+           "profile": {"cycles_per_frame": 35.0, "syscalls_per_frame": 4.2, "empty_reads_per_frame": 2.2,
+                       "idle_cycle_share": 0.0001, "polls": 3}}
+    res = {"ping_rtt_ms": {"avg": 0.3}, "ping_rtt_added_ms": 0.25, "balanced": True, "goal_met": False,
+           "iperf_tcp": {"cloud_to_onprem (decap carries the data)": run,
+                         "onprem_to_cloud (encap carries the data)": run}}
+    doc = {"goal_mbit_s": 1000.0, "widths": {"512": dict(res, mtu=1500), "256": dict(res, mtu=1500)},
+           "jumbo": {"9000": {"256": dict(res, mtu=9000)}}}
+    text = "\n".join(make_report.section_tap(doc))
+    rows = [ln for ln in text.splitlines() if ln.startswith("| 256") or ln.startswith("| 512")]
+    assert [r.split(" | ")[:2] for r in rows] == [["| 256", "1500"], ["| 512", "1500"], ["| 256", "9000"]] * 2
+    assert "| 200 / 200 |" in rows[0] and "| 35.0 / 35.0 |" in rows[3]
+    assert text.rstrip().endswith("not met.")
