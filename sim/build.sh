@@ -2,6 +2,7 @@
 # Builds a Verilator harness for one bus width (W = 64, 128, 256 or 512):
 #   sim/build.sh W          gre_decap  -> build/sim/wW/ws_sim        (sim/harness.cpp)
 #   sim/build.sh W vtep     vtep_top   -> build/sim/vtep_wW/ws_vtep  (sim/vtep_harness.cpp)
+#   sim/build.sh W geneve   geneve_decap -> build/sim/geneve_wW/ws_geneve (sim/harness.cpp)
 #   sim/build.sh W tap-vtep vtep_top   -> build/sim/tap_vtep_wW/ws_tap_vtep (sim/tap_vtep.cpp)
 #   sim/build.sh W tap-gre  gre_decap  -> build/sim/tap_gre_wW/ws_tap_gre   (sim/tap_gre.cpp)
 #   sim/build.sh W capture  capture_top -> build/sim/capture_wW/ws_capture (sim/capture_harness.cpp)
@@ -33,6 +34,7 @@ esac
 case "${2:-}" in
   "")   TOP=gre_decap; HARNESS=sim/harness.cpp;      BIN=ws_sim;  DEFDIR=build/sim/w$W ;;
   vtep) TOP=vtep_top;  HARNESS=sim/vtep_harness.cpp; BIN=ws_vtep; DEFDIR=build/sim/vtep_w$W ;;
+  geneve) TOP=geneve_decap; HARNESS=sim/harness.cpp; BIN=ws_geneve; DEFDIR=build/sim/geneve_w$W ;;
   # live on Linux TAP devices (sim/README.md "Live on TAP devices")
   tap-vtep) TOP=vtep_top;  HARNESS=sim/tap_vtep.cpp; BIN=ws_tap_vtep; DEFDIR=build/sim/tap_vtep_w$W ;;
   tap-gre)  TOP=gre_decap; HARNESS=sim/tap_gre.cpp;  BIN=ws_tap_gre;  DEFDIR=build/sim/tap_gre_w$W ;;
