@@ -1,5 +1,6 @@
 """Build the Verilator harnesses, with caching: ``sim/build.sh W`` → ``build/sim/wW/ws_sim``
-(gre_decap) and ``sim/build.sh W vtep`` → ``build/sim/vtep_wW/ws_vtep`` (vtep_top; a tunnel
+(gre_decap), ``sim/build.sh W geneve`` → ``build/sim/geneve_wW/ws_geneve`` (geneve_decap, the
+same harness source) and ``sim/build.sh W vtep`` → ``build/sim/vtep_wW/ws_vtep`` (vtep_top; a tunnel
 table other than the default 32768 slots builds into ``build/sim/vtep_wW_tSLOTS/`` with
 ``WS_SIM_VFLAGS=-GTUNNEL_SLOTS=SLOTS``).
 
@@ -23,7 +24,7 @@ from wirespeed import paths
 from wirespeed.progress import note
 
 WIDTHS = (64, 128, 256, 512)
-BLOCKS = ("gre", "vtep")
+BLOCKS = ("gre", "vtep", "geneve")
 DEFAULT_TUNNEL_SLOTS = 32768
 
 
@@ -39,7 +40,7 @@ PIPELINED_PARAMS: dict[str, dict[str, int]] = {
     "vtep_top": {},
 }
 # The RTL top of each harness block.
-HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top"}
+HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top", "geneve": "geneve_decap"}
 
 
 def build_stage(log_text: str) -> str:
@@ -86,6 +87,8 @@ def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUN
     pipe = "_pipe" if pipelined and HARNESS_TOP.get(block) in PIPELINED_PARAMS else ""
     if block == "gre":
         return paths.BUILD / "sim" / f"w{width}" / "ws_sim"
+    if block == "geneve":
+        return paths.BUILD / "sim" / f"geneve_w{width}" / "ws_geneve"
     if block != "vtep":
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     sub = (f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
@@ -153,7 +156,7 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
             return binary
         log = outdir.parent / f"build-{tag}.log"
-        what = (f"gre_decap, {width}-bit data" if block == "gre" else
+        what = (f"{HARNESS_TOP[block]}, {width}-bit data" if block != "vtep" else
                 f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
         if pipelined:
             what += ", pipelined"
@@ -162,10 +165,10 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         t0 = time.monotonic()
         env = paths.verilator_env()
         default_dir = paths.ROOT / "build" / "sim" / (f"w{width}" if block == "gre"
-                                                      else f"vtep_w{width}")
+                                                      else f"{block}_w{width}")
         if outdir.resolve() != default_dir.resolve():
             env["WS_SIM_MDIR"] = str(outdir)  # build.sh's output-directory override
-        cmd = ["bash", str(script), str(width)] + (["vtep"] if block == "vtep" else [])
+        cmd = ["bash", str(script), str(width)] + ([block] if block != "gre" else [])
         # Top-level parameters other than DATA_W, as Verilator -G flags (build.sh's VFLAGS).
         top_params = {}
         if pipelined:

@@ -1002,7 +1002,7 @@ def parser() -> argparse.ArgumentParser:
 
     fz = sub.add_parser("fuzz", help="fuzzing campaign: random and mutated frames through "
                         "the RTL, checked against the golden models (docs/fuzzing.md)",
-                        description="Feed --count frames (random bytes, mutated GRE/VXLAN/host "
+                        description="Feed --count frames (random bytes, mutated GRE/VXLAN/Geneve/host "
                                     "frames, the real captures) through the harnesses in chunks "
                                     "with random idle and backpressure, and check every frame "
                                     "against the golden model. Exit 1 when a chunk fails; its "
@@ -1011,9 +1011,10 @@ def parser() -> argparse.ArgumentParser:
                     "chunk derives its own seed from it")
     fz.add_argument("--count", type=_int_at_least(1), default=1_000_000, metavar="N",
                     help="frames to feed, all blocks together (default 1000000)")
-    fz.add_argument("--block", choices=("gre", "vxlan-decap", "vxlan-encap", "all"),
-                    default="all", help="gre (ws_sim), vxlan-decap / vxlan-encap (ws_vtep), or "
-                                        "all (default; the VTEP's two directions run at once)")
+    fz.add_argument("--block", choices=("gre", "vxlan-decap", "vxlan-encap", "geneve-decap", "all"),
+                    default="all", help="gre (ws_sim), vxlan-decap / vxlan-encap (ws_vtep), "
+                                        "geneve-decap (ws_geneve), or all (default; the VTEP's "
+                                        "two directions run at once)")
     fz.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=list(WIDTHS),
                     metavar="W", help="bus widths, taken in turn chunk by chunk (default: "
                                       "64 128 256 512)")

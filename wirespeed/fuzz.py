@@ -1,8 +1,9 @@
 """The fuzzing campaign (``wirespeed fuzz``, ``make fuzz``; docs/fuzzing.md).
 
 A campaign feeds frames through the Verilator harnesses (``ws_sim``: ``gre_decap``;
-``ws_vtep``: ``vtep_top``, its VXLAN decap and encap directions at once) in *chunks*, and checks
-every chunk against the golden models (:mod:`wirespeed.model.gre`, :mod:`wirespeed.model.vxlan`):
+``ws_vtep``: ``vtep_top``, its VXLAN decap and encap directions at once; ``ws_geneve``:
+``geneve_decap``) in *chunks*, and checks every chunk against the golden models
+(:mod:`wirespeed.model.gre`, :mod:`wirespeed.model.vxlan`, :mod:`wirespeed.model.geneve`):
 
 * every output frame equals the model's, byte for byte, in input order;
 * the block's per-outcome counters equal the model's per-outcome counts, and its aborted frames
@@ -18,17 +19,20 @@ bytes, 60..1518, jumbo up to 9600, rare giants beyond the encapsulator's 32 KiB 
 valid frames built once with scapy (GRE with every C/K/S combination, IPv4/IPv6 outer, no tag,
 802.1Q, QinQ, L3/TEB/punt protocols, every outer ECN; VXLAN with the same outer variety, inner
 IPv4/IPv6/ARP/other/tagged frames, zero and computed UDP checksums, both UDP ports, reserved
-bits; host-port frames hitting and missing a tunnel table; plain frames), the contract-case
-generators of :mod:`wirespeed.model.frames` / :mod:`wirespeed.model.vxlan_frames`, and every
+bits; Geneve with options of every length, O and C bits, L3/TEB/punted protocol types, the
+same outer variety; host-port frames hitting and missing a tunnel table; plain frames), the
+contract-case generators of :mod:`wirespeed.model.frames` / :mod:`wirespeed.model.vxlan_frames`
+/ :mod:`wirespeed.model.geneve_frames`, and every
 frame of the real captures (:data:`wirespeed.paths.CAPTURES`); then mutations of all of them with
 plain byte operations (:func:`mutate`): bit flips, byte flips in one header region, truncation at
 each header boundary, length-field lies (IPv4 total length and IHL, IPv6 payload length, UDP
-length, GRE C/K/S bits), checksum corruption, trailing padding. Each frame carries a class label
+length, GRE C/K/S bits, Geneve Opt Len), checksum corruption, trailing padding. Each frame carries a class label
 ``family/mutation`` that the summary counts.
 
 Each chunk has its own seed (from the campaign seed and the chunk's index), which fixes its
 frames, its block configuration (allow-list, policy bits, strict reserved bits, second UDP port,
-VNI table with VLAN pushes, tunnel table, miss policy) and its traffic (random input idle and
+VNI table with VLAN pushes, tunnel table, miss policy; Geneve's VNI table, CRITICAL_PUNT,
+DROP_PASS, DROP_PUNT) and its traffic (random input idle and
 output backpressure, mostly back-to-back). A failing chunk's input is written to a pcap in
 ``--out-dir`` with the first failing frame alone, the config, and the commands that replay it.
 """
@@ -53,13 +57,15 @@ from wirespeed import pcap, paths
 from wirespeed.check import Expected, expected, first_difference
 from wirespeed.config import Config, TunnelSpec, VtepConfig
 from wirespeed.model.common import ET_IPV4, ET_IPV6, ipv4_checksum, l2_header
+from wirespeed.regmap import GENEVE_PORT
 from wirespeed.sim import SimOptions
 
-BLOCKS = ("gre", "vxlan-decap", "vxlan-encap")
+BLOCKS = ("gre", "vxlan-decap", "vxlan-encap", "geneve-decap")
 BLOCK_CHOICES = (*BLOCKS, "all")
 WIDTHS = (64, 128, 256, 512)
-DIRECTION_OF = {"vxlan-decap": "decap", "vxlan-encap": "encap"}
-BLOCK_OF = {"decap": "vxlan-decap", "encap": "vxlan-encap", "gre": "gre"}
+# block -> direction (the harness's data direction; gre's and geneve's one port each)
+DIRECTION_OF = {"vxlan-decap": "decap", "vxlan-encap": "encap", "geneve-decap": "geneve"}
+BLOCK_OF = {"decap": "vxlan-decap", "encap": "vxlan-encap", "gre": "gre", "geneve": "geneve-decap"}
 
 MAX_LEN = 9600              # the largest ordinary frame (jumbo)
 GIANT_RANGE = (32769, 36000)  # beyond vxlan_encap's 32 KiB store-and-forward FIFO
@@ -68,6 +74,7 @@ DEFAULT_CHUNK = 5000
 DEFAULT_MAX_IDLE_CYCLES = 10000
 VXLAN_PORTS = (4789, 8472)
 POOL_TUNNELS = 24           # tunnels of the pool (half untagged, half tagged keys)
+GENEVE_POOL = 384           # Geneve frames of the pool
 
 # What a chunk's harness exit code means (sim/README.md).
 _EXIT_WATCHDOG, _EXIT_CHECK = 3, 4
@@ -88,9 +95,9 @@ class Layout:
     """Where a frame's headers are, as far as they can be read (offsets from byte 0).
 
     ``kind``: ``runt`` (no complete Ethernet header), ``l2`` (not IPv4/IPv6), ``ip`` (IP,
-    neither GRE nor UDP), ``udp`` (UDP to another port), ``gre`` or ``vxlan``.
+    neither GRE nor UDP), ``udp`` (UDP to another port), ``gre``, ``vxlan`` or ``geneve``.
     ``l3``: the outer IP header; ``hl`` its length; ``l4``: GRE or UDP header; ``k``: the
-    tunnel payload (the first byte after the GRE or VXLAN header); ``ip_end``: where the IP
+    tunnel payload (the first byte after the GRE, VXLAN or Geneve header and options); ``ip_end``: where the IP
     packet ends by its length field; ``inner_ip``: the inner IP header of a tunnel payload."""
 
     kind: str
@@ -135,13 +142,19 @@ def locate(f: bytes) -> Layout:
                       inner_v6=bool(inner and inner[1]), **base)
     if proto == 17 and n >= l4 + 4:
         dport = f[l4 + 2] << 8 | f[l4 + 3]
-        if dport in VXLAN_PORTS:
+        if dport in VXLAN_PORTS or dport == GENEVE_PORT:
             k = l4 + 16
+            if dport == GENEVE_PORT and n > l4 + 8:
+                k += 4 * (f[l4 + 8] & 0x3F)  # Opt Len
             inner = None
             if n >= k + 14:
                 iet = f[k + 12] << 8 | f[k + 13]
                 inner = {ET_IPV4: (k + 14, False), ET_IPV6: (k + 14, True)}.get(iet)
-            return Layout("vxlan", k=k, inner_ip=inner[0] if inner else None,
+            if dport == GENEVE_PORT and n >= l4 + 12 and f[l4 + 10:l4 + 12] != b"\x65\x58":
+                pt = f[l4 + 10] << 8 | f[l4 + 11]  # protocol type: an L3 payload at K
+                inner = {ET_IPV4: (k, False), ET_IPV6: (k, True)}.get(pt)
+            return Layout("vxlan" if dport != GENEVE_PORT else "geneve", k=k,
+                          inner_ip=inner[0] if inner else None,
                           inner_v6=bool(inner and inner[1]), **base)
         return Layout("udp", **base)
     return Layout("ip", **base)
@@ -227,7 +240,8 @@ def build_pool(seed: int, show_progress: bool = False) -> Pool:
 
     rng = random.Random(f"wirespeed-fuzz-pool:{seed}")
     fam: dict[str, list[Base]] = {k: [] for k in (
-        "gre", "gre-case", "vxlan", "vxlan-case", "host", "host-case", "plain")}
+        "gre", "gre-case", "vxlan", "vxlan-case", "host", "host-case", "plain", "geneve",
+        "geneve-case")}
 
     def add(family: str, frame: bytes, case: str = "") -> None:
         frame = bytes(frame)[:MAX_LEN]
@@ -251,7 +265,7 @@ def build_pool(seed: int, show_progress: bool = False) -> Pool:
             outer_src=_ipv4_str(rng.getrandbits(32)), outer_dst=_ipv4_str(rng.getrandbits(32)),
             udp_port=rng.choice((4789, 4789, 8472, rng.getrandbits(16))),
             ttl=rng.randint(1, 255), dscp=rng.getrandbits(6)))
-    total = 1024 + 512 + 400 + 400 + POOL_TUNNELS * 8 + 300 + 200
+    total = 1024 + 512 + 400 + 400 + POOL_TUNNELS * 8 + 300 + 200 + GENEVE_POOL
     prog = Progress("fuzz: building the frame pool (scapy)", total, enabled=show_progress)
     done = 0
 
@@ -305,6 +319,16 @@ def build_pool(seed: int, show_progress: bool = False) -> Pool:
         add("plain", plain_frame(rng, _size(rng), _TAG_VARIANTS[rng.randrange(4)]))
         done += 1
     prog.update(done)
+    # Geneve (its own random stream: the other families stay as they were before it came).
+    grng = random.Random(f"wirespeed-fuzz-pool-geneve:{seed}")
+    for _ in range(GENEVE_POOL):
+        add("geneve", _geneve_base(grng, inner_frame, vnis))
+    from wirespeed.model.geneve_frames import contract_cases
+
+    for c in contract_cases(seed=seed):
+        if not c.bad:
+            add("geneve-case", c.frame, c.kind)
+    prog.update(total)
     caps, skipped = _load_captures()
     for name, frames in caps.items():
         fam[f"capture:{name}"] = [Base(f, f"capture:{name}", locate(f)) for f in frames]
@@ -379,6 +403,43 @@ def _vxlan_base(rng: random.Random, vxlan_frame: Callable[..., Any],
     return vf.frame
 
 
+def _geneve_base(rng: random.Random, inner_frame: Callable[..., bytes], vnis: Sequence[int]) -> bytes:
+    """One Geneve frame: outer IPv4/IPv6, tags, options of any length (mostly short), the
+    protocol type (TEB, IPv4, IPv6 or a punted one), O / C bits now and then, any outer ECN,
+    computed or zero UDP checksum, mostly a pool VNI."""
+    from wirespeed.model.geneve_frames import geneve_frame, option_tlvs
+
+    total = _size(rng)
+    v6 = rng.random() < 0.3
+    tags = _TAG_VARIANTS[rng.randrange(4)]
+    r = rng.random()
+    opt = (0 if r < 0.35 else 4 * rng.randint(1, 8) if r < 0.75 else 4 * rng.randint(9, 63))
+    room = max(14, total - 14 - 4 * len(tags) - (40 if v6 else 20) - 16 - opt)
+    r = rng.random()
+    if r < 0.55:
+        proto, inner = 0x6558, inner_frame(rng, room, rng.choice(("tcp4", "udp4", "icmp4", "tcp6", "udp6", "arp",
+                                                                    "other")),
+                                           vlan=rng.randint(0, 4095) if rng.random() < 0.15 else None,
+                                           ecn=rng.getrandbits(2))
+    elif r < 0.75:
+        proto, inner = 0x0800, inner_frame(rng, room + 14, rng.choice(("tcp4", "udp4", "icmp4")),
+                                           ecn=rng.getrandbits(2))[14:]
+    elif r < 0.9:
+        proto, inner = 0x86DD, inner_frame(rng, room + 14, rng.choice(("tcp6", "udp6")), ecn=rng.getrandbits(2))[14:]
+    else:
+        proto, inner = rng.choice((0x8847, 0x894F, 0x0806, 0x0000)), rng.randbytes(room)
+    oam = rng.random() < 0.06
+    crit = rng.random() < 0.08
+    vni = rng.choice(vnis) if rng.random() < 0.85 else rng.getrandbits(24)
+    gf = geneve_frame(inner, vni=vni, proto=proto, options=option_tlvs(opt, rng, critical=crit), oam=oam,
+                      critical=crit, tags=tuple(("ad" if k == "ad" else "q", v) for k, v in tags), v6=v6,
+                      ecn=rng.getrandbits(2), dscp=rng.getrandbits(6),
+                      udp_csum="zero" if rng.random() < 0.3 else "auto", sport=rng.randint(49152, 65535),
+                      ip_kw=({} if v6 else {"flags": rng.choice((0, 2))}),
+                      pad=rng.randbytes(rng.randint(1, 32)) if rng.random() < 0.1 else b"")
+    return gf.frame
+
+
 # ================================================================================ mutations
 
 MUTATIONS = ("bitflip", "byte", "trunc", "lie", "csum", "pad", "multi")
@@ -402,10 +463,14 @@ def regions(lay: Layout, n: int) -> dict[str, tuple[int, int]]:
     if lay.l4 is not None:
         if lay.kind == "gre":
             r["gre"] = (lay.l4, min(n, lay.k or lay.l4 + 4))
-        elif lay.kind in ("udp", "vxlan"):
+        elif lay.kind in ("udp", "vxlan", "geneve"):
             r["udp"] = (lay.l4, min(n, lay.l4 + 8))
             if lay.kind == "vxlan":
                 r["vxlan"] = (lay.l4 + 8, min(n, lay.l4 + 16))
+            if lay.kind == "geneve":
+                r["geneve"] = (lay.l4 + 8, min(n, lay.l4 + 16))
+                if lay.k is not None and lay.k > lay.l4 + 16:
+                    r["options"] = (lay.l4 + 16, min(n, lay.k))
         else:
             r["l4"] = (lay.l4, min(n, lay.l4 + 20))
     if lay.k is not None:
@@ -423,8 +488,12 @@ def boundaries(lay: Layout) -> dict[str, int]:
         b["ip_hdr"] = l3 + lay.hl
     if lay.l4 is not None:
         b["l4_4"] = lay.l4 + 4
-        if lay.kind in ("udp", "vxlan"):
+        if lay.kind in ("udp", "vxlan", "geneve"):
             b["udp_hdr"] = lay.l4 + 8
+        if lay.kind == "geneve":
+            b["geneve_fixed"] = lay.l4 + 16
+            if lay.k is not None and lay.k > lay.l4 + 16:
+                b["geneve_option"] = lay.l4 + 16 + 4 * ((lay.k - lay.l4 - 16) // 8)
         if lay.kind == "ip":
             b["ports"] = lay.l4 + 4
     if lay.k is not None:
@@ -490,10 +559,12 @@ def _lie(rng: random.Random, b: bytearray, lay: Layout) -> str | None:
         opts += ["ipv4_tlen", "ipv4_ihl"]
     if lay.l3 is not None and lay.v6:
         opts.append("ipv6_plen")
-    if lay.kind in ("udp", "vxlan") and lay.l4 is not None and n >= lay.l4 + 6:
+    if lay.kind in ("udp", "vxlan", "geneve") and lay.l4 is not None and n >= lay.l4 + 6:
         opts.append("udp_len")
     if lay.kind == "gre" and lay.l4 is not None and n >= lay.l4 + 2:
         opts.append("gre_flags")
+    if lay.kind == "geneve" and lay.l4 is not None and n >= lay.l4 + 10:
+        opts += ["geneve_optlen", "geneve_bits"]
     if not opts:
         return None
     what = rng.choice(opts)
@@ -508,6 +579,20 @@ def _lie(rng: random.Random, b: bytearray, lay: Layout) -> str | None:
         b[at], b[at + 1] = v >> 8, v & 0xFF
         if what == "ipv4_tlen" and rng.random() < 0.8:
             _fix_ipv4(b, l3)
+    elif what == "geneve_optlen":  # Opt Len that does not match the options there
+        g = (lay.l4 or 0) + 8
+        old = b[g] & 0x3F
+        b[g] = (b[g] & 0xC0) | rng.choice([x for x in (0, 1, 2, old + 1, max(0, old - 1), 62, 63) if x != old]
+                                          or [old ^ 1])
+    elif what == "geneve_bits":  # version, O, C and reserved bits
+        g = (lay.l4 or 0) + 8
+        which = rng.randrange(3)
+        if which == 0:
+            b[g] ^= rng.choice((0x40, 0x80, 0xC0))       # version
+        elif which == 1:
+            b[g + 1] ^= rng.choice((0x80, 0x40, 0xC0))   # O, C
+        else:
+            b[g + 1] ^= 1 << rng.randrange(6)            # reserved
     elif what == "ipv4_ihl":
         ihl = b[l3] & 0xF
         b[l3] = (b[l3] & 0xF0) | rng.choice([x for x in range(16) if x != ihl])
@@ -524,7 +609,7 @@ def _csum(rng: random.Random, b: bytearray, lay: Layout) -> str | None:
     opts = []
     if lay.l3 is not None and not lay.v6 and n >= lay.l3 + 12:
         opts.append("ip")
-    if lay.kind in ("udp", "vxlan") and lay.l4 is not None and n >= lay.l4 + 8:
+    if lay.kind in ("udp", "vxlan", "geneve") and lay.l4 is not None and n >= lay.l4 + 8:
         opts.append("udp")
     if lay.kind == "gre" and lay.l4 is not None and n >= lay.l4 + 6 and b[lay.l4] & 0x80:
         opts.append("gre")
@@ -595,6 +680,9 @@ _MIX: dict[str, tuple[tuple[str, float, float], ...]] = {
     "encap": (("random", 0.10, 0.0), ("host", 0.30, 0.55), ("host-case", 0.18, 0.4),
               ("vxlan", 0.04, 0.5), ("gre", 0.04, 0.5), ("plain", 0.12, 0.3),
               ("capture", 0.22, 0.6)),
+    "geneve": (("random", 0.10, 0.0), ("geneve", 0.32, 0.65), ("geneve-case", 0.12, 0.4),
+               ("vxlan", 0.05, 0.5), ("gre", 0.03, 0.5), ("host", 0.02, 0.5),
+               ("plain", 0.12, 0.3), ("capture", 0.24, 0.6)),
 }
 
 
@@ -620,7 +708,7 @@ def random_frame(rng: random.Random, giant_prob: float = 0.0) -> Frame:
             b[14] = 0x40 | rng.randint(5, 15)
             b[23] = rng.choice((47, 17))
             if b[23] == 17 and n >= 38:
-                port = rng.choice(VXLAN_PORTS)
+                port = rng.choice((*VXLAN_PORTS, GENEVE_PORT))
                 l4 = 14 + (b[14] & 0xF) * 4
                 if n >= l4 + 4:
                     b[l4 + 2], b[l4 + 3] = port >> 8, port & 0xFF
@@ -633,7 +721,8 @@ def random_frame(rng: random.Random, giant_prob: float = 0.0) -> Frame:
 
 
 def generate(pool: Pool, rng: random.Random, direction: str, n: int) -> list[Frame]:
-    """``n`` frames for one block direction (``gre``, ``decap`` or ``encap``), from ``rng``."""
+    """``n`` frames for one block direction (``gre``, ``decap``, ``encap`` or ``geneve``),
+    from ``rng``."""
     mix = _MIX[direction]
     caps = [k for k in pool.families if k.startswith("capture:")]
     avail = [(fam, w, p) for fam, w, p in mix
@@ -666,10 +755,10 @@ class ChunkPlan:
 
     index: int
     seed: int
-    kind: str                      # "gre" (ws_sim) or "vtep" (ws_vtep)
+    kind: str                      # "gre" (ws_sim), "vtep" (ws_vtep) or "geneve" (ws_geneve)
     width: int
-    sizes: dict[str, int]          # direction ("gre", "decap", "encap") -> frames
-    cfg: Config
+    sizes: dict[str, int]          # direction ("gre", "decap", "encap", "geneve") -> frames
+    cfg: Any                       # Config (gre, vtep); model.geneve.GeneveConfig (geneve)
     opts: SimOptions
 
     @property
@@ -685,6 +774,11 @@ class ChunkPlan:
             c = self.cfg
             cfg = (f"allow={'on' if c.allow_enabled else 'off'}/{len(c.allow_entries)} "
                    f"pass={c.policy_pass} punt={c.policy_punt} malformed={c.policy_malformed}")
+        elif self.kind == "geneve":
+            g = self.cfg
+            cfg = (f"port={g.port} vni_table={'on' if g.vni_table is not None else 'off'}/"
+                   f"{len(g.vni_table or {})} critical_punt={g.critical_punt} "
+                   f"drop_pass={g.drop_pass} drop_punt={g.drop_punt}")
         else:
             v = self.cfg.vtep
             cfg = (f"port={v.port} port2={v.port2} strict={v.strict} drop_pass={v.drop_pass} "
@@ -704,15 +798,17 @@ def chunk_seed(seed: int, index: int) -> int:
 def schedule(blocks: Sequence[str], widths: Sequence[int], count: int, chunk: int
              ) -> list[tuple[str, int, dict[str, int]]]:
     """(harness kind, width, frames per direction) of every chunk of a campaign: the kinds
-    alternate (ws_sim, ws_vtep) and each pair moves to the next width, so the first
-    2 x len(widths) chunks cover every block at every width; a ws_vtep chunk feeds ``chunk``
+    alternate (ws_sim, ws_vtep, ws_geneve) and each round moves to the next width, so the first
+    3 x len(widths) chunks cover every block at every width; a ws_vtep chunk feeds ``chunk``
     frames into each of its directions at once. The last chunk is cut to ``count``."""
     kinds: list[tuple[str, tuple[str, ...]]] = []
     if "gre" in blocks:
         kinds.append(("gre", ("gre",)))
-    vdirs = tuple(DIRECTION_OF[b] for b in BLOCKS if b in blocks and b in DIRECTION_OF)
+    vdirs = tuple(DIRECTION_OF[b] for b in BLOCKS if b in blocks and b.startswith("vxlan-"))
     if vdirs:
         kinds.append(("vtep", vdirs))
+    if "geneve-decap" in blocks:
+        kinds.append(("geneve", ("geneve",)))
     if not kinds or not widths or chunk < 1:
         raise FuzzError("nothing to fuzz: give --block, --widths and a --chunk of at least 1")
     plans: list[tuple[str, int, dict[str, int]]] = []
@@ -737,7 +833,8 @@ def schedule(blocks: Sequence[str], widths: Sequence[int], count: int, chunk: in
 # the random draw, so that every few chunks exercise each of them whatever the seed.
 _FORCED = {"gre": ((), ("allow",), ("drop_pass", "forward_malformed"), ("drop_punt",)),
            "vtep": ((), ("vni_table", "strict"), ("drop_pass", "port2", "miss_drop"),
-                    ("no_tunnels",))}
+                    ("no_tunnels",)),
+           "geneve": ((), ("vni_table",), ("critical_punt", "drop_pass"), ("drop_punt", "vni_table"))}
 
 
 def plan_chunk(pool: Pool, seed: int, index: int, kind: str, width: int,
@@ -754,6 +851,20 @@ def plan_chunk(pool: Pool, seed: int, index: int, kind: str, width: int,
     stall = rng.choice((0.0, 0.0, 0.05, 0.2, 0.5, 0.8, 0.95))
     opts = SimOptions(clock_mhz=250.0, line_rate_gbps=rate, idle_prob=idle, stall_prob=stall,
                       seed=cs, max_idle_cycles=max_idle_cycles)
+    if kind == "geneve":
+        from wirespeed.model.geneve import GeneveConfig
+
+        table = None
+        if rng.random() < 0.4 or "vni_table" in force:
+            vs = rng.sample(pool.vnis, rng.randint(0, len(pool.vnis)))
+            table = {v: (rng.randint(0, 4095), rng.random() < 0.3) for v in vs}
+            if 0x7B not in table and rng.random() < 0.5:  # the capture's VNI
+                table[0x7B] = (rng.randint(0, 4095), rng.random() < 0.3)
+        cfg = GeneveConfig(port=GENEVE_PORT if rng.random() < 0.95 else 4789, vni_table=table,
+                           critical_punt=rng.random() < 0.3 or "critical_punt" in force,
+                           drop_punt=rng.random() < 0.15 or "drop_punt" in force,
+                           drop_pass=rng.random() < 0.15 or "drop_pass" in force)
+        return ChunkPlan(index, cs, kind, width, dict(sizes), cfg, opts), rng
     if kind == "gre":
         allow = rng.random() < 0.25 or "allow" in force
         entries = tuple(rng.sample(pool.allow_pairs, rng.randint(0, len(pool.allow_pairs))))
@@ -837,6 +948,10 @@ Tamper = Callable[[str, Expected], None]
 def _outcome_names(direction: str) -> tuple[str, ...]:
     from wirespeed import report, vtep
 
+    if direction == "geneve":
+        from wirespeed.model.geneve import Outcome
+
+        return tuple(Outcome.__members__)
     return report.OUTCOMES if direction == "gre" else vtep.OUTCOMES[direction]
 
 
@@ -854,7 +969,44 @@ def _expected(direction: str, frames: Sequence[bytes], cfg: Config, width: int) 
 
     if direction == "gre":
         return expected(frames, cfg.gre_config(), keep_w=width // 8)
+    if direction == "geneve":
+        from wirespeed.model.geneve import decap
+
+        exp = Expected()
+        for i, f in enumerate(frames):
+            r = decap(f, cfg, keep_w=width // 8)
+            exp.add(i, r)
+            if r.output is not None and r.tvni_valid:
+                exp.vnis.append(r.vni)
+        return exp
     return vtep.expected_direction(direction, frames, cfg, keep_w=width // 8)
+
+
+def geneve_balance_errors(hd: Mapping[str, Any], frames: Sequence[bytes], got: Sequence[bytes]) -> list[str]:
+    """ws_geneve's run balances: frames (bytes) in = the harness's count = Σ outcome counters;
+    frames out whole = the TX counter = the forwarding outcomes = the output pcap."""
+    from wirespeed.model.geneve import FORWARD_OUTCOMES
+
+    errs = []
+    oc = hd.get("outcomes", {})
+    pk = sum(int(v.get("packets", 0)) for v in oc.values())
+    by = sum(int(v.get("bytes", 0)) for v in oc.values())
+    n_in, b_in = len(frames), sum(map(len, frames))
+    if int(hd.get("packets_in", -1)) != n_in or pk != n_in:
+        errs.append(f"BALANCE: {n_in} frames in, the harness fed {hd.get('packets_in')}, the counters "
+                    f"count {pk}")
+    if by != b_in:
+        errs.append(f"BALANCE: {b_in} bytes in, the byte counters count {by}")
+    fwd = sum(int(oc.get(o.name, {}).get("packets", 0)) for o in FORWARD_OUTCOMES)
+    tx_p = int(hd.get("tx_packets", -1))
+    outs = int(hd.get("packets_out", -1))
+    if not (outs == len(got) == fwd == tx_p):
+        errs.append(f"BALANCE: frames out: pcap {len(got)}, harness {outs}, TX counter {tx_p}, forwarding "
+                    f"outcomes {fwd}")
+    drops = n_in - fwd
+    if n_in != len(got) + drops:
+        errs.append(f"BALANCE: {n_in} in != {len(got)} out + {drops} counted drops")
+    return errs
 
 
 def run_harness(plan: ChunkPlan, binary: Path, frames: Mapping[str, Sequence[bytes]],
@@ -878,6 +1030,12 @@ def run_harness(plan: ChunkPlan, binary: Path, frames: Mapping[str, Sequence[byt
     if plan.kind == "gre":
         regs.write_text(cfg.register_file_text())
         cmd = sim.command(binary, ins["gre"], outs["gre"], jpath, regs, plan.opts, lats["gre"])
+    elif plan.kind == "geneve":
+        regs.write_text(geneve_register_file_text(cfg))
+        vni_csv = work / "vni.csv"
+        vni_csv.unlink(missing_ok=True)
+        cmd = sim.command(binary, ins["geneve"], outs["geneve"], jpath, regs, plan.opts,
+                          lats["geneve"]) + ["--vni-csv", str(vni_csv)]
     else:
         regs.write_text(cfg.vtep_register_file_text())
         kw: dict[str, Any] = {}
@@ -911,7 +1069,7 @@ def run_harness(plan: ChunkPlan, binary: Path, frames: Mapping[str, Sequence[byt
         for d in named or list(frames):
             errors[d].append(f"the harness's own checks failed (exit 4): {proc.stderr.strip()}")
     for d, fr in frames.items():
-        hd = h if plan.kind == "gre" else h.get(d, {})
+        hd = h if plan.kind in ("gre", "geneve") else h.get(d, {})
         try:
             got = pcap.read_ethernet(outs[d]) if outs[d].is_file() else []
         except pcap.PcapError as exc:
@@ -931,6 +1089,8 @@ def run_harness(plan: ChunkPlan, binary: Path, frames: Mapping[str, Sequence[byt
         if plan.kind == "gre":
             rep = report.build(hd, cfg, [len(f) for f in fr], [len(f) for f in got])
             errs += report.balance_errors(rep)
+        elif plan.kind == "geneve":
+            errs += geneve_balance_errors(hd, fr, got)
         else:
             r = vtep.direction_report(d, hd, [len(f) for f in fr], [len(f) for f in got],
                                       plan.opts.clock_mhz, plan.opts.line_rate_gbps)
@@ -970,8 +1130,9 @@ def run_harness(plan: ChunkPlan, binary: Path, frames: Mapping[str, Sequence[byt
                           f"byte {at}")
             errs.append(f"output frame {i} (model: from input frame {src}) differs: {detail}; "
                         f"{len(got)} output frames, the model expects {len(exp.outputs)}")
-        if d == "decap" and vni_csv.is_file():
-            errs += vtep.vni_differences(vtep.read_vni_csv(vni_csv), exp.vnis)
+        if d in ("decap", "geneve") and vni_csv.is_file():
+            errs += [m.replace("decap: m_host_axis_tvni", "m_axis_tvni") if d == "geneve" else m
+                     for m in vtep.vni_differences(vtep.read_vni_csv(vni_csv), exp.vnis)]
         culprit[d] = where
     return RunOutcome(rc, proc.stderr, cmd, h, errors, culprit, counts, secs, lat)
 
@@ -1004,9 +1165,22 @@ def locate_culprit(plan: ChunkPlan, binary: Path, direction: str, frames: Sequen
 
 # ================================================================================ replay
 
-def config_mapping(cfg: Config, kind: str) -> dict[str, Any]:
+def geneve_register_file_text(cfg: Any) -> str:
+    """The ``--regs`` file of ws_geneve for a :class:`wirespeed.model.geneve.GeneveConfig`."""
+    from wirespeed.robustness import geneve_writes
+
+    return "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in geneve_writes(cfg))
+
+
+def config_mapping(cfg: Any, kind: str) -> dict[str, Any]:
     """``cfg`` as a YAML mapping that :func:`wirespeed.config.load` reads back (the keys a
-    fuzz chunk sets)."""
+    fuzz chunk sets); for ``geneve`` (no config-file section yet) the model configuration's
+    fields, for the record (its register writes are the failure's regs.txt)."""
+    if kind == "geneve":
+        return {"geneve": {"port": cfg.port, "critical_punt": cfg.critical_punt, "drop_punt": cfg.drop_punt,
+                           "drop_pass": cfg.drop_pass,
+                           "vni_table": None if cfg.vni_table is None else
+                           [{"vni": v, "vlan": vid, "push": push} for v, (vid, push) in cfg.vni_table.items()]}}
     m: dict[str, Any] = {"data_width": cfg.data_width, "clock_mhz": cfg.clock_mhz,
                          "line_rate_gbps": cfg.line_rate_gbps}
     if kind == "gre":
@@ -1035,8 +1209,17 @@ def config_mapping(cfg: Config, kind: str) -> dict[str, Any]:
 
 def _run_command(plan: ChunkPlan, direction: str, in_pcap: Path, cfg_path: Path,
                  out_dir: Path) -> str:
-    """The ``wirespeed run ... --check`` command that replays one direction of a chunk."""
+    """The ``wirespeed run ... --check`` command that replays one direction of a chunk (for
+    Geneve, which ``wirespeed run`` does not drive yet: the ws_geneve command on the failure's
+    regs.txt, with the harness's own balance checks)."""
     o = plan.opts
+    if direction == "geneve":
+        from wirespeed.build import harness_path
+
+        return (f"{harness_path(plan.width, 'geneve')} --in {in_pcap} --out {out_dir / 'replay_out.pcap'} "
+                f"--json {out_dir / 'replay_report.json'} --regs {out_dir / 'regs.txt'} "
+                f"--vni-csv {out_dir / 'replay_vni.csv'} --line-rate-gbps {o.line_rate_gbps:g} "
+                f"--idle-prob {o.idle_prob:g} --stall-prob {o.stall_prob:g} --seed {o.seed}")
     common = (f"--config {cfg_path} --width {plan.width} --line-rate-gbps "
               f"{o.line_rate_gbps:g} --idle-prob {o.idle_prob:g} --stall-prob {o.stall_prob:g} "
               f"--seed {o.seed} --check")
@@ -1154,12 +1337,12 @@ def _write_failure(camp: Campaign, plan: ChunkPlan, direction: str, frames: Sequ
         fail.culprit_alone_fails = _fails(alone, direction)
     # The harness command, on the files kept here.
     raw = list(outcome.command)
-    in_flag = {"gre": "--in", "decap": "--net-in", "encap": "--host-in"}[direction]
+    in_flag = {"gre": "--in", "decap": "--net-in", "encap": "--host-in", "geneve": "--in"}[direction]
     raw_cmd = [raw[0]]
     skip = False
     drop_flags = {"--net-in", "--host-in", "--in", "--net-out", "--host-out", "--out", "--json",
                   "--regs", "--latency-csv", "--decap-latency-csv", "--encap-latency-csv",
-                  "--host-vni-csv"}
+                  "--host-vni-csv", "--vni-csv"}
     for a in raw[1:]:
         if skip:
             skip = False
@@ -1168,7 +1351,7 @@ def _write_failure(camp: Campaign, plan: ChunkPlan, direction: str, frames: Sequ
             skip = True
             continue
         raw_cmd.append(a)
-    out_flag = {"gre": "--out", "decap": "--host-out", "encap": "--net-out"}[direction]
+    out_flag = {"gre": "--out", "decap": "--host-out", "encap": "--net-out", "geneve": "--out"}[direction]
     raw_cmd += [in_flag, str(chunk_pcap), out_flag, str(d / "harness_out.pcap"), "--json",
                 str(d / "harness.json"), "--regs", str(d / "regs.txt")]
     fail.replay = [
@@ -1248,6 +1431,13 @@ class _Tally:
             for k, v in (("pass", c.policy_pass), ("punt", c.policy_punt),
                          ("malformed", c.policy_malformed)):
                 self.variants[f"gre: policy.{k} {v}"] += 1
+        elif p.kind == "geneve":
+            g = p.cfg
+            self.variants[f"geneve: VNI table {'on' if g.vni_table is not None else 'off'}"] += 1
+            self.variants[f"geneve: port {g.port}"] += 1
+            self.variants[f"geneve: critical_punt {g.critical_punt}"] += 1
+            self.variants[f"geneve: drop_pass {g.drop_pass}"] += 1
+            self.variants[f"geneve: drop_punt {g.drop_punt}"] += 1
         else:
             v = p.cfg.vtep
             self.variants[f"vtep: strict {v.strict}"] += 1

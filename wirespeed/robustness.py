@@ -3,7 +3,7 @@ what the block does with it. One table, machine-readable; ``docs/robustness.md``
 from it (``python -m wirespeed.robustness --write``) and tb/robustness checks it row by row
 against the golden models and the RTL.
 
-A row names a block (``gre_decap``, ``vxlan_decap``, ``vxlan_encap``), an input class, a builder
+A row names a block (``gre_decap``, ``vxlan_decap``, ``vxlan_encap``, ``geneve_decap``), an input class, a builder
 (scapy) that makes one or more concrete frames of that class, the configuration the row assumes,
 the outcome every one of those frames must get (the counter index, named as in gre_pkg.sv and
 docs/vxlan.md), the action (decap / encap / pass / punt / drop / abort, or ``drop/abort`` when
@@ -34,9 +34,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
 
+from wirespeed.model import geneve as GN
 from wirespeed.model import gre as G
 from wirespeed.model import vxlan as V
-from wirespeed.regmap import GRE_MAP, VTEP_MAP, VTEP_TUNNEL_TABLE
+from wirespeed.regmap import GENEVE_DECAP, GRE_MAP, TABLE, VTEP_MAP, VTEP_TUNNEL_TABLE, AddressMap, Window
 
 __all__ = [
     "BLOCKS",
@@ -57,7 +58,7 @@ __all__ = [
     "DOC_PATH",
 ]
 
-BLOCKS = ("gre_decap", "vxlan_decap", "vxlan_encap")
+BLOCKS = ("gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap")
 WIDTHS = (64, 128, 256, 512)
 ACTIONS = ("decap", "encap", "pass", "punt", "drop", "abort", "drop/abort")
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "robustness.md"
@@ -66,12 +67,22 @@ OUTCOMES = {
     "gre_decap": G.Outcome,
     "vxlan_decap": V.DecapOutcome,
     "vxlan_encap": V.EncapOutcome,
+    "geneve_decap": GN.Outcome,
 }
-# Counter window of each block: gre_decap's own map (ws_sim), vtep_top's decap and encap windows.
+# geneve_decap's own AXI4-Lite space (ws_geneve): block_csr at 0x0000, the VNI table's hash_table
+# window at 0x1000 (the decap shell's second window, rtl/tunnel/geneve_decap.sv). wirespeed/regmap.py
+# describes the block but no map of its top yet, so the map is put together here from its parts.
+GENEVE_MAP = AddressMap("geneve", "geneve_decap", (Window(0x0000, "geneve", GENEVE_DECAP),
+                                                   Window(0x1000, "vni_table", TABLE)))
+GENEVE_VNI_TABLE = GENEVE_MAP.window("vni_table").base
+# Counter window of each block: gre_decap's and geneve_decap's own maps (ws_sim, ws_geneve),
+# vtep_top's decap and encap windows.
 COUNTER_BASE = {"gre_decap": GRE_MAP.address("gre", "CNT_PKTS_LO"),
                 "vxlan_decap": VTEP_MAP.address("decap", "CNT_PKTS_LO"),
-                "vxlan_encap": VTEP_MAP.address("encap", "CNT_PKTS_LO")}
-TOP = {"gre_decap": "gre_decap", "vxlan_decap": "vtep_top", "vxlan_encap": "vtep_top"}
+                "vxlan_encap": VTEP_MAP.address("encap", "CNT_PKTS_LO"),
+                "geneve_decap": GENEVE_MAP.address("geneve", "CNT_PKTS_LO")}
+TOP = {"gre_decap": "gre_decap", "vxlan_decap": "vtep_top", "vxlan_encap": "vtep_top",
+       "geneve_decap": "geneve_decap"}
 
 
 def counter_address(block: str, outcome: str) -> int:
@@ -169,6 +180,7 @@ def _frames(row_id: str) -> list[bytes]:
 # ------------------------------------------------------------------------------------------------
 
 TUN_DST = "10.2.0.2"  # inner destination with a tunnel (untagged and VLAN 100)
+GN_VNI, GN_VNI_PUSH, GN_VNI_OTHER = 42, 43, 0x123456  # Geneve: the rows' VNI, a VNI with a VLAN push, an unknown one
 TUN_MISS = "10.9.9.9"
 TUNNELS = {
     (None, TUN_DST): V.Tunnel(vni=42, dst_mac="02:00:00:00:0b:01", src_mac="02:00:00:00:0a:01",
@@ -187,6 +199,16 @@ CONFIGS = {
     ("vxlan_encap", "default"): ("two tunnels to inner 10.2.0.2 (untagged; VLAN 100), "
                                  "CONTROL = 0 (miss: pass)",
                                  lambda: V.EncapConfig(tunnels=dict(TUNNELS))),
+    ("geneve_decap", "default"): ("reset state: PORT 6081, VNI table off, C = 1 dropped "
+                                  "(CRITICAL_PUNT = 0), PASS and PUNT forwarded",
+                                  lambda: GN.GeneveConfig()),
+    ("geneve_decap", "vni"): (f"VNI table on with VNI {GN_VNI} (no tag) and VNI {GN_VNI_PUSH} "
+                              "(push 802.1Q VLAN 100), CRITICAL_PUNT = 1",
+                              lambda: GN.GeneveConfig(vni_table={GN_VNI: (0, False), GN_VNI_PUSH: (100, True)},
+                                                      critical_punt=True)),
+    ("geneve_decap", "policy"): ("DROP_PASS = 1 and DROP_PUNT = 1 (PASS, PUNT and PUNT_OAM frames "
+                                 "dropped as DROP_POLICY), VNI table off",
+                                 lambda: GN.GeneveConfig(drop_pass=True, drop_punt=True)),
 }
 
 
@@ -204,6 +226,8 @@ def regs_writes(block: str, name: str) -> list[tuple[int, int]]:
     if block == "vxlan_decap":
         return [(VTEP_MAP.address("decap", "CONTROL"), cfg.control),
                 (VTEP_MAP.address("decap", "PORT"), cfg.port)]
+    if block == "geneve_decap":
+        return geneve_writes(cfg)
     from wirespeed.table import HashTable, pack_tunnel, tunnel_key
 
     tbl = HashTable(45, 214, 32768)
@@ -214,11 +238,28 @@ def regs_writes(block: str, name: str) -> list[tuple[int, int]]:
     return writes
 
 
+def geneve_writes(cfg: "GN.GeneveConfig", vni_slots: int = 8192) -> list[tuple[int, int]]:
+    """The AXI4-Lite writes of ws_geneve (geneve_decap's own space) for a model configuration:
+    the VNI table's entries (wirespeed.table's placement for a `vni_slots`-slot table, the RTL's
+    default VNI_SLOTS), then PORT and CONTROL."""
+    from wirespeed.table import VNI_KEY_W, VNI_VALUE_W, HashTable, pack_vni
+
+    writes = []
+    if cfg.vni_table:
+        tbl = HashTable(VNI_KEY_W, VNI_VALUE_W, vni_slots)
+        for vni, (vid, push) in cfg.vni_table.items():
+            writes += [(GENEVE_VNI_TABLE + a, v) for a, v in tbl.insert(vni, pack_vni(vid, push))]
+    return writes + [(GENEVE_MAP.address("geneve", "PORT"), cfg.port),
+                     (GENEVE_MAP.address("geneve", "CONTROL"), cfg.control)]
+
+
 def model(block: str, cfg_name: str, frame: bytes, bad: bool = False, keep_w: int | None = None):
     """The golden model's result for `frame` in `block` under configuration `cfg_name`."""
     cfg = config(block, cfg_name)
     if block == "gre_decap":
         return G.gre_decap(frame, cfg, bad, keep_w)
+    if block == "geneve_decap":
+        return GN.decap(frame, cfg, bad, keep_w)
     if block == "vxlan_decap":
         return V.decap(frame, cfg, bad, keep_w)
     return V.encap(frame, cfg, bad)
@@ -236,7 +277,7 @@ def _action_of(block: str, res) -> str:
             return "decap"
         if o == "ENCAP":
             return "encap"
-        if o == "PUNT":
+        if o.startswith("PUNT"):  # PUNT, and Geneve's PUNT_OAM
             return "punt"
         return "pass"
     return "abort" if res.aborted else "drop"
@@ -412,7 +453,7 @@ def _row(block, group, rid, case, build, outcome, action, **kw):
     _ROWS.append(Row(f"{_PREFIX[block]}.{rid}", block, group, case, build, outcome, action, **kw))
 
 
-_PREFIX = {"gre_decap": "gre", "vxlan_decap": "vxd", "vxlan_encap": "vxe"}
+_PREFIX = {"gre_decap": "gre", "vxlan_decap": "vxd", "vxlan_encap": "vxe", "geneve_decap": "gnv"}
 
 GROUPS = (
     "Reference frames",
@@ -423,6 +464,8 @@ GROUPS = (
     "Checksums",
     "GRE flags and version",
     "VXLAN flags and reserved bits",
+    "Geneve version, flags and options",
+    "VNI table, ECN and policy",
     "IPv6 extension headers",
     "VLAN / QinQ stacks",
     "Runt and jumbo frames",
@@ -988,9 +1031,247 @@ def _host_tci(tci: int) -> bytes:
                  inet.TCP(sport=1234, dport=80) / payload(20))
 
 
+def gn(payload=None, *, tags=(), v6: bool = False, ip=None, udp=None, pad: bytes = b"", ext=None,
+       vni: int = GN_VNI, **kw) -> bytes:
+    """Ethernet (+ tags) / outer IPv4 or IPv6 (+ extension headers) / UDP 6081 / Geneve (VNI 42,
+    no options) / inner frame (default Ethernet/IPv4/TCP, protocol type 0x6558) (+ trailing bytes
+    after the IP packet). `kw`: the Geneve knobs of `wirespeed.model.geneve_frames.geneve_frame`
+    (proto, options, optlen, oam, critical, version, rsvd, rsvd2, udp_csum, dport, ecn)."""
+    from wirespeed.model.geneve_frames import geneve_frame
+
+    t = tuple(("ad" if tpid == 0x88A8 else "q", vid) for tpid, vid in tags)
+    if ext:
+        # IPv6 extension headers before UDP: built here (geneve_frame has none)
+        inet, inet6, _, _ = _scapy()
+        from scapy.contrib.geneve import GENEVE
+
+        outer = inet6.IPv6(src=O6_SRC, dst=O6_DST)
+        for e in ext:
+            outer = outer / e
+        p = (_l2(tags) / outer / inet.UDP(sport=49152, dport=6081) / GENEVE(vni=vni, proto=0x6558) /
+             (inner_eth() if payload is None else payload))
+        return bytes(p) + pad
+    return geneve_frame(inner_eth() if payload is None else payload, vni=vni, tags=t, v6=v6, ip_kw=ip,
+                        udp_kw=udp, pad=pad, **kw).frame
+
+
+def _gn_sized(total: int, v6: bool = False, options: int = 0) -> bytes:
+    return gn(inner_eth(total - 14 - (40 if v6 else 20) - 16 - options - 14 - 40), v6=v6,
+              options=options)
+
+
+def _gn_non_tunnel() -> list[bytes]:
+    inet, inet6, _, _ = _scapy()
+    return [plain(), bytes(_l2() / inet.IP(src=O4_SRC, dst=O4_DST) / inet.UDP(sport=1, dport=53) / payload(20)),
+            vx(), bytes(_l2() / inet.IP(src=O4_SRC, dst=O4_DST) / inet.TCP(sport=1, dport=6081) / payload(20)),
+            gn(dport=6082), bytes(_l2() / inet6.IPv6(src=O6_SRC, dst=O6_DST) / inet.TCP() / payload(10)), _arp()]
+
+
+def _gn_opts(n: int, critical: bool = False) -> list:
+    """`n` bytes of Geneve option TLVs (deterministic; `critical`: the first type's critical bit)."""
+    import random
+
+    from wirespeed.model.geneve_frames import option_tlvs
+
+    return option_tlvs(n, random.Random(n * 7 + 1), critical=critical)
+
+
+def _gnv_rows() -> None:
+    B = "geneve_decap"
+    R = lambda grp, rid, case, build, oc, act, **kw: _row(B, grp, rid, case, build, oc, act, **kw)  # noqa: E731
+
+    g = "Reference frames"
+    R(g, "ok.teb", "Ethernet / IPv4 / UDP 6081 / Geneve 0x6558 / Ethernet / IPv4 (UDP checksum right)",
+      lambda: [gn()], "DECAP_TEB", "decap")
+    R(g, "ok.v6", "outer IPv6 (UDP checksum right)", lambda: [gn(v6=True)], "DECAP_TEB", "decap")
+    R(g, "ok.inner", "inner IPv6, inner ARP-sized frame", lambda: [gn(_eth_over(inner_ip6())), gn(_arp())],
+      "DECAP_TEB", "decap")
+    R(g, "ok.l3", "protocol type 0x0800 (inner IPv4) and 0x86DD (inner IPv6), outer IPv4 and IPv6",
+      lambda: [gn(inner_ip4()), gn(inner_ip6()), gn(inner_ip4(), v6=True)], "DECAP_L3", "decap")
+    R(g, "punt.proto", "a protocol type not decapsulated: 0x0000, ARP 0x0806, MPLS 0x8847, NSH 0x894F, 0xFFFF",
+      lambda: [gn(payload(40), proto=p) for p in (0x0000, 0x0806, 0x8847, 0x894F, 0xFFFF)], "PUNT", "punt")
+    R(g, "pass.other", "not Geneve: IPv4/TCP, UDP to port 53, VXLAN (4789), TCP to 6081, Geneve to UDP 6082, "
+      "IPv6/TCP, ARP", lambda: _gn_non_tunnel(), "PASS", "pass")
+
+    g = "Truncated at a header boundary"
+    full = lambda: gn()  # noqa: E731  14+20+8+8+14+20+20+32 = 136 bytes; U = 34, K = 50
+    R(g, "trunc.eth", "ends inside the Ethernet header (1, 6, 12, 13 bytes)", lambda: cut(full(), 1, 6, 12, 13),
+      "PASS", "pass")
+    R(g, "trunc.vlan", "ends inside an 802.1Q tag / the second tag of QinQ (15, 17; 19, 21 bytes)",
+      lambda: cut(gn(tags=[(0x8100, 5)]), 15, 17) + cut(gn(tags=[(0x88A8, 5), (0x8100, 6)]), 19, 21),
+      "PASS", "pass")
+    R(g, "trunc.ipv4", "ends inside the outer IPv4 header (L2+1 .. L2+19)", lambda: cut(full(), *range(15, 34)),
+      "PASS", "pass")
+    R(g, "trunc.ipv4_options", "ends inside IPv4 options (IHL 8: L2+20 .. L2+31)",
+      lambda: cut(gn(ip={"options": _ip_options(8)}), *range(34, 46)), "PASS", "pass")
+    R(g, "trunc.ipv6", "ends inside the outer IPv6 header (L2+1 .. L2+39)", lambda: cut(gn(v6=True), *range(15, 54)),
+      "PASS", "pass")
+    R(g, "trunc.udp_ports", "ends inside the UDP ports (U+1 .. U+3)", lambda: cut(full(), 35, 36, 37), "PASS", "pass")
+    R(g, "trunc.udp_len", "ends inside the UDP length / checksum (U+4 .. U+7)", lambda: cut(full(), 38, 39, 40, 41),
+      "DROP_TRUNCATED", "drop")
+    R(g, "trunc.geneve", "ends inside the fixed Geneve header (U+8 .. U+15)", lambda: cut(full(), *range(42, 50)),
+      "DROP_TRUNCATED", "drop")
+    R(g, "trunc.options", "ends inside the options (8 bytes: U+16 .. U+23; 252 bytes: every 4th byte "
+      "U+16 .. U+267)", lambda: cut(gn(options=_gn_opts(8)), *range(50, 58)) +
+      cut(gn(options=_gn_opts(252)), *range(50, 302, 4)), "DROP_TRUNCATED", "drop")
+    R(g, "trunc.inner_eth", "ends inside the inner Ethernet header (K+1 .. K+13; K = 50, and K = 302 "
+      "after 252 bytes of options)", lambda: cut(full(), *range(51, 64)) +
+      cut(gn(options=_gn_opts(252)), 303, 310, 315), "DROP_TRUNCATED", "drop")
+    R(g, "trunc.inner_ipv4_ecn", "ends inside the inner IPv4 header while the outer ECN is CE (K+15 .. K+25)",
+      lambda: cut(gn(ecn=3, payload=_eth_over(inner_ip4(tos=2))), *range(65, 76)), "DROP_TRUNCATED", "drop")
+    R(g, "trunc.inner", "ends inside the inner IPv4 header or payload (outer ECN not set; also after "
+      "40 bytes of options)", lambda: cut(full(), 70, 100, 135) + cut(gn(options=_gn_opts(40)), 130, 175),
+      "DROP_TRUNCATED", "drop/abort")
+
+    g = "Bad length fields"
+    R(g, "len.ipv4_small", "IPv4 total length < IHL*4 + 16 (0, 20, 35)",
+      lambda: [gn(ip={"len": n}) for n in (0, 20, 35)], "DROP_IP_HEADER", "drop")
+    R(g, "len.ipv4_big_udp_ok", "IPv4 total length and UDP length both larger than the frame (+1, +200)",
+      lambda: [gn(ip={"len": 122 + d}, udp={"len": 102 + d}, udp_csum="zero") for d in (1, 200)],
+      "DROP_TRUNCATED", "drop/abort")
+    R(g, "len.ipv4_big", "IPv4 total length larger than the frame, UDP length right", lambda: [gn(ip={"len": 200})],
+      "DROP_IP_HEADER", "drop")
+    R(g, "len.udp", "UDP length ≠ IP end − UDP start (0, 8, −1, +1, 65535)",
+      lambda: [gn(udp={"len": n}) for n in (0, 8, 101, 103, 65535)], "DROP_IP_HEADER", "drop")
+    R(g, "len.ipv4_lt_frame", "IP end before the frame's end (Ethernet padding, 1 and 40 bytes): output stops there",
+      lambda: [gn(pad=b"\\x00"), gn(pad=payload(40, 5))], "DECAP_TEB", "decap")
+    R(g, "len.inner_short", "IP end leaves fewer than 14 bytes of inner frame (10 bytes)",
+      lambda: [gn(payload(10), proto=0x6558)], "DROP_TRUNCATED", "drop")
+    R(g, "len.opt_past", "Opt Len runs past the datagram (Opt Len 40 words over 20 bytes; 63 words over "
+      "an 86-byte inner frame)", lambda: [gn(payload(20), optlen=40, udp_csum="zero"), gn(optlen=63, udp_csum="zero")],
+      "DROP_IP_HEADER", "drop")
+    R(g, "len.ipv6_small", "IPv6 payload length < 16 (0, 8, 15)", lambda: [gn(v6=True, ip={"plen": n}) for n in (0, 8, 15)],
+      "DROP_IP_HEADER", "drop")
+    R(g, "len.ipv6_big", "IPv6 payload length and UDP length larger than the frame (+1)",
+      lambda: [gn(v6=True, ip={"plen": 103}, udp={"len": 103}, udp_csum="zero")], "DROP_TRUNCATED", "drop/abort")
+    R(g, "len.ipv6_udp", "IPv6 payload length ≠ UDP length", lambda: [gn(v6=True, ip={"plen": 101})],
+      "DROP_IP_HEADER", "drop")
+
+    g = "IPv4 header: version, IHL, options"
+    R(g, "ihl.lt5", "IHL 0 .. 4: not Geneve", lambda: [gn(ip={"ihl": n}) for n in range(5)], "PASS", "pass")
+    R(g, "ver.not4", "EtherType 0x0800, version 0, 5, 6, 15: not Geneve",
+      lambda: [gn(ip={"version": v}) for v in (0, 5, 6, 15)], "PASS", "pass")
+    R(g, "ihl.options", "IPv4 options, IHL 6 .. 15 (NOPs + EOL)",
+      lambda: [gn(ip={"options": _ip_options(n)}) for n in range(6, 16)], "DECAP_TEB", "decap")
+
+    g = "Fragments"
+    R(g, "frag.mf", "MF = 1, offset 0 (first fragment)", lambda: [gn(ip={"flags": "MF"})], "DROP_FRAGMENT", "drop")
+    R(g, "frag.offset", "offset ≠ 0 (1, 185, 8191; MF = 0 and 1): not the first fragment, no UDP header: not Geneve",
+      lambda: [gn(ip={"frag": o, "flags": f}) for o in (1, 185, 8191) for f in (0, "MF")], "PASS", "pass")
+    R(g, "frag.df", "DF = 1", lambda: [gn(ip={"flags": "DF"})], "DECAP_TEB", "decap")
+
+    g = "Checksums"
+    R(g, "csum.ipv4_bad", "outer IPv4 header checksum wrong (0x0000, 0xFFFF, off by one)",
+      lambda: _bad_ipv4_csum(gn()), "DROP_IP_CHECKSUM", "drop")
+    R(g, "csum.udp_zero", "UDP checksum 0 (not computed), outer IPv4 and IPv6",
+      lambda: [gn(udp_csum="zero"), gn(v6=True, udp_csum="zero")], "DECAP_TEB", "decap")
+    R(g, "csum.udp_bad", "UDP checksum wrong, outer IPv4 and IPv6, with and without options: known at the "
+      "frame's end", lambda: [gn(udp_csum="bad"), gn(v6=True, udp_csum=0xFFFF), gn(options=_gn_opts(64), udp_csum="bad")],
+      "DROP_UDP_CHECKSUM", "abort")
+    R(g, "csum.inner_bad", "inner IPv4 header and TCP checksums wrong: not checked",
+      lambda: [gn(_eth_over(_bad_inner()))], "DECAP_TEB", "decap")
+    R(g, "csum.inner_bad_l3", "the same as an L3 payload (protocol type 0x0800)",
+      lambda: [gn(_bad_inner())], "DECAP_L3", "decap")
+
+    g = "Geneve version, flags and options"
+    R(g, "version", "version 1, 2, 3 (with O, C, options)",
+      lambda: [gn(version=1), gn(version=2, oam=True), gn(version=3, critical=True, options=_gn_opts(8))],
+      "DROP_VERSION", "drop")
+    R(g, "flags.o", "O = 1 (OAM), with and without options: forwarded unchanged",
+      lambda: [gn(oam=True), gn(oam=True, options=_gn_opts(16))], "PUNT_OAM", "punt")
+    R(g, "flags.oc", "O = 1 and C = 1: OAM first", lambda: [gn(oam=True, critical=True)], "PUNT_OAM", "punt")
+    R(g, "flags.c", "C = 1 (critical options present), CRITICAL_PUNT = 0",
+      lambda: [gn(critical=True, options=_gn_opts(8)), gn(critical=True)], "DROP_CRITICAL", "drop")
+    R(g, "flags.c_punt", "C = 1, CRITICAL_PUNT = 1: forwarded unchanged",
+      lambda: [gn(critical=True, options=_gn_opts(8), vni=GN_VNI)], "PUNT", "punt", config="vni")
+    R(g, "flags.c_proto", "C = 1 with a protocol type not decapsulated: the C bit first",
+      lambda: [gn(payload(40), critical=True, proto=0x8847)], "DROP_CRITICAL", "drop")
+    R(g, "rsvd", "reserved bits set (the 6 bits after O/C, the byte after the VNI): ignored",
+      lambda: [gn(rsvd=r) for r in (1, 0x20, 0x3F)] + [gn(rsvd2=0xFF)], "DECAP_TEB", "decap")
+    R(g, "opts.every_len", "options of every length 4 .. 252 bytes (Opt Len 1 .. 63; K = 54 .. 302, "
+      "past the 128-byte header window from 80 bytes)", lambda: [gn(options=_gn_opts(n)) for n in range(4, 253, 4)],
+      "DECAP_TEB", "decap")
+    R(g, "opts.l3", "options before an L3 payload (8, 124, 252 bytes; IPv4 and IPv6)",
+      lambda: [gn(inner_ip4(), options=_gn_opts(n)) for n in (8, 124, 252)] + [gn(inner_ip6(), options=_gn_opts(60))],
+      "DECAP_L3", "decap")
+    R(g, "opts.outer6_vlan", "252 bytes of options after outer IPv6 and two tags (K = 354)",
+      lambda: [gn(v6=True, tags=[(0x88A8, 1), (0x8100, 2)], options=_gn_opts(252))], "DECAP_TEB", "decap")
+    R(g, "opts.critical_type", "an option type with its critical bit, C = 0: options are not read",
+      lambda: [gn(options=_gn_opts(12, critical=True)), gn(options=_gn_opts(128, critical=True))],
+      "DECAP_TEB", "decap")
+    R(g, "opts.raw", "raw option bytes (all zero, all 0xFF; 252 bytes)",
+      lambda: [gn(options=bytes(252)), gn(options=b"\\xff" * 252)], "DECAP_TEB", "decap")
+
+    g = "VNI table, ECN and policy"
+    R(g, "vni.known", "VNI in the table (no tag): decapsulated, the VNI on m_axis_tvni",
+      lambda: [gn(), gn(options=_gn_opts(100))], "DECAP_TEB", "decap", config="vni")
+    R(g, "vni.known_l3", "VNI in the table, an L3 payload", lambda: [gn(inner_ip4()), gn(inner_ip6())],
+      "DECAP_L3", "decap", config="vni")
+    R(g, "vni.push", "VNI in the table with a VLAN push: an 802.1Q tag (VLAN 100) after the inner MACs",
+      lambda: [gn(vni=GN_VNI_PUSH), gn(vni=GN_VNI_PUSH, tags=[(0x8100, 9)])], "DECAP_TEB", "decap", config="vni")
+    R(g, "vni.push_l3", "VNI with a VLAN push, an L3 payload: the tag after the outer MACs",
+      lambda: [gn(inner_ip4(), vni=GN_VNI_PUSH)], "DECAP_L3", "decap", config="vni")
+    R(g, "vni.unknown", "VNI not in the table (0, 0x123456, 0xFFFFFF; with O = 1, C = 1, a punted protocol: the "
+      "table first)", lambda: [gn(vni=v) for v in (0, GN_VNI_OTHER, 0xFFFFFF)] +
+      [gn(vni=GN_VNI_OTHER, oam=True), gn(vni=GN_VNI_OTHER, critical=True), gn(payload(40), vni=GN_VNI_OTHER, proto=0x8847)],
+      "DROP_UNKNOWN_VNI", "drop", config="vni")
+    R(g, "vni.off", "any VNI with the table off (0, 0x123456, 0xFFFFFF)",
+      lambda: [gn(vni=v) for v in (0, GN_VNI_OTHER, 0xFFFFFF)], "DECAP_TEB", "decap")
+    R(g, "ecn.ce", "outer CE over an inner ECT(0) / ECT(1) / CE packet: inner set to CE",
+      lambda: [gn(_eth_over(inner_ip4(tos=t)), ecn=3) for t in (1, 2, 3)], "DECAP_TEB", "decap")
+    R(g, "ecn.ce_l3", "outer CE over an inner ECT(0) / ECT(1) IPv4 L3 payload: inner set to CE",
+      lambda: [gn(inner_ip4(tos=2), ecn=3), gn(inner_ip4(tos=1), ecn=3)], "DECAP_L3", "decap")
+    R(g, "ecn.drop", "outer CE over an inner Not-ECT packet (RFC 6040), also after 200 bytes of options",
+      lambda: [gn(_eth_over(inner_ip4(tos=0)), ecn=3), gn(inner_ip4(tos=0), ecn=3),
+               gn(_eth_over(inner_ip4(tos=0)), ecn=3, options=_gn_opts(200))], "DROP_ECN", "drop")
+    R(g, "policy.pass", "not Geneve, DROP_PASS = 1", lambda: _gn_non_tunnel(), "DROP_POLICY", "drop", config="policy")
+    R(g, "policy.punt", "O = 1, and a punted protocol type, DROP_PUNT = 1",
+      lambda: [gn(oam=True), gn(payload(40), proto=0x8847)], "DROP_POLICY", "drop", config="policy")
+    R(g, "policy.decap", "a Geneve frame, DROP_PASS = DROP_PUNT = 1: decapsulated", lambda: [gn()], "DECAP_TEB",
+      "decap", config="policy")
+
+    g = "IPv6 extension headers"
+    for i, (name, ext) in enumerate(_ip6_ext().items()):
+        R(g, f"ip6ext.{i}", f"outer IPv6, {name} before UDP: not parsed, not Geneve",
+          (lambda name=name: [gn(ext=_ip6_ext()[name])]), "PASS", "pass")
+
+    g = "VLAN / QinQ stacks"
+    R(g, "vlan.one", "one tag (0x8100, 0x88A8)", lambda: [gn(tags=[(0x8100, 10)]), gn(tags=[(0x88A8, 10)])],
+      "DECAP_TEB", "decap")
+    R(g, "vlan.two", "two tags (0x88A8 + 0x8100, 0x8100 + 0x8100), outer IPv4 and IPv6",
+      lambda: [gn(tags=[(0x88A8, 10), (0x8100, 20)]), gn(tags=[(0x8100, 10), (0x8100, 20)]),
+               gn(tags=[(0x88A8, 10), (0x8100, 20)], v6=True)], "DECAP_TEB", "decap")
+    R(g, "vlan.two_l3", "two tags, an L3 payload: the outer header keeps its tags",
+      lambda: [gn(inner_ip4(), tags=[(0x8100, 10), (0x8100, 20)])], "DECAP_L3", "decap")
+    R(g, "vlan.three", "three tags: not parsed", lambda: [gn(tags=[(0x88A8, 1), (0x8100, 2), (0x8100, 3)])],
+      "PASS", "pass")
+    R(g, "vlan.inner", "inner frame with an 802.1Q tag, and with QinQ: forwarded as they are",
+      lambda: [gn(_eth_over(inner_ip4(), tags=[(0x8100, 7)])),
+               gn(_eth_over(inner_ip4(), tags=[(0x88A8, 7), (0x8100, 8)]))], "DECAP_TEB", "decap")
+
+    g = "Runt and jumbo frames"
+    R(g, "runt.plain", "runt non-tunnel frames of 1 .. 59 bytes", lambda: cut(plain(n=40), *range(1, 60)), "PASS", "pass")
+    R(g, "runt.inner", "inner frame of 14 bytes (an Ethernet header only): a 14-byte output",
+      lambda: [gn(_bare_eth())], "DECAP_TEB", "decap")
+    R(g, "jumbo.geneve", "9600-byte Geneve frames (outer IPv4, IPv6; 252 bytes of options)",
+      lambda: [_gn_sized(9600), _gn_sized(9600, v6=True), _gn_sized(9600, options=252)], "DECAP_TEB", "decap")
+    R(g, "jumbo.plain", "9600-byte non-tunnel frame", lambda: [plain(n=9600 - 54)], "PASS", "pass")
+
+    g = "One-beat frames (tlast on the first beat)"
+    R(g, "beat1.plain", "non-tunnel frames of exactly one beat at each width (8, 16, 32, 64 bytes)",
+      lambda: cut(plain(n=40), *_one_beat_lengths()), "PASS", "pass")
+    R(g, "beat1.geneve", "a whole Geneve frame in one 512-bit beat (64 bytes: 14-byte inner frame)",
+      lambda: [gn(_bare_eth())], "DECAP_TEB", "decap")
+    R(g, "beat1.geneve_cut", "the first 64 bytes of a 136-byte Geneve frame (one 512-bit beat)",
+      lambda: cut(gn(), 64), "DROP_TRUNCATED", "drop/abort")
+
+    _rx_rows(B, lambda: gn(), lambda: plain(), "DECAP_TEB")
+
+
 _gre_rows()
 _vxd_rows()
 _vxe_rows()
+_gnv_rows()
 ROWS: tuple[Row, ...] = tuple(_ROWS)
 _BY_ID = {r.id: r for r in ROWS}
 if len(_BY_ID) != len(ROWS):  # pragma: no cover - a typo in the table
@@ -1024,8 +1305,8 @@ after it. Every frame is counted exactly once, under one outcome, when its last 
 arrived, so every run balances:
 
 - frames in = Σ outcome packet counters, and bytes in = Σ outcome byte counters;
-- frames out whole (the TX counter) = the frames of forwarding outcomes (PASS, PUNT, DECAP_*,
-  ENCAP, PASS_*; plus malformed frames forwarded by the GRE policy bit, not used here).
+- frames out whole (the TX counter) = the frames of forwarding outcomes (PASS, PUNT, PUNT_OAM,
+  DECAP_*, ENCAP, PASS_*; plus malformed frames forwarded by the GRE policy bit, not used here).
 
 **Drop and abort.** A frame dropped before its output started leaves nothing. The blocks are
 cut-through (the encapsulator is store-and-forward, so it never aborts), and a few facts are
@@ -1039,15 +1320,16 @@ in by the beat the block decided on, an abort otherwise; the widths of each are 
 **Counters.** Each block has one packet and one byte counter per outcome, 64 bits wide
 (`rtl/control/block_csr.sv`: they do not wrap in practice), read over AXI4-Lite as LO/HI
 pairs (reading LO latches HI): packets at `0x100 + 16·code` (+0 LO, +4 HI), bytes at +8/+C.
-Addresses below are `CNT_PKTS_LO` in `gre_decap`'s map and in `vtep_top`'s (decap window
-0x0000, encap window 0x1000). Byte counters count input bytes.
+Addresses below are `CNT_PKTS_LO` in `gre_decap`'s map, in `vtep_top`'s (decap window
+0x0000, encap window 0x1000) and in `geneve_decap`'s (block_csr at 0x0000, its VNI table at
+0x1000). Byte counters count input bytes.
 
 **tkeep holes.** On wirespeed's streams `tkeep` is all ones on every beat but the last, and on
 the last beat contiguous from bit 0 with at least one byte (0…01…1). A frame that breaks this
 — a beat before the last with a tkeep bit clear, a last beat with a gap (e.g. 0b1011) or with
 tkeep = 0 — is treated exactly as a frame with `tuser` = 1 on its last beat: it is counted as
 DROP_RX_ERROR and never forwarded whole. `rtl/stream/axis_keep_check.sv` (zero latency) does
-this at the input of `gre_decap`, `vxlan_decap` and `vxlan_encap`; the block behind it sees the frame ending
+this at the input of `gre_decap`, `vxlan_decap`, `vxlan_encap` and `geneve_decap`; the block behind it sees the frame ending
 after the highest set tkeep bit of its last beat (at least one byte), which is the length the
 byte counter gets. A frame with no byte at all (tlast on the first beat, tkeep = 0) is counted
 as a 1-byte frame. (Before the guard, `gre_decap` took a byte under a hole as data and forwarded
@@ -1089,7 +1371,10 @@ def render() -> str:
                "(`tb/robustness/test_robustness_rtl.py`), `axis`: RX errors and tkeep holes, which no "
                "pcap can carry, driven beat by beat by a cocotb bench "
                "(`tb/robustness/cocotb_bus_rows.py`); both at 64, 128, 256 and 512 bits. "
-               "*counter*: the outcome's `CNT_PKTS_LO` address. Row ids are the test ids "
+               "*counter*: the outcome's `CNT_PKTS_LO` address. `geneve_decap`'s pcap rows run "
+               "through `ws_geneve` (`sim/build.sh W geneve`: sim/harness.cpp on geneve_decap), "
+               "which also checks each decapsulated frame's `m_axis_tvni` against the model. "
+               "Row ids are the test ids "
                "(`test_row_model[id]`, `test_row_rtl[id-width]`); the bus rows run together per "
                "top and width, and every difference names its row.")
     out.append("")

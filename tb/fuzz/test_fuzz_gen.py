@@ -37,7 +37,7 @@ def test_pool_is_deterministic_per_seed(pool: fuzz.Pool) -> None:
     assert [b.frame for b in other.families["gre"]] != [b.frame for b in pool.families["gre"]]
 
 
-@pytest.mark.parametrize("direction", ["gre", "decap", "encap"])
+@pytest.mark.parametrize("direction", ["gre", "decap", "encap", "geneve"])
 def test_generator_is_deterministic_per_seed(pool: fuzz.Pool, direction: str) -> None:
     a = _frames(pool, 5, direction, 2000)
     b = _frames(pool, 5, direction, 2000)
@@ -95,13 +95,14 @@ def test_pool_holds_every_capture(pool: fuzz.Pool) -> None:
         assert pool.families[f"capture:{name}"]
 
 
-@pytest.mark.parametrize("direction", ["gre", "decap", "encap"])
+@pytest.mark.parametrize("direction", ["gre", "decap", "encap", "geneve"])
 def test_generator_covers_every_class_family(pool: fuzz.Pool, direction: str) -> None:
     frames = _frames(pool, 21, direction, 6000)
     fams = Counter(f.label.split("/")[0] for f in frames)
     muts = Counter(fuzz._mutation(f.label) for f in frames)
     want = {"random", "gre", "vxlan", "host", "plain"} | {f"capture:{c}" for c in pool.captures}
-    want |= {"gre": {"gre-case"}, "decap": {"vxlan-case"}, "encap": {"host-case"}}[direction]
+    want |= {"gre": {"gre-case"}, "decap": {"vxlan-case"}, "encap": {"host-case"},
+             "geneve": {"geneve", "geneve-case"}}[direction]
     assert want <= set(fams), want - set(fams)
     assert {"none", "case", "bytes", *fuzz.MUTATIONS} <= set(muts), set(muts)
     sizes = Counter(f.label.split(":")[1].split("-")[0] for f in frames
@@ -130,7 +131,7 @@ def _diff(a: bytes, b: bytes) -> list[int]:
     return [i for i in range(min(len(a), len(b))) if a[i] != b[i]]
 
 
-@pytest.mark.parametrize("family", ["gre", "vxlan", "host"])
+@pytest.mark.parametrize("family", ["gre", "vxlan", "host", "geneve"])
 def test_mutations_do_what_their_label_says(pool: fuzz.Pool, family: str) -> None:
     labels = Counter()
     for base, data, label in _mutations(pool, family):
@@ -181,6 +182,11 @@ def test_mutations_do_what_their_label_says(pool: fuzz.Pool, family: str) -> Non
                 assert d and d <= {lay.l4 + 4, lay.l4 + 5}
             elif what == "gre_flags":
                 assert d == {lay.l4} and (data[lay.l4] ^ f[lay.l4]) & 0x4F == 0
+            elif what == "geneve_optlen":  # Opt Len only
+                assert d == {lay.l4 + 8} and (data[lay.l4 + 8] ^ f[lay.l4 + 8]) & 0xC0 == 0
+            elif what == "geneve_bits":  # version, O, C or reserved bits
+                assert d and d <= {lay.l4 + 8, lay.l4 + 9}
+                assert (data[lay.l4 + 8] ^ f[lay.l4 + 8]) & 0x3F == 0
             else:
                 raise AssertionError(f"unknown lie {label}")
         elif label == "multi":
@@ -192,13 +198,13 @@ def test_mutations_do_what_their_label_says(pool: fuzz.Pool, family: str) -> Non
 
 def test_truncation_reaches_every_header_boundary(pool: fuzz.Pool) -> None:
     names = Counter()
-    for fam in ("gre", "vxlan", "host"):
+    for fam in ("gre", "vxlan", "host", "geneve"):
         for _, _, label in _mutations(pool, fam, 6000):
             if label.startswith("trunc:"):
                 names[label[6:]] += 1
     assert {"ethertype", "l2", "ip_proto", "ip_fixed", "ip_hdr", "l4_4", "udp_hdr",
             "tunnel_hdr", "inner_14", "inner_ecn", "inner_ip_hdr", "ip_end", "ports",
-            "beat", "random"} <= \
+            "beat", "random", "geneve_fixed", "geneve_option"} <= \
         set(names), names
 
 
@@ -210,6 +216,27 @@ def test_locate_reads_the_headers(pool: fuzz.Pool) -> None:
     assert vx.frame[lay.l4 + 2:lay.l4 + 4] in (b"\x12\xb5", b"\x21\x18")  # 4789, 8472
     gre = pool.families["gre"][0].layout
     assert gre.kind == "gre" and gre.k >= gre.l4 + 4
+    for b in pool.families["geneve"]:  # K past the options (Opt Len), an L3 payload's IP at K
+        lay, f = b.layout, b.frame
+        assert lay.kind == "geneve" and f[lay.l4 + 2:lay.l4 + 4] == b"\x17\xc1"  # 6081
+        assert lay.k == lay.l4 + 16 + 4 * (f[lay.l4 + 8] & 0x3F)
+        if f[lay.l4 + 10:lay.l4 + 12] in (b"\x08\x00", b"\x86\xdd"):
+            assert lay.inner_ip == lay.k
+
+
+def test_pool_covers_the_geneve_variants(pool: fuzz.Pool) -> None:
+    """Geneve frames: options from none to 252 bytes, O and C bits, every protocol type kind,
+    outer IPv4/IPv6, tags, zero and computed UDP checksums; the contract cases."""
+    gn = pool.families["geneve"]
+    opts = {4 * (b.frame[b.layout.l4 + 8] & 0x3F) for b in gn}
+    assert 0 in opts and max(opts) >= 200 and len(opts) >= 30, sorted(opts)
+    bits = {b.frame[b.layout.l4 + 9] & 0xC0 for b in gn}
+    assert {0, 0x80, 0x40} <= bits
+    protos = {b.frame[b.layout.l4 + 10:b.layout.l4 + 12] for b in gn}
+    assert {b"\x65\x58", b"\x08\x00", b"\x86\xdd"} < protos
+    assert {b.layout.v6 for b in gn} == {False, True} and {b.layout.l2 for b in gn} == {14, 18, 22}
+    assert {b.frame[b.layout.l4 + 6:b.layout.l4 + 8] == b"\0\0" for b in gn} == {True, False}
+    assert {b.case for b in pool.families["geneve-case"]} >= {"teb", "teb_options_252", "punt_oam", "critical"}
 
 
 # ---------------------------------------------------------------------------- schedule, replay
@@ -217,8 +244,9 @@ def test_locate_reads_the_headers(pool: fuzz.Pool) -> None:
 def test_schedule_covers_every_block_at_every_width() -> None:
     plans = fuzz.schedule(fuzz.BLOCKS, fuzz.WIDTHS, 50_000, 2500)
     assert sum(sum(s.values()) for _, _, s in plans) == 50_000
-    first = {(k, w) for k, w, _ in plans[:8]}
-    assert first == {(k, w) for k in ("gre", "vtep") for w in fuzz.WIDTHS}
+    first = {(k, w) for k, w, _ in plans[:12]}
+    assert first == {(k, w) for k in ("gre", "vtep", "geneve") for w in fuzz.WIDTHS}
+    assert all(s == {"geneve": 2500} for k, _, s in plans[:12] if k == "geneve")
     assert all(set(s) == {"decap", "encap"} for k, _, s in plans if k == "vtep" and
                sum(s.values()) == 5000)
     only = fuzz.schedule(("vxlan-encap",), (64,), 7, 3)
@@ -255,3 +283,20 @@ def test_every_four_chunks_of_a_harness_force_each_config_feature(pool: fuzz.Poo
     assert any(v.drop_pass for v in vt) and any(v.port2 == 8472 for v in vt)
     assert any(v.miss == "drop" for v in vt) and any(not v.tunnels for v in vt)
     assert any(v.tunnels for v in vt)
+    gn = [fuzz.plan_chunk(pool, 8, 3 * t + 2, "geneve", 64, {"geneve": 1}, 5000, turn=t)[0].cfg
+          for t in range(4)]
+    assert any(g.vni_table is not None for g in gn) and any(g.critical_punt for g in gn)
+    assert any(g.drop_pass for g in gn) and any(g.drop_punt for g in gn)
+
+
+def test_geneve_replay_files(pool: fuzz.Pool) -> None:
+    """A Geneve chunk's regs file is the model configuration's writes (VNI table entries, PORT,
+    CONTROL), and its config mapping names every field."""
+    for t in range(4):
+        plan, _ = fuzz.plan_chunk(pool, 4, t, "geneve", 256, {"geneve": 1}, 5000, turn=t)
+        lines = fuzz.geneve_register_file_text(plan.cfg).splitlines()
+        assert lines[-1] == f"0x0008 0x{plan.cfg.control:08x}" and lines[-2] == f"0x0010 0x{plan.cfg.port:08x}"
+        assert all(0x1000 <= int(x.split()[0], 16) < 0x2000 for x in lines[:-2])
+        assert (len(lines) > 2) == bool(plan.cfg.vni_table)
+        m = fuzz.config_mapping(plan.cfg, "geneve")["geneve"]
+        assert m["port"] == plan.cfg.port and (m["vni_table"] is None) == (plan.cfg.vni_table is None)

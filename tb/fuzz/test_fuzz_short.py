@@ -1,7 +1,7 @@
 """The fuzz campaign through the real harnesses (wirespeed/fuzz.py, docs/fuzzing.md).
 
-* A short fixed-seed campaign: 50 000 frames over every block (GRE decap, VXLAN decap and
-  encap) at 64 and 256 bits (every width with `make test-full`; `make fuzz` runs every width),
+* A short fixed-seed campaign: 62 500 frames over every block (GRE decap, VXLAN decap and
+  encap, Geneve decap) at 64 and 256 bits (every width with `make test-full`; `make fuzz` runs every width),
   every frame checked against the golden models; no failure allowed. The harnesses at 128 and
   512 bits are the slowest builds of `make test` and no other test of it needs them.
 * The checker catches failures: a model result corrupted on purpose (the RTL untouched) must be
@@ -28,7 +28,7 @@ from wirespeed import build, fuzz, paths, pcap
 from wirespeed.paths import ROOT
 
 SHORT_SEED = 20261121
-SHORT_COUNT = 50_000
+SHORT_COUNT = 62_500  # gre 17 500, VTEP 30 000 (both directions), Geneve 15 000
 # Widths the harness-driven tests build (the short campaign, the replay of a chunk).
 WIDTHS = fuzz.WIDTHS if full_sweep() else (64, 256)
 
@@ -52,6 +52,8 @@ def test_short_campaign_finds_no_failure(tmp_path: Path) -> None:
     assert never["gre"] <= {"DROP_RX_ERROR"}, never["gre"]
     assert never["vxlan-decap"] <= {"DROP_RX_ERROR"}, never["vxlan-decap"]
     assert never["vxlan-encap"] <= {"DROP_RX_ERROR", "DROP_OVERSIZE"}, never["vxlan-encap"]
+    assert never["geneve-decap"] <= {"DROP_RX_ERROR"}, never["geneve-decap"]
+    assert {"geneve", "geneve-case", "capture:geneve"} <= set(s["families"]["geneve-decap"])
     assert json.loads((tmp_path / "summary.json").read_text())["frames"] == SHORT_COUNT
     assert "frames/s" in (tmp_path / "summary.md").read_text()
 
@@ -88,6 +90,32 @@ def test_a_wrong_model_result_is_reported_with_pcaps(tmp_path: Path) -> None:
     fail_dir = Path(f["files"]["chunk"]).parent
     assert (fail_dir / "replay.txt").read_text().splitlines() == f["replay"]
     assert json.loads((fail_dir / "failure.json").read_text())["chunk_seed"] == f["chunk_seed"]
+
+
+def test_a_wrong_geneve_result_is_reported(tmp_path: Path) -> None:
+    """The same through ws_geneve: a corrupted expected output frame and a corrupted expected VNI
+    (m_axis_tvni) are both reported against the Geneve chunk, with the frame located."""
+    camp = fuzz.Campaign(seed=4, count=300, blocks=("geneve-decap",), widths=(WIDTHS[0],),
+                         out_dir=tmp_path, chunk=300, quiet=True)
+    hit: dict[str, int] = {}
+
+    def tamper(direction: str, exp) -> None:
+        assert direction == "geneve" and exp.outputs and exp.vnis
+        k = len(exp.outputs) // 3
+        b = bytearray(exp.outputs[k])
+        b[-1] ^= 0x01
+        exp.outputs[k] = bytes(b)
+        hit["source"] = exp.sources[k]
+        exp.vnis[-1] ^= 0x800000
+
+    s = fuzz.run_campaign(camp, tamper=tamper)
+    assert len(s["failures"]) == 1
+    f = s["failures"][0]
+    assert f["kind"] == "mismatch" and f["block"] == "geneve-decap" and f["culprit"] == hit["source"]
+    assert any("m_axis_tvni" in m for m in f["messages"]), f["messages"]
+    assert f["culprit_alone_fails"] is False
+    assert any("ws_geneve" in c and "--regs" in c for c in f["replay"])
+    assert s["frames_by_block_width"] == {"geneve-decap": {str(WIDTHS[0]): 300}}
 
 
 def test_a_stall_is_reported_with_the_chunk_seed(tmp_path: Path) -> None:

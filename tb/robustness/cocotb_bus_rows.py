@@ -12,8 +12,8 @@ bit, at least one byte; bad = tuser or a hole):
   aborts, no other frame, and no tkeep hole on the output bus;
 - the counters over AXI4-Lite (every outcome, packets and bytes; TX) and the balance.
 
-Tops: `gre_decap` (axis_keep_check inside) and
-`vtep_top` (both directions at once). TOPLEVEL tells which.
+Tops: `gre_decap` and `geneve_decap` (axis_keep_check inside) and
+`vtep_top` (both directions at once). The DUT's ports tell which.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ PORTS = {
     "gre_decap": dict(src="s_axis", snk="m_axis", stat="m_stat", base=0x0000),
     "vxlan_decap": dict(src="s_net_axis", snk="m_host_axis", stat="m_decap_stat", base=VTEP_DECAP),
     "vxlan_encap": dict(src="s_host_axis", snk="m_net_axis", stat="m_encap_stat", base=VTEP_ENCAP),
+    "geneve_decap": dict(src="s_axis", snk="m_axis", stat="m_stat", base=0x0000),
 }
-GOOD = {"gre_decap": lambda: RB.gre(), "vxlan_decap": lambda: RB.vx(), "vxlan_encap": lambda: RB.host()}
+GOOD = {"gre_decap": lambda: RB.gre(), "vxlan_decap": lambda: RB.vx(), "vxlan_encap": lambda: RB.host(),
+        "geneve_decap": lambda: RB.gn()}
 
 
 @dataclass
@@ -178,7 +180,8 @@ async def check_counters(axil, d: Direction) -> list[str]:
 async def bus_rows(dut):
     """Every bus row at this width: statuses, output bytes, counters, balance."""
     vtep = hasattr(dut, "s_net_axis_tdata")
-    blocks = ["vxlan_decap", "vxlan_encap"] if vtep else ["gre_decap"]
+    geneve = hasattr(dut, "m_axis_tvni")
+    blocks = ["vxlan_decap", "vxlan_encap"] if vtep else ["geneve_decap"] if geneve else ["gre_decap"]
     kw = len(getattr(dut, PORTS[blocks[0]]["src"] + "_tkeep"))
     Clock(dut.clk, 4, unit="ns").start()
     for b in blocks:
@@ -191,8 +194,9 @@ async def bus_rows(dut):
     await ClockCycles(dut.clk, 5)
     dut.rst.value = 0
     await ClockCycles(dut.clk, 2)
-    if vtep:  # the tables clear themselves after reset
-        for st in (0x2014, 0x3014):
+    if vtep or geneve:  # the tables clear themselves after reset
+        tables = (0x2000, 0x3000) if vtep else (RB.GENEVE_VNI_TABLE,)
+        for st in (t + 0x14 for t in tables):
             for _ in range(20000):
                 r = await axil.read(st, 4)
                 if not int.from_bytes(r.data, "little") & 1:

@@ -6,6 +6,10 @@ pcap, in table order; the harness's per-frame status CSV (`--stat-csv`, `--decap
 `--encap-stat-csv`: index, outcome, emit, length, from the block's m_stat stream) says what the
 RTL decided for each frame, so every mismatch is reported against its row.
 
+Harnesses: ws_sim (gre_decap), ws_vtep (vtep_top), ws_geneve (geneve_decap: sim/harness.cpp
+built on that top, `sim/build.sh W geneve`; its `--vni-csv` gives each whole output frame's
+m_axis_tvni, checked against the model's VNI of every decapsulated frame).
+
 Checked per frame: outcome code, emit (put on the output bus at all, aborted frames included)
 and length; per run: the output pcap == the model's whole output frames in order (bytes), the
 number of aborted frames, every outcome counter (packets and bytes, read by the harness over
@@ -29,7 +33,12 @@ RUNS = {
     "gre": [("gre_decap", "default", "in")],
     "vtep": [("vxlan_decap", "default", "net"), ("vxlan_encap", "default", "host")],
     "vtep_strict": [("vxlan_decap", "strict", "net")],
+    "geneve": [("geneve_decap", "default", "in")],
+    "geneve_vni": [("geneve_decap", "vni", "in")],
+    "geneve_policy": [("geneve_decap", "policy", "in")],
 }
+# The one-port harnesses: run name prefix -> ensure_harness block (ws_sim, ws_geneve).
+ONE_PORT = {"gre": "gre", "geneve": "geneve"}
 
 # Traffic: back-to-back with random idle input cycles and output stalls (deterministic seed), so
 # frames are close together and the neighbours of every bad frame are checked under pressure.
@@ -133,6 +142,28 @@ def compare(s: Side, stats, outputs: list[bytes], rep: dict, d: Diffs | None = N
     return d
 
 
+def compare_vnis(s: Side, path: Path, d: Diffs) -> Diffs:
+    """geneve_decap's m_axis_tvni side band (ws_geneve --vni-csv: output index, VNI of every
+    whole output frame with m_axis_tvni_valid = 1) against the model: the decapsulated frames
+    carry their VNI, PASS and PUNT frames none."""
+    want = []
+    k = 0
+    for it in s.items:
+        if it.result.output is None:
+            continue
+        if it.result.tvni_valid:
+            want.append((k, it.result.vni, it.row.id))
+        k += 1
+    with open(path, newline="") as fh:
+        got = [(int(x["index"]), int(x["vni"])) for x in csv.DictReader(fh)]
+    if got != [(i, v) for i, v, _ in want]:
+        p = next((j for j, (a, b) in enumerate(zip(got, want)) if a != b[:2]), min(len(got), len(want)))
+        rid = want[p][2] if p < len(want) else "-"
+        d.row(rid, f"{rid}: m_axis_tvni: {len(got)} frames with a VNI, model {len(want)}; first difference at "
+                   f"entry {p}: {got[p] if p < len(got) else None} vs {want[p][:2] if p < len(want) else None}")
+    return d
+
+
 def run(run_name: str, width: int, work: Path) -> tuple[list[Side], Diffs]:
     """Run `run_name` at `width` in `work`; (the sides, every difference)."""
     import json
@@ -144,11 +175,14 @@ def run(run_name: str, width: int, work: Path) -> tuple[list[Side], Diffs]:
     regs = work / "regs.txt"
     regs.write_text("".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
     js = work / "report.json"
-    if run_name == "gre":
-        binary = ensure_harness(width, verbose=False, block="gre")
+    one_port = ONE_PORT.get(run_name.split("_")[0])
+    if one_port:
+        binary = ensure_harness(width, verbose=False, block=one_port)
         pcap.write(work / "in.pcap", [it.frame for it in sides[0].items])
         cmd = [str(binary), "--in", str(work / "in.pcap"), "--out", str(work / "out.pcap"), "--json", str(js),
                "--regs", str(regs), "--stat-csv", str(work / "stat.csv"), *TRAFFIC]
+        if one_port == "geneve":
+            cmd += ["--vni-csv", str(work / "vni.csv")]
     else:
         binary = ensure_harness(width, verbose=False, block="vtep")
         cmd = [str(binary), "--json", str(js), "--regs", str(regs), *TRAFFIC]
@@ -165,8 +199,11 @@ def run(run_name: str, width: int, work: Path) -> tuple[list[Side], Diffs]:
         diffs.run.append(f"{binary.name} exit {proc.returncode}: {out[:3000]}")
         return sides, diffs
     rep = json.loads(js.read_text())
-    if run_name == "gre":
-        compare(sides[0], _read_stat_csv(work / "stat.csv"), pcap.read_ethernet(work / "out.pcap"), rep, diffs)
+    if one_port:
+        outs = pcap.read_ethernet(work / "out.pcap")
+        compare(sides[0], _read_stat_csv(work / "stat.csv"), outs, rep, diffs)
+        if one_port == "geneve":
+            compare_vnis(sides[0], work / "vni.csv", diffs)
     else:
         for s, (_, _, port) in zip(sides, RUNS[run_name]):
             d = "decap" if port == "net" else "encap"

@@ -1,5 +1,5 @@
 """pytest entry: the robustness table's bus rows (RX errors, tkeep holes; cocotb_bus_rows.py) on
-vtep_top (VXLAN decap and encap) and gre_decap, each with its axis_keep_check guard inside, at
+vtep_top (VXLAN decap and encap), gre_decap and geneve_decap, each with its axis_keep_check guard inside, at
 every datapath width; vtep_top also pipelined as the report's vtep_top_pipe is: the encap's
 splice engine with its plan and descriptor registered, the live input beat off its decision
 (SPLICE_PIPE = 3); gre_decap and vxlan_decap have one build, pipelined by construction. `make test` runs the bus rows at the narrowest and widest bus
@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 
 
 @pytest.mark.parametrize("data_w", [64, 128, 256, 512] if full_sweep() else [64, 512])
-@pytest.mark.parametrize("top", ["vtep_top", "gre_decap"])
+@pytest.mark.parametrize("top", ["vtep_top", "gre_decap", "geneve_decap"])
 def test_bus_rows(top: str, data_w: int) -> None:
     run_cocotb(
         toplevel=top,

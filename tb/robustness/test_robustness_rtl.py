@@ -85,3 +85,29 @@ def test_compare_catches_differences() -> None:
     rep2 = {**rep, "outcomes": {**rep["outcomes"], "DROP_FRAGMENT": {"packets": 0, "bytes": 0}}}
     d = compare(s, stats, outs, rep2)
     assert any("counter DROP_FRAGMENT" in e and "gre.frag.mf" in e for e in d.run), d.run
+
+
+def test_compare_vnis_catches_differences(tmp_path) -> None:
+    """geneve_decap's m_axis_tvni check: the model's VNIs of the decapsulated output frames pass;
+    a wrong VNI, a missing one and one on a PASS frame are reported against their row."""
+    from rtl_rows import Diffs, compare_vnis
+
+    s = side("geneve_decap", "vni", 64)
+    want, k = [], 0
+    for it in s.items:
+        if it.result.output is None:
+            continue
+        if it.result.tvni_valid:
+            want.append((k, it.result.vni))
+        k += 1
+    assert want and any(v == RB.GN_VNI_PUSH for _, v in want)
+
+    def check(rows) -> Diffs:
+        p = tmp_path / "vni.csv"
+        p.write_text("index,vni\n" + "".join(f"{i},{v}\n" for i, v in rows))
+        return compare_vnis(s, p, Diffs())
+
+    assert check(want).all() == []
+    assert check(want[:3] + [(want[3][0], want[3][1] ^ 1)] + want[4:]).rows
+    assert check(want[:-1]).rows
+    assert check([(0, 7)] + want if want[0][0] != 0 else want[1:]).rows

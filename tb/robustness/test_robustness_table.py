@@ -52,6 +52,10 @@ def test_counter_addresses() -> None:
     assert RB.counter_address("gre_decap", "DROP_RX_ERROR") == 0x0100 + 16 * 12
     assert RB.counter_address("vxlan_decap", "DROP_UDP_CHECKSUM") == 0x0100 + 16 * 10
     assert RB.counter_address("vxlan_encap", "DROP_OVERSIZE") == 0x1100 + 16 * 5
+    assert RB.counter_address("geneve_decap", "DROP_UNKNOWN_VNI") == 0x0100 + 16 * 11
+    assert RB.regs_writes("geneve_decap", "default") == [(0x010, 6081), (0x008, 0)]
+    vni = RB.regs_writes("geneve_decap", "vni")
+    assert vni[-1] == (0x008, 0b11) and all(0x1000 <= a < 0x2000 for a, _ in vni[:-2])
 
 
 # ---- coverage of the issue's classes ----------------------------------------------------------
@@ -79,6 +83,16 @@ REQUIRED = {
                     "frag", "csum.inner_bad", "ip6ext", "vlan.hit", "vlan.other", "runt.short", "runt.hit",
                     "jumbo.hit", "jumbo.fifo", "beat1.plain", "rx.tuser", "keep.nonlast", "keep.last_gap",
                     "keep.last_zero", "keep.single_zero"],
+    "geneve_decap": ["ok.teb", "ok.l3", "punt.proto", "pass.other", "trunc.eth", "trunc.vlan", "trunc.ipv4",
+                     "trunc.ipv4_options", "trunc.ipv6", "trunc.udp_ports", "trunc.udp_len", "trunc.geneve",
+                     "trunc.options", "trunc.inner_eth", "trunc.inner", "len.ipv4_small", "len.ipv4_big",
+                     "len.ipv4_big_udp_ok", "len.udp", "len.ipv4_lt_frame", "len.inner_short", "len.opt_past",
+                     "len.ipv6_small", "len.ipv6_big", "len.ipv6_udp", "ihl.lt5", "ihl.options", "frag.mf",
+                     "frag.offset", "csum.ipv4_bad", "csum.udp_bad", "csum.udp_zero", "version", "flags.o",
+                     "flags.c", "flags.c_punt", "rsvd", "opts.every_len", "vni.known", "vni.push", "vni.unknown",
+                     "ecn.drop", "policy.pass", "policy.punt", "vlan.one", "vlan.two", "vlan.three",
+                     "runt.plain", "jumbo.geneve", "beat1.plain", "rx.tuser", "keep.nonlast", "keep.last_gap",
+                     "keep.last_zero", "keep.single_zero"],
 }
 
 
@@ -88,9 +102,9 @@ def test_required_classes(block: str) -> None:
     missing = [c for c in REQUIRED[block] if f"{RB._PREFIX[block]}.{c}" not in ids]
     assert not missing, f"{block}: no row for {missing}"
     groups = {r.group for r in RB.rows(block)}
-    need = set(RB.GROUPS) - {"GRE flags and version", "VXLAN flags and reserved bits"}
-    need |= {"GRE flags and version"} if block == "gre_decap" else set()
-    need |= {"VXLAN flags and reserved bits"} if block == "vxlan_decap" else set()
+    own = {"gre_decap": {"GRE flags and version"}, "vxlan_decap": {"VXLAN flags and reserved bits"},
+           "geneve_decap": {"Geneve version, flags and options", "VNI table, ECN and policy"}}
+    need = (set(RB.GROUPS) - set().union(*own.values())) | own.get(block, set())
     assert need <= groups, f"{block}: groups without rows: {sorted(need - groups)}"
 
 
@@ -144,7 +158,7 @@ def test_one_beat_every_width(block: str) -> None:
 
 
 def test_ipv6_extension_headers() -> None:
-    for block in ("gre_decap", "vxlan_decap", "vxlan_encap"):
+    for block in ("gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap"):
         nhs = set()
         for r in RB.rows(block, bus="pcap"):
             if r.group != "IPv6 extension headers":
@@ -153,6 +167,22 @@ def test_ipv6_extension_headers() -> None:
                 if f[12:14] == b"\x86\xdd":
                     nhs.add(f[20])
         assert {0, 43, 44, 60} <= nhs, (block, nhs)
+
+
+def test_geneve_every_option_length() -> None:
+    """Options of every length the 6-bit Opt Len allows (0 .. 252 bytes), decapsulated; Opt Len
+    past the datagram dropped; truncation inside the options at every 4th byte of 252."""
+    lens = set()
+    for r in RB.rows("geneve_decap", bus="pcap"):
+        for f in r.frames():
+            if len(f) >= 51 and f[12:14] == b"\x08\x00" and f[23] == 17 and f[36:38] == (6081).to_bytes(2, "big"):
+                res = RB.model_result(r, f)
+                if res.outcome.name.startswith("DECAP"):
+                    lens.add((f[42] & 0x3F) * 4)
+    assert set(range(0, 253, 4)) <= lens, sorted(set(range(0, 253, 4)) - lens)
+    assert {r.id for r in RB.rows("geneve_decap") if r.outcome == "DROP_VERSION"}
+    cuts = {len(f) for f in next(r for r in RB.ROWS if r.id == "gnv.trunc.options").frames()}
+    assert set(range(50, 302, 4)) <= cuts
 
 
 # ---- the bus view of a frame ---------------------------------------------------------------------
