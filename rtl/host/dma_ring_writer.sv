@@ -931,9 +931,7 @@ module dma_ring_writer
     // {word w, word w + 1, their granule enables}.
     localparam int SW_W = 2 * SA_W - 1 + 2 * G;   // word w + 1's bank is the other: no bit
     // A flush as the reader takes it: {queue, slot, first beat, beats - 1, first granule in
-    // the first beat, last granule in the last beat, burst address, commit, PROD}
-    // {queue, slot, first beat, beats - 1, first and last granule, address, commit, PROD,
-    // one beat}
+    // the first beat, last granule in the last beat, burst address, commit, PROD, one beat}
     localparam int FL_W = QW + SBW + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32 + 1;
     logic [DATA_W-1:0] m2_word;
     logic              m2_v;
@@ -1121,6 +1119,7 @@ module dma_ring_writer
     logic              rd_go;
     logic              rd_last;
     logic              rd_nlast_q;   // the beat after the one read last cycle is the flush's last
+    logic              rd_n0_q;      // rd_n_q == 0: the head flush's first beat is next
     logic [WD_W:0]     w_alloc_q;    // beats read
     logic [WD_W:0]     w_sent_q;     // beats sent
     logic [WD_W:0]     w_used_q;
@@ -1130,14 +1129,16 @@ module dma_ring_writer
     assign rd_go   = flf_valid && w_room_q;
     // The flush FIFO's pop: a flag carried with the flush for its first beat, a register for
     // the others, so the pop does not wait for a compare of the FIFO head's data
-    assign rd_last = rd_n_q == '0 ? f_one : rd_nlast_q;
+    assign rd_last = rd_n0_q ? f_one : rd_nlast_q;
     assign flf_pop = rd_go && rd_last;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            rd_n_q <= '0;
+            rd_n_q  <= '0;
+            rd_n0_q <= 1'b1;
         end else if (rd_go) begin
-            rd_n_q <= rd_last ? '0 : rd_n_q + 1'b1;
+            rd_n_q  <= rd_last ? '0 : rd_n_q + 1'b1;
+            rd_n0_q <= rd_last;
         end
     end
 
@@ -1179,7 +1180,7 @@ module dma_ring_writer
         rr1_bank <= rd_b[0];
         rr1_last <= rd_last;
         for (int g = 0; g < G; g++) begin
-            rr1_gen[g] <= (rd_n_q != '0 || LGW'(g) >= f_lo) && (!rd_last || LGW'(g) <= f_hi);
+            rr1_gen[g] <= (!rd_n0_q || LGW'(g) >= f_lo) && (!rd_last || LGW'(g) <= f_hi);
         end
         rr2_w0   <= stg0_mem[rr1_a];
         rr2_w1   <= stg1_mem[rr1_a];
@@ -1204,12 +1205,12 @@ module dma_ring_writer
         if (rst) begin
             awe_push <= 1'b0;
         end else begin
-            awe_push <= rd_go && rd_n_q == '0;
+            awe_push <= rd_go && rd_n0_q;
         end
     end
 
     always_ff @(posedge clk) begin
-        if (rd_go && rd_n_q == '0) awe_data <= {f_addr, 8'(f_nm1), f_cv, f_q, f_cp};
+        if (rd_go && rd_n0_q) awe_data <= {f_addr, 8'(f_nm1), f_cv, f_q, f_cp};
     end
 
     sync_fifo #(
