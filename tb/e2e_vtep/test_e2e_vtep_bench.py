@@ -70,7 +70,7 @@ def test_idle_latency_per_direction_and_size(bench_doc: tuple[dict, str]) -> Non
         for size in doc["sizes"]:
             assert lat["decap"][str(size)] == _decap_latency(size, w), (w, size)
         # encap stores the whole host frame first: its contract's exact cycles at every size
-        # (docs/vxlan.md, "Encap"): the input beats, the slice's and the FIFO's 4, the beat
+        # (docs/vxlan.md, "Encap"): the input beats, the input registers' and the FIFO's 5, the beat
         # completing the classifier's window, 10 and the edit engine's latency
         enc = [lat["encap"][str(s)] for s in doc["sizes"]]
         assert enc == sorted(enc) and enc[-1] > enc[0]
@@ -78,12 +78,12 @@ def test_idle_latency_per_direction_and_size(bench_doc: tuple[dict, str]) -> Non
             want = vxlan_model.encap_latency_cycles(bytes(size - 4), w // 8)
             assert lat["encap"][str(size)] == want, (w, size)
     # 256 bits, the seed's 804-byte network frames (754-byte host frames, no VLAN push): decap
-    # 26 cycles (window beat 3 + 11 + the engine's 11 + slot 1), encap 50 (24 input beats - 1
-    # + 4 + window beat 2 + 10 + the engine's 11)
+    # 26 cycles (window beat 3 + 11 + the engine's 11 + slot 1), encap 51 (24 input beats - 1
+    # + 5 + window beat 2 + 10 + the engine's 11)
     lat = doc["widths"]["256"]["latency"]
-    assert lat["decap"]["754"] == 26 and lat["encap"]["754"] == 50
+    assert lat["decap"]["754"] == 26 and lat["encap"]["754"] == 51
     assert doc["widths"]["64"]["latency"]["decap"]["754"] == 42
-    assert lat["encap"]["64"] == 27 and lat["encap"]["9000"] == 308
+    assert lat["encap"]["64"] == 28 and lat["encap"]["9000"] == 309
     assert "idle-pipeline latency" in stdout
 
 
