@@ -53,9 +53,8 @@ constexpr const char* kTopName = "geneve_decap";
 constexpr const char* kProg = "ws_geneve";
 constexpr const char* kIdText = "WSGN";
 constexpr bool kHasVniTable = true;
-// The VNI table's hash_table window: the decap shell's second 4 KiB window (rtl/tunnel/
-// geneve_decap.sv, docs/geneve.md), after block_csr's.
-constexpr uint32_t kVniTable = 0x1000;
+// The VNI table's hash_table window: the decap shell's second 4 KiB window.
+constexpr uint32_t kVniTable = regmap::geneve_decap_map::VNI_TABLE;
 #else
 using Top = Vgre_decap;
 using Root = Vgre_decap___024root;  // the model's whole state, for the idle fixed-point test

@@ -355,5 +355,11 @@ constexpr uint32_t VNI_TABLE = 0x2000;  // hash_table
 constexpr uint32_t TUNNEL_TABLE = 0x3000;  // hash_table
 }  // namespace vtep_top
 
+// geneve_decap's windows (docs/geneve.md)
+namespace geneve_decap_map {
+constexpr uint32_t GENEVE = 0x0000;  // geneve_decap
+constexpr uint32_t VNI_TABLE = 0x1000;  // hash_table
+}  // namespace geneve_decap_map
+
 }  // namespace regmap
 }  // namespace ws

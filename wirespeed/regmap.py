@@ -14,10 +14,10 @@ Everything else follows from it:
 * ``wirespeed regs [--block gre|vtep|...]`` prints a map by name, and ``wirespeed config``
   names the registers a config writes (:meth:`AddressMap.decode`).
 
-Two address spaces are described (:data:`MAPS`): ``gre`` (``gre_decap``'s own AXI4-Lite space,
-what ``ws_sim`` drives) and ``vtep`` (``vtep_top``: the decap and encap blocks and the two
-tables, each in a 4 KiB window). ``geneve_decap`` has no top yet (its RTL is to come): it is
-in :data:`BLOCKS` (its package, C++ names and docs tables are generated) but in no map.
+Three address spaces are described (:data:`MAPS`): ``gre`` (``gre_decap``'s own AXI4-Lite
+space, what ``ws_sim`` drives), ``geneve`` (``geneve_decap``'s: its registers and the VNI table,
+what ``ws_geneve`` drives) and ``vtep`` (``vtep_top``: the decap and encap blocks and the two
+tables, each in a 4 KiB window).
 """
 
 from __future__ import annotations
@@ -558,7 +558,12 @@ VTEP_MAP = AddressMap("vtep", "vtep_top", (
     Window(0x2000, "vni_table", TABLE),
     Window(0x3000, "tunnel_table", TABLE),
 ))
-MAPS: dict[str, AddressMap] = {m.name: m for m in (GRE_MAP, VTEP_MAP)}
+# geneve_decap: block_csr, then the decap shell's second window (the VNI table).
+GENEVE_MAP = AddressMap("geneve", "geneve_decap", (
+    Window(0x0000, "geneve", GENEVE_DECAP),
+    Window(0x1000, "vni_table", TABLE),
+))
+MAPS: dict[str, AddressMap] = {m.name: m for m in (GRE_MAP, GENEVE_MAP, VTEP_MAP)}
 
 # vtep_top's windows
 VTEP_DECAP = VTEP_MAP.window("decap").base

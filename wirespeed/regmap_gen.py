@@ -20,9 +20,9 @@ import re
 from pathlib import Path
 
 from wirespeed import paths
-from wirespeed.regmap import (BLOCKS, CNT_BASE, CNT_STRIDE, GENEVE_DECAP, GRE, OUTCOME_W, TABLE,
-                              TS_CLOCK, DMA_RING_WRITER, TX_BASE, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP, WINDOW_SIZE,
-                              AddressMap, Block, Register)
+from wirespeed.regmap import (BLOCKS, CNT_BASE, CNT_STRIDE, GENEVE_DECAP, GENEVE_MAP, GRE, OUTCOME_W,
+                              TABLE, TS_CLOCK, DMA_RING_WRITER, TX_BASE, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP,
+                              WINDOW_SIZE, AddressMap, Block, Register)
 
 GENERATOR = "scripts/gen_regmap.py"
 SOURCE = "wirespeed/regmap.py"
@@ -172,11 +172,16 @@ def cpp_header() -> str:
              "constexpr uint32_t ID = 0x000, PARAMS = 0x004, CONTROL = 0x008, COUNTER_CLEAR = 0x00C;", ""]
     for b in BLOCKS.values():  # each in a namespace named after its RTL module
         lines += _cpp_block(b, b.name) + [""]
-    lines.append("// vtep_top's windows (docs/vxlan.md)")
-    lines.append("namespace vtep_top {")
-    for w in VTEP_MAP.windows:
-        lines.append(f"constexpr uint32_t {w.label.upper()} = 0x{w.base:04X};  // {w.block.name}")
-    lines += ["}  // namespace vtep_top", "", "}  // namespace regmap", "}  // namespace ws", ""]
+    # The windows of the tops with more than one: vtep_top's in a namespace of its name,
+    # geneve_decap's beside its block's (same name) as geneve_decap_map.
+    for m, ns, doc in ((VTEP_MAP, "vtep_top", "docs/vxlan.md"),
+                       (GENEVE_MAP, "geneve_decap_map", "docs/geneve.md")):
+        lines.append(f"// {m.top}'s windows ({doc})")
+        lines.append(f"namespace {ns} {{")
+        for w in m.windows:
+            lines.append(f"constexpr uint32_t {w.label.upper()} = 0x{w.base:04X};  // {w.block.name}")
+        lines += [f"}}  // namespace {ns}", ""]
+    lines += ["}  // namespace regmap", "}  // namespace ws", ""]
     return "\n".join(lines)
 
 

@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 from wirespeed.model import geneve as GN
 from wirespeed.model import gre as G
 from wirespeed.model import vxlan as V
-from wirespeed.regmap import GENEVE_DECAP, GRE_MAP, TABLE, VTEP_MAP, VTEP_TUNNEL_TABLE, AddressMap, Window
+from wirespeed.regmap import GENEVE_MAP, GRE_MAP, VTEP_MAP, VTEP_TUNNEL_TABLE
 
 __all__ = [
     "BLOCKS",
@@ -69,11 +69,7 @@ OUTCOMES = {
     "vxlan_encap": V.EncapOutcome,
     "geneve_decap": GN.Outcome,
 }
-# geneve_decap's own AXI4-Lite space (ws_geneve): block_csr at 0x0000, the VNI table's hash_table
-# window at 0x1000 (the decap shell's second window, rtl/tunnel/geneve_decap.sv). wirespeed/regmap.py
-# describes the block but no map of its top yet, so the map is put together here from its parts.
-GENEVE_MAP = AddressMap("geneve", "geneve_decap", (Window(0x0000, "geneve", GENEVE_DECAP),
-                                                   Window(0x1000, "vni_table", TABLE)))
+# geneve_decap's own AXI4-Lite space (ws_geneve).
 GENEVE_VNI_TABLE = GENEVE_MAP.window("vni_table").base
 # Counter window of each block: gre_decap's and geneve_decap's own maps (ws_sim, ws_geneve),
 # vtep_top's decap and encap windows.

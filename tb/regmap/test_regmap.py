@@ -156,13 +156,16 @@ def test_model_control_values_use_the_source_bits() -> None:
 
 
 def test_geneve_block_alone_by_name() -> None:
-    """`wirespeed regs --block geneve-decap`: the block's window alone (it has no top yet)."""
+    """`wirespeed regs --block geneve-decap`: the block's window alone; `--block geneve`: its top's
+    map (ws_geneve's space), the block at 0x0000 and the VNI table at 0x1000."""
     from wirespeed import regs
 
-    assert "geneve-decap" in regs.CHOICES
+    assert "geneve-decap" in regs.CHOICES and "geneve" in regs.CHOICES
     m = regs.lookup("geneve-decap")
-    assert m.top == "geneve_decap" and not any(w.block is GENEVE_DECAP for mp in regmap.MAPS.values()
-                                                for w in mp.windows)
+    assert m.top == "geneve_decap" and [w.block for w in m.windows] == [GENEVE_DECAP]
+    top = regs.lookup("geneve")
+    assert [(w.base, w.block) for w in top.windows] == [(0x0000, GENEVE_DECAP), (0x1000, regmap.TABLE)]
+    assert top.address("geneve", "PORT") == 0x0010
     out = regs.render(m)
     assert re.search(r"^  0x0010 +PORT +RW +6081 ", out, re.M)
     assert "[1] CRITICAL_PUNT: punt frames with C = 1" in out
