@@ -1228,11 +1228,27 @@ module dma_ring_writer
         .m_ready (awf_pop)
     );
 
-    // Pending flushes per (slot, queue): +1 when P decides one, -1 when the reader has
-    // issued its last read; M0 opens a block only when the one before in its slot is read out
+    // Pending flushes per (slot, queue): +1 when P decides one, -1 a cycle after the reader
+    // has issued its last read (the pop and its queue and slot registered first, so the pop's
+    // logic drives three registers, not the 8 x QUEUES decrements spread over the die; a
+    // block counted pending a cycle longer only holds M0 back); M0 opens a block only when
+    // the one before in its slot is read out
     logic [SB-1:0][QUEUES-1:0]       pinc_q;
     logic [SB-1:0][QUEUES-1:0]       pdec_q;
     logic [SB-1:0][QUEUES-1:0][PC_W-1:0] pend_q;
+    logic                            pop_v_q;
+    logic [QW-1:0]                   pop_q_q;
+    logic [SBW-1:0]                  pop_p_q;
+
+    always_ff @(posedge clk) begin
+        if (rst) pop_v_q <= 1'b0;
+        else     pop_v_q <= flf_pop;
+    end
+
+    always_ff @(posedge clk) begin
+        pop_q_q <= f_q;
+        pop_p_q <= f_p;
+    end
 
     always_ff @(posedge clk) begin
         logic [QW-1:0] iq;
@@ -1248,7 +1264,7 @@ module dma_ring_writer
             for (int p = 0; p < SB; p++) begin
                 for (int q = 0; q < QUEUES; q++) begin
                     pinc_q[p][q] <= m2_fv && iq == QW'(q) && ip == SBW'(p);
-                    pdec_q[p][q] <= flf_pop && f_q == QW'(q) && f_p == SBW'(p);
+                    pdec_q[p][q] <= pop_v_q && pop_q_q == QW'(q) && pop_p_q == SBW'(p);
                     pn = pend_q[p][q] + PC_W'(pinc_q[p][q]) - PC_W'(pdec_q[p][q]);
                     pend_q[p][q]    <= pn;
                     pend_nz_q[p][q] <= pn != '0;
