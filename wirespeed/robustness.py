@@ -1324,8 +1324,9 @@ Addresses below are `CNT_PKTS_LO` in `gre_decap`'s map, in `vtep_top`'s (decap w
 the last beat contiguous from bit 0 with at least one byte (0…01…1). A frame that breaks this
 — a beat before the last with a tkeep bit clear, a last beat with a gap (e.g. 0b1011) or with
 tkeep = 0 — is treated exactly as a frame with `tuser` = 1 on its last beat: it is counted as
-DROP_RX_ERROR and never forwarded whole. `rtl/stream/axis_keep_check.sv` (zero latency) does
-this at the input of `gre_decap`, `vxlan_decap`, `vxlan_encap` and `geneve_decap`; the block behind it sees the frame ending
+DROP_RX_ERROR and never forwarded whole. `rtl/stream/axis_keep_check.sv` does this at the input
+of `gre_decap`, `vxlan_decap` and `geneve_decap` (zero latency) and of `vxlan_encap` (one
+register, `REG_OUT`); the block behind it sees the frame ending
 after the highest set tkeep bit of its last beat (at least one byte), which is the length the
 byte counter gets. A frame with no byte at all (tlast on the first beat, tkeep = 0) is counted
 as a 1-byte frame. (Before the guard, `gre_decap` took a byte under a hole as data and forwarded
