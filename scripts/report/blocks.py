@@ -367,6 +367,12 @@ TIMING_NOTES: dict[str, str] = {
         "port B (4.26 ns clock-to-output) → the slot's valid bit over the 8 memories → "
         "`count_q` (TBL_COUNT). Next: port B's words registered before a command uses them "
         "(a command cycle more), the key's CRC as a balanced XOR per bit."),
+    "geneve_decap": (
+        "Control fan-out: the tap record queue's bypass (the record's wait flag) decides the "
+        "join's pop, which enables every bit of the queue's output register across the die "
+        "(8.7 of 9.82 ns wire, 4.06 ns in one net). Next: a queue output whose load does not "
+        "wait for the same cycle's pop (a registered-ready output pair), as gre_decap's "
+        "descriptor queue needs too."),
     "vxlan_encap": UNROUTED + " Next: route it on an unloaded core (on axis_edit and "
                               "vxlan_encap_classify since issue 27).",
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
