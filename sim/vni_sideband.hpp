@@ -1,7 +1,7 @@
 // The VNI side band of a decapsulator's output (m_*_tvni, m_*_tvni_valid): constant over a
 // frame's beats; one CSV row "index,vni" per whole output frame that carries a VNI (index = the
-// frame's position in the output pcap). Used by ws_geneve (sim/harness.cpp); ws_vtep's
-// m_host_axis side band (sim/vtep_harness.cpp) does the same inline.
+// frame's position in the output pcap). Used by ws_geneve (sim/harness.cpp, m_axis) and ws_vtep
+// (sim/vtep_harness.cpp, m_host_axis).
 #pragma once
 
 #include "pcap.hpp"

@@ -20,6 +20,7 @@
 #include "stream.hpp"
 #include "traffic.hpp"
 #include "util.hpp"
+#include "vni_sideband.hpp"
 
 #include <cstdio>
 #include <string>
@@ -43,6 +44,7 @@ WS_STAT_PORT(EncapStat, m_encap_stat);
 
 using Decap = Direction<Top, NetIn, HostOut, DecapStat>;
 using Encap = Direction<Top, HostIn, NetOut, EncapStat>;
+WS_TVNI_PORT(HostVni, m_host_axis);
 constexpr unsigned DATA_W = Decap::Source::DATA_W;
 static_assert(Encap::Source::DATA_W == DATA_W, "ports of different widths");
 
@@ -131,55 +133,22 @@ public:
         });
     }
 
-    void open_vni_csv(const std::string& path) {
-        vni_csv_.open(path, 1u << 20);
-        vni_csv_.put_str("index,vni\n");
-        vni_csv_on_ = true;
-    }
-
     int run(const std::vector<RegWrite>& writes);
 
 private:
     const Options& o_;
     Clock<Top, Root> k_;
     double wall_start_ = 0, wall_end_ = 0, last_progress_ = 0;
-    BufferedFile vni_csv_;
-    bool vni_csv_on_ = false;
-    uint32_t cur_vni_ = 0;
-    bool cur_vni_valid_ = false;
-    uint64_t vni_issues_ = 0;
 
 public:
     Decap decap;
     Encap encap;
+    // m_host_axis_tvni/_tvni_valid (--host-vni-csv)
+    VniSideband<Top, Decap, HostVni> vni{"m_host_axis"};
 
 private:
     void identify(uint32_t base, uint32_t want_id, const char* what);
     void wait_table_clear(uint32_t base, const char* what);
-    // m_host_axis_tvni/_tvni_valid: constant over a frame's beats; one CSV row per whole frame
-    // that carries a VNI.
-    inline void vni_sideband(uint64_t c) {
-        const unsigned f = decap.last_flags();
-        if (!(f & Decap::Sink::BEAT)) return;
-        const uint32_t vni = k_.t->m_host_axis_tvni & 0xffffffu;
-        const bool valid = k_.t->m_host_axis_tvni_valid & 1u;
-        if (f & Decap::Sink::FIRST) {
-            cur_vni_ = vni;
-            cur_vni_valid_ = valid;
-        } else if (vni != cur_vni_ || valid != cur_vni_valid_) {
-            if (vni_issues_++ < 5)
-                warn("m_host_axis protocol: m_host_axis_tvni/_tvni_valid changed within a frame "
-                     "(cycle %llu, output frame %llu: %u/%u, then %u/%u)",
-                     (unsigned long long)c, (unsigned long long)decap.sink.outs_done(), cur_vni_,
-                     (unsigned)cur_vni_valid_, vni, (unsigned)valid);
-        }
-        if ((f & Decap::Sink::WRITTEN) && cur_vni_valid_ && vni_csv_on_) {
-            vni_csv_.put_u64(decap.sink.packets_out() - 1);
-            vni_csv_.put_char(',');
-            vni_csv_.put_u64(cur_vni_);
-            vni_csv_.put_char('\n');
-        }
-    }
     int finish();
 };
 
@@ -227,7 +196,7 @@ int Sim::run(const std::vector<RegWrite>& writes) {
     k_.apply_writes(writes, o_.regs);
 
     // ---- traffic ----
-    run_traffic(k_, o_, wall_start_, last_progress_, [this](uint64_t c) { vni_sideband(c); }, decap,
+    run_traffic(k_, o_, wall_start_, last_progress_, [this](uint64_t c) { vni.sample(k_.t, decap, c); }, decap,
                 encap);
     return finish();
 }
@@ -242,7 +211,7 @@ int Sim::finish() {
     k_.final();
     decap.close();
     encap.close();
-    if (vni_csv_on_) vni_csv_.close();
+    vni.close();
 
     std::vector<std::string> errors;
     decap.check(errors);
@@ -273,10 +242,7 @@ int Sim::finish() {
 
     decap.warn_keep_issues();
     encap.warn_keep_issues();
-    if (vni_issues_)
-        warn("%llu m_host_axis beat(s) changed m_host_axis_tvni within a frame (see the first "
-             "warnings above)",
-             (unsigned long long)vni_issues_);
+    vni.warn_issues();
     if (!errors.empty()) {
         for (const auto& e : errors) fprintf(stderr, "%s: error: %s\n", g_prog, e.c_str());
         return EXIT_BALANCE;
@@ -300,7 +266,7 @@ int main(int argc, char** argv) {
                 o.host_in.empty() ? nullptr : &host, host_total);
         if (!o.host_out.empty()) sim.decap.sink.open(o.host_out);
         if (!o.net_out.empty()) sim.encap.sink.open(o.net_out);
-        if (!o.host_vni_csv.empty()) sim.open_vni_csv(o.host_vni_csv);
+        if (!o.host_vni_csv.empty()) sim.vni.open_csv(o.host_vni_csv);
         if (!o.decap_latency_csv.empty()) sim.decap.match.open_csv(o.decap_latency_csv);
         if (!o.encap_latency_csv.empty()) sim.encap.match.open_csv(o.encap_latency_csv);
         if (!o.decap_stat_csv.empty()) sim.decap.match.open_stat_csv(o.decap_stat_csv);
