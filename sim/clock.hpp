@@ -18,6 +18,7 @@
 #pragma once
 
 #include "axil.hpp"
+#include "regmap.hpp"
 #include "util.hpp"
 #include "verilated.h"
 
@@ -289,5 +290,20 @@ private:
     uint64_t skipped_cycles_ = 0;
     std::vector<uint64_t*> free_;  // WS_FREE_COUNTERS
 };
+
+// After reset a hash_table clears itself (TBL_STATUS.busy); register writes and traffic wait
+// for it. `base`: the table's window; `what` names it in the errors.
+template <class Clk>
+void wait_table_clear(Clk& k, uint32_t base, const char* what) {
+    constexpr uint64_t kLimit = 1u << 22;  // cycles
+    const uint64_t t0 = k.cycle();
+    char name[64];
+    snprintf(name, sizeof name, "%s TBL_STATUS", what);
+    while (k.access(false, base + regmap::hash_table::TBL_STATUS, 0, name, true) & 1u) {
+        if (k.cycle() - t0 > kLimit)
+            die(EXIT_AXIL, "%s (0x%04x): TBL_STATUS still busy %llu cycles after reset", what, base,
+                (unsigned long long)(k.cycle() - t0));
+    }
+}
 
 }  // namespace ws

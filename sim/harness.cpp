@@ -65,8 +65,6 @@ constexpr const char* kIdText = "WSG1";
 constexpr bool kHasVniTable = false;
 constexpr uint32_t kVniTable = 0;
 #endif
-constexpr uint32_t kTblStatus = regmap::hash_table::TBL_STATUS;
-constexpr uint64_t kTableClearLimit = 1u << 22;  // cycles to wait for the post-reset clear
 
 WS_AXIS_PORT(InPort, s_axis);
 WS_AXIS_PORT(OutPort, m_axis);
@@ -148,21 +146,8 @@ public:
 #endif
 
 private:
-    void wait_table_clear(uint32_t base, const char* what);
     int finish();
 };
-
-// After reset a table clears itself (TBL_STATUS.busy); the --regs writes wait for it.
-void Sim::wait_table_clear(uint32_t base, const char* what) {
-    const uint64_t t0 = k_.cycle();
-    char name[64];
-    snprintf(name, sizeof name, "%s TBL_STATUS", what);
-    while (k_.access(false, base + kTblStatus, 0, name, true) & 1u) {
-        if (k_.cycle() - t0 > kTableClearLimit)
-            die(EXIT_AXIL, "%s (0x%04x): TBL_STATUS still busy %llu cycles after reset", what, base,
-                (unsigned long long)(k_.cycle() - t0));
-    }
-}
 
 int Sim::run(const std::vector<RegWrite>& writes) {
     wall_start_ = now_seconds();
@@ -182,7 +167,7 @@ int Sim::run(const std::vector<RegWrite>& writes) {
     if (axil.resp() == 0 && (params & 0xffffu) != DATA_W)
         die(EXIT_BALANCE, "PARAMS says DATA_W=%u but the harness was built for %u-bit ports",
             params & 0xffffu, DATA_W);
-    if (kHasVniTable) wait_table_clear(kVniTable, "VNI table");
+    if (kHasVniTable) wait_table_clear(k_, kVniTable, "VNI table");
     k_.apply_writes(writes, o_.regs);
 
     // ---- traffic ----

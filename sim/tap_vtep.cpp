@@ -91,13 +91,6 @@ void identify(Clk& k, uint32_t base, uint32_t want, const char* what) {
         die(EXIT_BALANCE, "%s PARAMS says DATA_W=%u but the harness was built for %u", what, params & 0xffffu, DATA_W);
 }
 
-template <class Clk>
-void wait_table_clear(Clk& k, uint32_t base, const char* what) {
-    const uint64_t t0 = k.cycle();
-    while (k.access(false, base + regmap::hash_table::TBL_STATUS, 0, what, true) & 1u)
-        if (k.cycle() - t0 > (1u << 22)) die(EXIT_AXIL, "%s: TBL_STATUS still busy after reset", what);
-}
-
 int run(const Options& o) {
     std::vector<RegWrite> writes;
     if (!o.regs.empty()) writes = read_regs(o.regs);

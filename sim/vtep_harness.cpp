@@ -57,10 +57,8 @@ const char* const* const kEncapNames = regmap::vxlan_encap::kOutcomeNames;
 constexpr uint32_t kDecapBase = regmap::vtep_top::DECAP, kEncapBase = regmap::vtep_top::ENCAP;
 constexpr uint32_t kVniTable = regmap::vtep_top::VNI_TABLE;
 constexpr uint32_t kTunnelTable = regmap::vtep_top::TUNNEL_TABLE;
-constexpr uint32_t kTblStatus = regmap::hash_table::TBL_STATUS;
 constexpr uint32_t kDecapId = regmap::vxlan_decap::kIdValue;  // "WSVD"
 constexpr uint32_t kEncapId = regmap::vxlan_encap::kIdValue;  // "WSVE"
-constexpr uint64_t kTableClearLimit = 1u << 22;  // cycles to wait for the post-reset clear
 
 // ------------------------------------------------------------------------------------------------
 // Command line
@@ -148,7 +146,6 @@ public:
 
 private:
     void identify(uint32_t base, uint32_t want_id, const char* what);
-    void wait_table_clear(uint32_t base, const char* what);
     int finish();
 };
 
@@ -167,18 +164,6 @@ void Sim::identify(uint32_t base, uint32_t want_id, const char* what) {
             what, base + regmap::PARAMS, params & 0xffffu, DATA_W);
 }
 
-// After reset a table clears itself (TBL_STATUS.busy); traffic starts once both are ready.
-void Sim::wait_table_clear(uint32_t base, const char* what) {
-    const uint64_t t0 = k_.cycle();
-    char name[64];
-    snprintf(name, sizeof name, "%s TBL_STATUS", what);
-    while (k_.access(false, base + kTblStatus, 0, name, true) & 1u) {
-        if (k_.cycle() - t0 > kTableClearLimit)
-            die(EXIT_AXIL, "%s (0x%04x): TBL_STATUS still busy %llu cycles after reset", what, base,
-                (unsigned long long)(k_.cycle() - t0));
-    }
-}
-
 int Sim::run(const std::vector<RegWrite>& writes) {
     wall_start_ = now_seconds();
     last_progress_ = wall_start_;
@@ -191,8 +176,8 @@ int Sim::run(const std::vector<RegWrite>& writes) {
     // ---- identify, wait for the tables, configure ----
     identify(kDecapBase, kDecapId, "decap");
     identify(kEncapBase, kEncapId, "encap");
-    wait_table_clear(kVniTable, "VNI table");
-    wait_table_clear(kTunnelTable, "tunnel table");
+    wait_table_clear(k_, kVniTable, "VNI table");
+    wait_table_clear(k_, kTunnelTable, "tunnel table");
     k_.apply_writes(writes, o_.regs);
 
     // ---- traffic ----
