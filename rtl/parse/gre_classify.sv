@@ -112,6 +112,7 @@ module gre_classify
     logic               g1_p_v4_q, g1_p_v6_q, g1_p_teb_q;
     logic               g1_ecn_on_q;        // outer ECN is ECT(1) or CE (L3 payloads)
     logic               g1_ecn_pl_short_q, g1_ecn_trunc_q, g1_teb_short_q;
+    logic               g1_ecn_drop_q;      // RFC 6040: outer CE over a Not-ECT inner header
     logic               g1_len_short_q;     // whole frame ends before ip_end
     logic               g1_csum_q;
     logic [1:0]         g1_oecn_q;
@@ -141,6 +142,7 @@ module gre_classify
         logic [4:0]        gre_len;
         logic              p_v6;
         logic [3:0]        lt_gre, lt_ecn, lt_teb, have_gre, have_ecn;
+        logic [1:0]        iecn_v4, iecn_v6; // the inner header's ECN field, byte 1 [1:0] / [5:4]
         g1_valid_q <= tap_valid;
         if (tap_valid) begin
             flags    = {tap_l4[0 +: 8], tap_l4[8 +: 8]};
@@ -176,6 +178,9 @@ module gre_classify
             g1_ecn_pl_short_q <= lt_ecn[n_opt];
             g1_ecn_trunc_q   <= have_ecn[n_opt];
             g1_teb_short_q   <= lt_teb[n_opt];
+            iecn_v4           = tap_l4[8 * (5 + 4 * int'(n_opt)) +: 2];
+            iecn_v6           = tap_l4[8 * (5 + 4 * int'(n_opt)) + 4 +: 2];
+            g1_ecn_drop_q    <= ecn_drop(tap_ip_ecn, p_v6 ? iecn_v6 : iecn_v4);
             g1_len_short_q   <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
             g1_csum_q        <= flags[15];
             g1_oecn_q        <= tap_ip_ecn;
@@ -210,8 +215,6 @@ module gre_classify
     outcome_e g2_outcome;     // the early outcome (steps 1-7), the allow-list taken as a hit
     logic     g2_need_hit;    // ... where the allow-list decides: a miss is DROP_NOT_ALLOWED
     always_comb begin
-        logic ecn_drop_now;
-        ecn_drop_now = ecn_drop(g1_oecn_q, g1_p_v6_q ? g1_inner_q[1][5:4] : g1_inner_q[1][1:0]);
         g2_need_hit  = 1'b0;
         if (g1_not_gre_q)                               g2_outcome = OUT_PASS;
         else if (g1_trunc_fixed_q)                      g2_outcome = OUT_DROP_TRUNCATED;
@@ -232,7 +235,7 @@ module gre_classify
             else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
             else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
                                                             g2_outcome = OUT_DROP_TRUNCATED;
-            else if (!g1_p_teb_q && g1_ecn_on_q && ecn_drop_now)
+            else if (!g1_p_teb_q && g1_ecn_on_q && g1_ecn_drop_q)
                                                             g2_outcome = OUT_DROP_ECN;
             else if (g1_p_teb_q && g1_teb_short_q)          g2_outcome = OUT_DROP_TRUNCATED;
             else if (g1_p_teb_q)                            g2_outcome = OUT_DECAP_TEB;

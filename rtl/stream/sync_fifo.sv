@@ -8,6 +8,10 @@
 //
 // The output register is loaded from the RAM's read port whenever it is empty or being taken,
 // so nothing downstream sees the RAM's read path. s_ready is a register: not full.
+// The output register's load enable depends on m_ready in the same cycle, so one enable net
+// would fan out to every bit of a wide record across the die; it is built per SLICE_W-bit
+// slice instead, from its own copies of the state registers (kept apart from synthesis'
+// merging), so each enable drives one slice.
 // Latency: a word written in cycle t is on m_* in cycle t + 2; with BYPASS = 1, a word offered
 // to an empty FIFO is on m_* in the same cycle (a 2:1 multiplexer between s_data and the
 // output register) and, when not taken there, held in the output register.
@@ -20,7 +24,10 @@ module sync_fifo #(
     // Words the RAM holds (a power of two, 2 or more); the output register holds one more.
     parameter int DEPTH = 16,
     // 1: an empty FIFO shows the offered word on m_* in the same cycle.
-    parameter bit BYPASS = 1'b0
+    parameter bit BYPASS = 1'b0,
+    // Bits of the output register per copy of its load enable (and of the registers it
+    // comes from): bounds the enable's fan-out on a wide record.
+    parameter int SLICE_W = 64
 ) (
     input  wire logic             clk,
     input  wire logic             rst,
@@ -42,14 +49,18 @@ module sync_fifo #(
     if (WIDTH < 1) begin : g_check_width
         $error("sync_fifo: WIDTH must be at least 1");
     end
+    if (SLICE_W < 1) begin : g_check_slice
+        $error("sync_fifo: SLICE_W must be at least 1");
+    end
+
+    localparam int NS = (WIDTH + SLICE_W - 1) / SLICE_W;   // output slices
 
     logic [WIDTH-1:0] mem [DEPTH];
-    logic [PTR_W-1:0] wr_ptr_q, rd_ptr_q;
+    logic [PTR_W-1:0] wr_ptr_q;
     logic [PTR_W:0]   cnt_q;               // words in the RAM
-    logic [WIDTH-1:0] out_q;
     logic             out_valid_q;
-    // The RAM's state as flags registered from the count: `load` selects and enables every
-    // bit of the output register and s_ready feeds `push`, so neither waits for an adder.
+    // The RAM's state as flags registered from the count: `load` and s_ready (which feeds
+    // `push`) then wait for no adder.
     logic             ram_empty_q, one_q, almost_q, full_q;
 
     // BYPASS: the offered word goes straight out when nothing older waits.
@@ -58,8 +69,6 @@ module sync_fifo #(
     wire load      = !ram_empty_q && (!out_valid_q || m_ready);
 
     assign m_valid = out_valid_q || direct;
-    assign m_data  = out_valid_q ? out_q : s_data;
-
     // The free word at wr_ptr is written every cycle the RAM is not full; push only moves the
     // pointer. So the RAM's write enable is a register (fanning out to every bit) and push
     // stays a local net of the pointer and flag logic.
@@ -87,17 +96,10 @@ module sync_fifo #(
         s_ready     <= !full_d;
         ram_empty_q <= !push && (ram_empty_q || (one_q && load));
         if (push) wr_ptr_q <= wr_ptr_q + 1'b1;
-        if (load) begin
-            rd_ptr_q <= rd_ptr_q + 1'b1;
-            out_q    <= mem[rd_ptr_q];
-        end else if (direct && !m_ready) begin
-            out_q    <= s_data;      // shown but not taken: held in the output register
-        end
         if (load || (direct && !m_ready)) out_valid_q <= 1'b1;
         else if (m_ready)                 out_valid_q <= 1'b0;
         if (rst) begin
             wr_ptr_q    <= '0;
-            rd_ptr_q    <= '0;
             cnt_q       <= '0;
             one_q       <= 1'b0;
             almost_q    <= 1'b0;
@@ -105,6 +107,41 @@ module sync_fifo #(
             ram_empty_q <= 1'b1;
             out_valid_q <= 1'b0;
             s_ready     <= 1'b0;
+        end
+    end
+
+    // The output register, slice by slice: each slice has its own copies of ram_empty_q,
+    // out_valid_q and rd_ptr_q, so its load enable and read address are local nets.
+    for (genvar sl = 0; sl < NS; sl++) begin : g_slice
+        localparam int LO = sl * SLICE_W;
+        localparam int SW = (WIDTH - LO < SLICE_W) ? WIDTH - LO : SLICE_W;
+
+        logic             ram_empty_r_q, out_valid_r_q;
+        logic [PTR_W-1:0] rd_ptr_r_q;
+        logic [SW-1:0]    slice_q;
+
+        wire direct_r = BYPASS && ram_empty_r_q && !out_valid_r_q && s_valid;
+        wire push_r   = s_valid && s_ready && !direct_r;
+        wire load_r   = !ram_empty_r_q && (!out_valid_r_q || m_ready);
+
+        // (without BYPASS m_data is the register alone: no multiplexer in front of the consumer)
+        assign m_data[LO +: SW] = (!BYPASS || out_valid_r_q) ? slice_q : s_data[LO +: SW];
+
+        (* keep *) always_ff @(posedge clk) begin
+            ram_empty_r_q <= !push_r && (ram_empty_r_q || (one_q && load_r));
+            if (load_r) rd_ptr_r_q <= rd_ptr_r_q + 1'b1;
+            if (load_r || (direct_r && !m_ready)) out_valid_r_q <= 1'b1;
+            else if (m_ready)                     out_valid_r_q <= 1'b0;
+            if (rst) begin
+                ram_empty_r_q <= 1'b1;
+                rd_ptr_r_q    <= '0;
+                out_valid_r_q <= 1'b0;
+            end
+        end
+
+        always_ff @(posedge clk) begin
+            if (load_r)                     slice_q <= mem[rd_ptr_r_q][LO +: SW];
+            else if (direct_r && !m_ready)  slice_q <= s_data[LO +: SW];   // shown, not taken
         end
     end
 
