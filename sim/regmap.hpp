@@ -347,6 +347,50 @@ constexpr uint32_t Q_CTRL_ENABLE = 0x1u;  // [0]
 constexpr uint32_t Q_CTRL_LOG2_SIZE = 0x1F00u;  // [12:8]
 }  // namespace dma_ring_writer
 
+// generator and checker in front of the capture (docs/host.md)
+namespace capture_gen_top {
+constexpr uint32_t kIdValue = 0x57534347u;
+constexpr uint32_t ID = 0x000;
+constexpr uint32_t PARAMS = 0x004;
+constexpr uint32_t CTRL = 0x008;
+constexpr uint32_t CMD = 0x00C;
+constexpr uint32_t GEN_LEN = 0x010;
+constexpr uint32_t GEN_RATE = 0x014;
+constexpr uint32_t GEN_FLOWS = 0x018;
+constexpr uint32_t GEN_COUNT = 0x01C;
+constexpr uint32_t STATUS = 0x020;
+constexpr uint32_t GEN_FRAMES = 0x024;
+constexpr uint32_t GEN_BYTES_LO = 0x028;
+constexpr uint32_t GEN_BYTES_HI = 0x02C;
+constexpr uint32_t GEN_T_FIRST_LO = 0x030;
+constexpr uint32_t GEN_T_FIRST_HI = 0x034;
+constexpr uint32_t GEN_T_LAST_LO = 0x038;
+constexpr uint32_t GEN_T_LAST_HI = 0x03C;
+constexpr uint32_t CHK_FRAMES = 0x040;
+constexpr uint32_t CHK_BYTES_LO = 0x044;
+constexpr uint32_t CHK_BYTES_HI = 0x048;
+constexpr uint32_t CHK_OTHERS = 0x04C;
+constexpr uint32_t CHK_GAPS = 0x050;
+constexpr uint32_t CHK_LATE = 0x054;
+constexpr uint32_t CHK_LAT_MIN = 0x058;
+constexpr uint32_t CHK_LAT_MAX = 0x05C;
+constexpr uint32_t CHK_LAT_SUM_LO = 0x060;
+constexpr uint32_t CHK_LAT_SUM_HI = 0x064;
+constexpr uint32_t RX_DISCARD = 0x068;
+constexpr uint32_t TIME_LO = 0x070;
+constexpr uint32_t TIME_HI = 0x074;
+constexpr uint32_t PARAMS_DATA_W = 0xFFFFu;  // [15:0]
+constexpr uint32_t PARAMS_UDP_PORT = 0xFFFF0000u;  // [31:16]
+constexpr uint32_t CTRL_GEN_ENABLE = 0x1u;  // [0]
+constexpr uint32_t CTRL_LOOPBACK = 0x2u;  // [1]
+constexpr uint32_t CMD_CHK_CLEAR = 0x1u;  // [0]
+constexpr uint32_t GEN_LEN_MIN = 0xFFFFu;  // [15:0]
+constexpr uint32_t GEN_LEN_MAX = 0xFFFF0000u;  // [31:16]
+constexpr uint32_t GEN_RATE_RATE = 0xFFFFFFu;  // [23:0]
+constexpr uint32_t STATUS_GEN_DONE = 0x1u;  // [0]
+constexpr uint32_t STATUS_LOOPBACK = 0x2u;  // [1]
+}  // namespace capture_gen_top
+
 // vtep_top's windows (docs/vxlan.md)
 namespace vtep_top {
 constexpr uint32_t DECAP = 0x0000;  // vxlan_decap

@@ -546,10 +546,77 @@ DMA_RING_WRITER = Block(
     ),
 )
 
+CAPTURE_GEN_BASE = 0x4000   # capture_gen_top: this window; capture_top's own space at 0x0000
+CAPTURE_GEN_PORT = 0x5753   # pkt_gen's and pkt_chk's UDP destination port (their PORT default)
+CAPTURE_GEN_LATENCY = 2     # loopback: generator beat registered -> the checker's time (cycles)
+
+CAPTURE_GEN = Block(
+    name="capture_gen_top", prefix="CGEN", title="generator and checker in front of the capture",
+    doc="docs/host.md", sv_package="capture_gen_pkg", sv_path="rtl/host/capture_gen_pkg.sv",
+    id_value=0x57534347,
+    registers=(
+        Register(0x000, "ID", "RO", '0x57534347 ("WSCG")', reset=0x57534347),
+        Register(0x004, "PARAMS", "RO", "[15:0] DATA_W, [31:16] the test frames' UDP port "
+                 "(0x5753)", reset=None,
+                 fields=(BitField("DATA_W", 0, 16, "bus width in bits"),
+                         BitField("UDP_PORT", 16, 16, "pkt_gen's destination port"))),
+        Register(0x008, "CTRL", "RW", "[0] GEN_ENABLE: the generator runs (its counters restart "
+                 "when it rises); [1] LOOPBACK: capture's input is the generator (else s_axis); "
+                 "takes effect between frames of both sources",
+                 fields=(_bit("GEN_ENABLE", 0, "pkt_gen's en"),
+                         _bit("LOOPBACK", 1, "capture takes the generator's frames, s_axis's "
+                              "are dropped and counted (RX_DISCARD); else the generator "
+                              "feeds m_axis"))),
+        Register(0x00C, "CMD", "WO", "write 1s: [0] CHK_CLEAR zeroes the checker's counters and "
+                 "its expected sequence number (reads 0)",
+                 fields=(_bit("CHK_CLEAR", 0, "pkt_chk's clear"),)),
+        Register(0x010, "GEN_LEN", "RW", "[15:0] LEN_MIN, [31:16] LEN_MAX: bus bytes (no FCS), "
+                 "60..16383; lengths sweep min..max, one more each frame (reset 60, 60)",
+                 reset=0x003C003C,
+                 fields=(BitField("MIN", 0, 16, "shortest frame, bus bytes (60 at least)"),
+                         BitField("MAX", 16, 16, "longest frame, bus bytes"))),
+        Register(0x014, "GEN_RATE", "RW", "[23:0] wire bytes (bus bytes + 24) a cycle, 8.16 "
+                 "fixed point; 0 = back to back (100 Gbit/s at 322.265625 MHz: 2542002)",
+                 fields=(BitField("RATE", 0, 24, "token bucket refill, bytes a cycle x 2^16"),)),
+        Register(0x018, "GEN_FLOWS", "RW", "[15:0] flows 0..n-1 in turn (source 10.0.F.F, port "
+                 "1024 + F); 0 or 1: one flow", reset=1),
+        Register(0x01C, "GEN_COUNT", "RW", "frames to send; 0 = until GEN_ENABLE falls"),
+        Register(0x020, "STATUS", "RO", "[0] GEN_DONE: GEN_COUNT frames sent, the last beat "
+                 "gone; [1] LOOPBACK: the select in force",
+                 fields=(_bit("GEN_DONE", 0, "the run's frames all left the generator"),
+                         _bit("LOOPBACK", 1, "capture's input is the generator now"))),
+        Register(0x024, "GEN_FRAMES", "RO", "frames the generator sent (from GEN_ENABLE's rise)"),
+        Register(0x028, "GEN_BYTES_LO", "RO", "their bus bytes [31:0]; the read latches [63:32] "
+                 "for the next *_HI read"),
+        Register(0x02C, "GEN_BYTES_HI", "RO", "the latched high word"),
+        Register(0x030, "GEN_T_FIRST_LO", "RO", "TIME of the run's first beat leaving the "
+                 "generator [31:0]; latches [63:32]"),
+        Register(0x034, "GEN_T_FIRST_HI", "RO", "the latched high word"),
+        Register(0x038, "GEN_T_LAST_LO", "RO", "TIME of the run's last frame's last beat [31:0]; "
+                 "latches [63:32]"),
+        Register(0x03C, "GEN_T_LAST_HI", "RO", "the latched high word"),
+        Register(0x040, "CHK_FRAMES", "RO", "test frames the checker saw entering capture"),
+        Register(0x044, "CHK_BYTES_LO", "RO", "their bytes [31:0]; latches [63:32]"),
+        Register(0x048, "CHK_BYTES_HI", "RO", "the latched high word"),
+        Register(0x04C, "CHK_OTHERS", "RO", "frames that are not test frames"),
+        Register(0x050, "CHK_GAPS", "RO", "test frames missing, by sequence number"),
+        Register(0x054, "CHK_LATE", "RO", "sequence numbers below the expected one"),
+        Register(0x058, "CHK_LAT_MIN", "RO", "least latency, cycles of TIME (all ones until a "
+                 "frame; saturates)", reset=0xFFFFFFFF),
+        Register(0x05C, "CHK_LAT_MAX", "RO", "largest latency, cycles (saturates)"),
+        Register(0x060, "CHK_LAT_SUM_LO", "RO", "sum of the latencies [31:0]; latches [63:32]"),
+        Register(0x064, "CHK_LAT_SUM_HI", "RO", "the latched high word"),
+        Register(0x068, "RX_DISCARD", "RO", "s_axis frames dropped while LOOPBACK was in force"),
+        Register(0x070, "TIME_LO", "RO", "the generator's and checker's time: cycles since "
+                 "reset [31:0]; latches [63:32]"),
+        Register(0x074, "TIME_HI", "RO", "the latched high word"),
+    ),
+)
+
 # ------------------------------------------------------------------------------ address maps
 
 BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP, TABLE,
-                                                 TS_CLOCK, DMA_RING_WRITER)}
+                                                 TS_CLOCK, DMA_RING_WRITER, CAPTURE_GEN)}
 
 GRE_MAP = AddressMap("gre", "gre_decap", (Window(0x0000, "gre", GRE),))
 VTEP_MAP = AddressMap("vtep", "vtep_top", (

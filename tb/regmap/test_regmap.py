@@ -86,7 +86,7 @@ def test_every_block_with_a_package_is_generated() -> None:
         if b.outcomes:
             assert b.sv_path in outs, b.name
     assert set(BLOCKS) == {"gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap", "hash_table",
-                           "ts_clock", "dma_ring_writer"}
+                           "ts_clock", "dma_ring_writer", "capture_gen_top"}
 
 
 @pytest.mark.parametrize("block", [GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP], ids=lambda b: b.name)
