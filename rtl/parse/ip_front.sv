@@ -13,8 +13,8 @@
 //        L2+6 next header, G = L2 + 40.
 //
 // Stages (each ends in registers):
-//   capture  hdr_capture: the first HDR_BYTES bytes by beat position; the two TPID checks
-//            as the beats holding bytes 12-13 and 16-17 pass
+//   capture  hdr_capture: the first HDR_BYTES bytes by beat position; the two TPID checks,
+//            and the EtherType and IHL decoded for each tag count, as their beats pass
 //   S1       VLAN tags -> L2; the IPv4 fixed header's 20 bytes selected by the tag count; the
 //            bytes from 34 on copied unshifted beside u = (G - 34) / 4; the 17 word pairs at
 //            14 + 4m summed raw, each with an enable (inside the IP header for this tag count
@@ -157,13 +157,34 @@ module ip_front
         beat_byte = c_beat_tdata[8 * (i % KEEP_W) +: 8];
     endfunction
 
-    logic c_tpid1_q, c_tpid2_q;
+    // And for each tag count t the EtherType and the IP version/IHL byte at 12 + 4t .. 14 + 4t
+    // (always inside one beat), decoded as their beat passes: S1 then only selects by the tag
+    // count, and the window's wide register feeds no compare.
+    logic                  c_tpid1_q, c_tpid2_q;
+    logic [2:0]            c_v4_q, c_v6_q;
+    logic [2:0][3:0]       c_u_q;      // u for each tag count
+    logic [2:0][PAIRS-1:0] c_on_q;     // raw pair m lies in the IP header, for each tag count
     always_ff @(posedge clk) begin
+        logic [15:0] et;
+        logic [3:0]  ihl, step;
         if (c_beat_wen[12 / KEEP_W]) begin
             c_tpid1_q <= is_tpid({beat_byte(12), beat_byte(13)});
         end
         if (c_beat_wen[16 / KEEP_W]) begin
             c_tpid2_q <= is_tpid({beat_byte(16), beat_byte(17)});
+        end
+        for (int t = 0; t < 3; t++) begin
+            if (c_beat_wen[(12 + 4*t) / KEEP_W]) begin
+                et  = {beat_byte(12 + 4*t), beat_byte(13 + 4*t)};
+                ihl = beat_byte(14 + 4*t)[3:0];
+                c_v4_q[t] <= et == 16'h0800;
+                c_v6_q[t] <= et == 16'h86DD;
+                // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
+                step       = (et == 16'h86DD) ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+                c_u_q[t]  <= step + 4'(t);
+                // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
+                for (int m = 0; m < PAIRS; m++) c_on_q[t][m] <= m >= t && m - t < int'(ihl);
+            end
         end
     end
 
@@ -183,36 +204,15 @@ module ip_front
     endfunction
 
     always_ff @(posedge clk) begin
-        // The EtherType and the IP version/IHL byte at each of the three places L2 may put
-        // them, read in parallel and selected by the tag count: nothing waits for the L2 walk
-        // but a mux. (Computed here, under the window's enable: the same logic into the same
-        // registers, evaluated by a simulator only for a window.)
-        logic [2:0]            cand_v4, cand_v6;
-        logic [2:0][3:0]       cand_step;
-        logic [2:0][3:0]       cand_u;      // u for each tag count: no adder after the select
-        logic [2:0][PAIRS-1:0] cand_on;
-        logic [15:0]           et;
-        logic [3:0]            ihl;
         s1_valid_q <= c_valid;
         if (c_valid) begin
-            for (int t = 0; t < 3; t++) begin
-                et  = {win_byte(12 + 4*t), win_byte(13 + 4*t)};
-                ihl = win_byte(14 + 4*t)[3:0];
-                cand_v4[t] = et == 16'h0800;
-                cand_v6[t] = et == 16'h86DD;
-                // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
-                cand_step[t] = cand_v6[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
-                cand_u[t]    = cand_step[t] + 4'(t);
-                // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
-                for (int m = 0; m < PAIRS; m++) cand_on[t][m] = m >= t && m - t < int'(ihl);
-            end
             s1_whole_q  <= c_whole;
             s1_rx_err_q <= c_rx_err;
             s1_have_q   <= 8'(int'(c_beat) * KEEP_W) + 8'(last_bytes(c_keep));
             s1_tags_q   <= s1_tags;
-            s1_v4_q     <= cand_v4[s1_tags];
-            s1_v6_q     <= cand_v6[s1_tags];
-            s1_u_q      <= cand_u[s1_tags];
+            s1_v4_q     <= c_v4_q[s1_tags];
+            s1_v6_q     <= c_v6_q[s1_tags];
+            s1_u_q      <= c_u_q[s1_tags];
             // Whole slices, not byte loops: the same wires, and Verilator copies words.
             s1_span_q   <= c_win[8*L4_BASE +: 8*L4_SPAN];
             // Constant byte indices under a select (no index arithmetic on the window).
@@ -230,7 +230,7 @@ module ip_front
             endcase
             // The pairs unshifted, each with its own enable: a mask per pair, not a select.
             s1_pair_q    <= raw_pair;
-            s1_pair_on_q <= cand_on[s1_tags];
+            s1_pair_on_q <= c_on_q[s1_tags];
         end
         if (rst) s1_valid_q <= 1'b0;
     end
