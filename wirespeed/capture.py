@@ -4,7 +4,9 @@ packed DMA rings) into the modelled host memory; one pcap per queue plus a JSON 
 
 :func:`ensure_capture_harness` builds ``sim/build.sh W capture`` (cached like the other
 harnesses: by the hash of rtl/ and sim/), :func:`run_capture` runs it, :func:`summary` is the
-table the CLI prints, :func:`cmd_capture` the subcommand.
+table the CLI prints, :func:`cmd_capture` the subcommand. With ``gen=True`` it builds
+``sim/build.sh W capture-gen`` (``ws_capture_gen``: ``capture_gen_top``, the RTL generator
+looped back into the capture), which :func:`run_gen_ports` runs on each port.
 """
 
 from __future__ import annotations
@@ -44,13 +46,16 @@ class CaptureError(RuntimeError):
         self.code = code
 
 
-def harness_path(width: int) -> Path:
+def harness_path(width: int, gen: bool = False) -> Path:
+    if gen:
+        return paths.BUILD / "sim" / f"capture_gen_w{width}" / "ws_capture_gen"
     return paths.BUILD / "sim" / f"capture_w{width}" / "ws_capture"
 
 
-def ensure_capture_harness(width: int, verbose: bool = True) -> Path:
-    """The ws_capture binary for ``width``, built first when rtl/ or sim/ changed."""
-    binary = harness_path(width)
+def ensure_capture_harness(width: int, verbose: bool = True, gen: bool = False) -> Path:
+    """The ws_capture binary for ``width`` (``gen``: ws_capture_gen), built first when rtl/ or
+    sim/ changed."""
+    binary = harness_path(width, gen)
     outdir = binary.parent
     outdir.mkdir(parents=True, exist_ok=True)
     stamp = outdir / ".sources.sha256"
@@ -64,19 +69,21 @@ def ensure_capture_harness(width: int, verbose: bool = True) -> Path:
         if binary.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
             return binary
         log = outdir.parent / f"build-{outdir.name}.log"
-        note(f"building the capture harness (capture_top, {width}-bit data; once per source "
+        top = "capture_gen_top" if gen else "capture_top"
+        note(f"building the capture harness ({top}, {width}-bit data; once per source "
              f"change, about a minute) ... log: {log}", verbose)
         t0 = time.monotonic()
         env = paths.verilator_env()
         if outdir.resolve() != (paths.ROOT / "build" / "sim" / outdir.name).resolve():
             env["WS_SIM_MDIR"] = str(outdir)
         with open(log, "w") as out:
-            proc = subprocess.Popen(["bash", str(paths.SIM / "build.sh"), str(width), "capture"],
+            proc = subprocess.Popen(["bash", str(paths.SIM / "build.sh"), str(width),
+                                     "capture-gen" if gen else "capture"],
                                     cwd=paths.ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
             rc = _wait_showing_progress(proc, log, t0, verbose)
         if rc != 0 or not binary.is_file():
             tail = "".join(log.read_text(errors="replace").splitlines(keepends=True)[-25:])
-            raise BuildError(f"building ws_capture failed (sim/build.sh exit {rc}); last lines "
+            raise BuildError(f"building {binary.name} failed (sim/build.sh exit {rc}); last lines "
                              f"of {log}:\n{tail}")
         stamp.write_text(key + "\n")
         note(f"built {binary} in {time.monotonic() - t0:.0f} s", verbose)
@@ -221,6 +228,69 @@ def run_capture_ports(inputs: list[Path], out_dir: Path, cfg: CaptureConfig, *,
     return CaptureRun(rep, out_dir, errors)
 
 
+@dataclass(frozen=True)
+class GenRun:
+    """One run of pkt_gen on each port (ws_capture_gen): frame bytes on the bus (no FCS)."""
+
+    len_min: int
+    len_max: int
+    count: int
+    flows: int = 256
+    rate_gbps: float | None = None     # None: the config's line rate; 0: back to back
+
+    def flags(self) -> list[str]:
+        f = ["--gen-len-min", str(self.len_min), "--gen-len-max", str(self.len_max),
+             "--gen-count", str(self.count), "--gen-flows", str(self.flows)]
+        if self.rate_gbps is not None:
+            f += ["--gen-rate-gbps", repr(float(self.rate_gbps))]
+        return f
+
+
+def run_gen_ports(gen: GenRun, out_dir: Path, cfg: CaptureConfig, *, ports: int = 2,
+                  progress: bool = False, verbose: bool = True, seed: int = 1,
+                  extra: list[str] | None = None) -> CaptureRun:
+    """The seed's demo on the RTL: on each of ``ports`` ports (1 or 2) capture_gen_top's
+    generator loops back into its capture (ws_capture_gen: its own PCIe link model and host
+    cores, the queues split as :func:`run_capture_ports` splits them); report.json merges the
+    ports' reports (:func:`merge`), each with its ``generator`` and ``checker``."""
+    if ports not in (1, 2):
+        raise CaptureError(f"{ports} ports: one or two", EXIT_INPUT)
+    _prepare_out(out_dir)
+    cfgs = [port_config(cfg, p, ports) for p in range(ports)]
+    try:
+        binary = ensure_capture_harness(cfg.data_width, verbose, gen=True)
+    except BuildError as exc:
+        raise CaptureError(str(exc), EXIT_SIM) from exc
+    procs, cmds, reports = [], [], []
+    for p, pc in enumerate(cfgs):
+        report = out_dir / f"report-port{p}.json"
+        cmd = [str(binary), "--out-dir", str(out_dir), "--json", str(report),
+               "--seed", str(seed + p), *pc.harness_flags(), *gen.flags(),
+               "--queue-base", str(p * pc.queues)]
+        writes = pc.register_writes()
+        if writes:
+            regs = out_dir / f"regs-port{p}.txt"
+            regs.write_text("# wirespeed capture: the config's register writes\n" +
+                            "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
+            cmd += ["--regs", str(regs)]
+        cmd += extra or []
+        if progress and p == 0:
+            cmd.append("--progress")
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                      stderr=None if progress and p == 0 else subprocess.PIPE,
+                                      text=True))
+        cmds.append(cmd)
+        reports.append(report)
+    outs = [pr.communicate() for pr in procs]
+    for pr, cmd, (o, e) in zip(procs, cmds, outs):
+        if pr.returncode != 0:
+            raise _failed(pr.returncode, cmd, o, e)
+    reps = [json.loads(r.read_text()) for r in reports]
+    rep = merge(reps)
+    (out_dir / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
+    return CaptureRun(rep, out_dir, [])
+
+
 def merge(reps: list[dict[str, Any]]) -> dict[str, Any]:
     """The ports' reports as one: totals, the queues by their global number (each with its
     port), each port's own report under ``ports``."""
@@ -332,7 +402,12 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    """The ``capture`` subcommand (wirespeed.cli)."""
+    """The ``capture`` subcommand (wirespeed.cli); also ``wirespeed run --rtl-gen`` (the
+    capture-seed scenario's option) on the ``run`` parser made before it."""
+    if "run" in sub.choices:
+        from wirespeed.capture_seed import add_run_options
+
+        add_run_options(sub.choices["run"])
     cp = sub.add_parser("capture", help="capture a pcap into per-queue host rings through the "
                         "RTL (timestamps, RSS, packed DMA, PCIe model); one pcap per queue",
                         description="Run IN.pcap through capture_top (ts_clock, rss_hash, "

@@ -11,6 +11,14 @@ included, 4 less on the bus) and the simple IMIX (64, 594 and 1518 bytes, 7:4:1,
 Each length runs both ports side by side (:func:`wirespeed.capture.run_capture_ports`).
 Then the host's side: the measured CPU cost of consuming the rings on this machine, per length
 (:mod:`wirespeed.capture_cpu`), and the cores 2 x 100G needs at that cost.
+
+``--rtl-gen`` (``run(rtl_gen=True)``): the traffic comes from the RTL instead, as in the seed's
+firmware: on each port capture_gen_top's ``pkt_gen`` sends N frames of one length (256 UDP
+flows, 10.0.F.F:1024+F -> 10.1.0.1:0x5753, sequence number and send time in the payload) at
+100 Gbit/s, looped back into its ``capture_top``; ``pkt_chk`` checks what entered the capture
+(frames, sequence gaps, latency in cycles) and its figures are printed under the table. pkt_gen
+sweeps lengths min..max rather than drawing a mix, so the IMIX row stays with the Python
+generator (it is left out of an ``--rtl-gen`` run and the output says so).
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from wirespeed import capture_cpu, pcap
-from wirespeed.capture import CaptureError, run_capture_ports
+from wirespeed.capture import CaptureError, GenRun, run_capture_ports, run_gen_ports
 from wirespeed.capture_config import CaptureConfig
 
 LENGTHS: tuple[int, ...] = (64, 65, 128, 256, 512, 1024, 1518)
@@ -36,6 +44,7 @@ WIRE_EXTRA = 20                              # preamble + SFD + IFG besides the 
 CLOCK_MHZ = 322.265625
 QUEUES = 16
 WIDTH = 512
+GEN_FLOWS = 256                              # --rtl-gen: pkt_gen's flows, RSS spreads them
 
 _MAC = b"\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x08\x00"
 
@@ -91,30 +100,59 @@ def port_figures(rep: dict[str, Any]) -> dict[str, Any]:
         "frame_bytes_per_beat": rep["dma"]["frame_bytes_per_beat"],
         "queue_balance": max(shares) * len(shares) / n if n else 0.0,
         "balanced": rep["balanced"],
+        "dropped": rep["dropped"],
+    }
+
+
+def checker_figures(rep: dict[str, Any]) -> dict[str, Any]:
+    """--rtl-gen: one port's generator and checker (ws_capture_gen's report)."""
+    g, c = rep["generator"], rep["checker"]
+    return {
+        "sent": g["frames"], "sent_bytes": g["bytes"],
+        "captured": rep["captured"], "dropped": rep["dropped"],
+        # every frame the generator sent is either in a ring or counted as a drop
+        "accounted": rep["captured"] + rep["dropped"] == g["frames"],
+        "chk_frames": c["frames"], "chk_others": c["others"], "gaps": c["gaps"], "late": c["late"],
+        "latency_min_cycles": c["latency_min_cycles"], "latency_max_cycles": c["latency_max_cycles"],
+        "latency_mean_cycles": c["latency_mean_cycles"], "latency_mean_ns": c["latency_mean_ns"],
+        "rate_gbps": g["rate_gbps"],
     }
 
 
 def run(frames: int = DEFAULT_FRAMES, seed: int = 1, verbose: bool = True,
         kinds: Sequence[int | str] = (*LENGTHS, "imix"), width: int = WIDTH,
-        workdir: Path | None = None, cpu: bool = True) -> dict[str, Any]:
+        workdir: Path | None = None, cpu: bool = True, rtl_gen: bool = False) -> dict[str, Any]:
     cfg = CaptureConfig(data_width=width, queues=QUEUES, clock_mhz=CLOCK_MHZ,
                         line_rate_gbps=100.0)
     out: dict[str, Any] = {"scenario": "capture-seed", "ports": 2, "queues": QUEUES,
                            "queues_per_port": QUEUES // 2, "data_width": width,
                            "clock_mhz": CLOCK_MHZ, "line_rate_gbps_per_port": 100.0,
-                           "frames_per_port": frames, "rows": []}
+                           "frames_per_port": frames, "rows": [],
+                           "generator": "pkt_gen (RTL)" if rtl_gen else "Python"}
+    if rtl_gen:
+        skipped = [k for k in kinds if not isinstance(k, int) and not str(k).isdigit()]
+        kinds = [k for k in kinds if k not in skipped]
+        if skipped:
+            # pkt_gen sweeps lengths min..max: no mix (docs/host.md)
+            out["skipped"] = {str(k): "the RTL generator sweeps lengths, it draws no mix: "
+                                      "run without --rtl-gen" for k in skipped}
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         for kind in kinds:
             t0 = time.monotonic()
             d = Path(tmp) / str(kind)
             d.mkdir()
-            ins = []
-            for p in range(2):
-                path = d / f"port{p}.pcap"
-                salt = zlib.crc32(str(kind).encode()) % 997
-                pcap.write(path, traffic(kind, frames, seed * 1000 + 17 * p + salt))
-                ins.append(path)
-            run_ = run_capture_ports(ins, d / "out", cfg, verbose=verbose, seed=seed)
+            if rtl_gen:
+                bus = int(kind) - 4
+                run_ = run_gen_ports(GenRun(bus, bus, frames, GEN_FLOWS), d / "out", cfg,
+                                     verbose=verbose, seed=seed)
+            else:
+                ins = []
+                for p in range(2):
+                    path = d / f"port{p}.pcap"
+                    salt = zlib.crc32(str(kind).encode()) % 997
+                    pcap.write(path, traffic(kind, frames, seed * 1000 + 17 * p + salt))
+                    ins.append(path)
+                run_ = run_capture_ports(ins, d / "out", cfg, verbose=verbose, seed=seed)
             ports = [port_figures(r) for r in run_.report["ports"]]
             tot = {k: sum(p[k] for p in ports) for k in ("frames", "captured", "offered_mpps",
                                                           "offered_gbps", "captured_mpps",
@@ -124,6 +162,9 @@ def run(frames: int = DEFAULT_FRAMES, seed: int = 1, verbose: bool = True,
             tot["balanced"] = run_.report["balanced"]
             row = {"length": kind, "ports": ports, "total": tot,
                    "wall_seconds": time.monotonic() - t0}
+            if rtl_gen:
+                row["checker"] = [checker_figures(r) for r in run_.report["ports"]]
+                tot["balanced"] = tot["balanced"] and all(c["accounted"] for c in row["checker"])
             out["rows"].append(row)
             if verbose:
                 print(f"  {kind}: {tot['captured_gbps']:.1f} of {tot['offered_gbps']:.1f} Gbit/s "
@@ -134,6 +175,29 @@ def run(frames: int = DEFAULT_FRAMES, seed: int = 1, verbose: bool = True,
         out["host_cpu"] = capture_cpu.measure([k for k in kinds if k != "imix"], repeat=3,
                                               min_ms=50.0, gbps=100.0, ports=2)
     return out
+
+
+def checker_table(res: dict[str, Any]) -> str:
+    """--rtl-gen: per length and port, what pkt_gen sent, where it went, what pkt_chk saw."""
+    cyc = 1000.0 / res["clock_mhz"]
+    lines = ["  the RTL generator and checker (capture_gen_top, per port: pkt_gen looped back "
+             "into capture_top; pkt_chk on the capture's input; latency in cycles of "
+             f"{cyc:.3f} ns)",
+             f"  {'length':>6} {'port':>5} {'sent':>9} {'captured':>9} {'drops':>6} "
+             f"{'balance':>8} {'checked':>9} {'gaps':>5} {'late':>5} "
+             f"{'latency min/max/mean, cycles':>29}"]
+    for row in res["rows"]:
+        for i, c in enumerate(row.get("checker", [])):
+            lat = (f"{c['latency_min_cycles']}/{c['latency_max_cycles']}/"
+                   f"{c['latency_mean_cycles']:.2f}")
+            lines.append(
+                f"  {str(row['length']) if i == 0 else '':>6} {i:>5} {c['sent']:>9} "
+                f"{c['captured']:>9} {c['dropped']:>6} "
+                f"{'ok' if c['accounted'] else 'NO':>8} {c['chk_frames']:>9} {c['gaps']:>5} "
+                f"{c['late']:>5} {lat:>29}")
+    for k, why in res.get("skipped", {}).items():
+        lines.append(f"  {k}: not run: {why}")
+    return "\n".join(lines)
 
 
 def table(res: dict[str, Any]) -> str:
@@ -161,6 +225,8 @@ def table(res: dict[str, Any]) -> str:
     lines.append(f"  seed: 200 Gbit/s captured without loss at every frame length; ours: "
                  + ("no loss at any length" if worst == 0 else
                     f"worst loss {100 * worst:.3f} %"))
+    if any("checker" in r for r in res["rows"]) or res.get("skipped"):
+        lines.append(checker_table(res))
     if "host_cpu" in res:
         lines.append(capture_cpu.table(res["host_cpu"]))
     return "\n".join(lines)
@@ -172,7 +238,8 @@ def cmd(args: Any) -> int:
     width = args.width or WIDTH
     verbose = not args.quiet
     try:
-        res = run(frames=frames, seed=args.seed, verbose=verbose, width=width)
+        res = run(frames=frames, seed=args.seed, verbose=verbose, width=width,
+                  rtl_gen=bool(getattr(args, "rtl_gen", False)))
     except CaptureError as exc:
         print(f"wirespeed: error: {exc}", file=sys.stderr)
         return exc.code
@@ -182,3 +249,12 @@ def cmd(args: Any) -> int:
         args.report.write_text(json.dumps(res, indent=2) + "\n")
     ok = all(r["total"]["balanced"] for r in res["rows"])
     return 0 if ok else 1
+
+
+def add_run_options(run: Any) -> None:
+    """``wirespeed run``'s options of this scenario (added by wirespeed.capture.add_parser,
+    which wirespeed.cli calls once ``run`` exists)."""
+    run.add_argument("--rtl-gen", action="store_true",
+                     help="--scenario capture-seed: the traffic from the RTL generator "
+                          "(capture_gen_top: pkt_gen looped back into each port's capture, "
+                          "pkt_chk's counts and latency printed); the IMIX row stays Python-only")
