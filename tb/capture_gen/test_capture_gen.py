@@ -1,6 +1,7 @@
 """capture_gen_top (rtl/host/capture_gen_top.sv) through ws_capture_gen: pkt_gen looped back into
 capture_top on each port, over the PCIe and host model (docs/host.md, "Generator and checker in
-front of the capture").
+front of the capture"); and in cocotb at 64 bits (capture_gen_tb.py: registers, a cable loop,
+the select under load).
 
 Every captured frame is compared byte for byte with the frame pkt_gen's documented format gives
 for its sequence number (rtl/host/pkt_gen.sv's header comment, built here with ``struct``, the
@@ -23,33 +24,12 @@ import pytest
 from wirespeed import capture_seed, pcap
 from wirespeed.capture import GenRun, run_gen_ports
 from wirespeed.capture_config import CaptureConfig
-from wirespeed.regmap import CAPTURE_GEN_LATENCY, CAPTURE_GEN_PORT
+from tb.capture_gen.gen_model import gen_frame
+from wirespeed.regmap import CAPTURE_GEN_LATENCY
 
 CLOCK_MHZ = 322.265625
 # ts_clock's increment as the harness sets it: round(1000 / f x 2^32) / 2^32 ns a cycle
 INC_NS = round(1000.0 / CLOCK_MHZ * 2**32) / 2**32
-
-
-def _csum(hdr: bytes) -> int:
-    s = sum(struct.unpack(f"!{len(hdr) // 2}H", hdr))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
-
-
-def gen_frame(seq: int, length: int, flows: int, ts: int) -> bytes:
-    """pkt_gen's frame ``seq`` of ``length`` bus bytes: Ethernet 02:00:00:00:00:01 ->
-    :02, IPv4 10.0.F.F -> 10.1.0.1 (ID = seq's low 16 bits, TTL 64, UDP), UDP 1024 + F ->
-    0x5753 (checksum 0), the sequence number and the send time (big-endian u64), then zeros.
-    F = seq mod flows (flows 0 or 1: 0)."""
-    flow = seq % flows if flows > 1 else 0
-    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, length - 14, seq & 0xFFFF, 0, 64, 17, 0,
-                               bytes([10, 0, flow >> 8, flow & 0xFF]), bytes([10, 1, 0, 1])))
-    ip[10:12] = struct.pack("!H", _csum(bytes(ip)))
-    udp = struct.pack("!HHHH", 1024 + flow, CAPTURE_GEN_PORT, length - 34, 0)
-    head = (bytes.fromhex("020000000002" "020000000001" "0800") + bytes(ip) + udp
-            + struct.pack("!QQ", seq, ts))
-    return head + bytes(length - len(head))
 
 
 def check_port(out_dir: Path, rep: dict[str, Any], length: int, count: int, flows: int,
@@ -116,11 +96,15 @@ def test_loopback_512_line_rate(tmp_path: Path, wire: int) -> None:
         check_port(tmp_path / "out", rep, length, count, flows, 512, 100.0)
 
 
-def test_loopback_64_bits(tmp_path: Path) -> None:
-    """At 64 bits (20.6 Gbit/s of bus at 322 MHz) the generator at 10 Gbit/s, minimum frames,
-    one port, 16 queues, one flow per frame up to 1000: the same checks."""
-    length, count, flows = 60, 1000, 1000
-    cfg = CaptureConfig(data_width=64, queues=16, clock_mhz=CLOCK_MHZ, line_rate_gbps=10.0)
-    run = run_gen_ports(GenRun(length, length, count, flows), tmp_path / "out", cfg, ports=1,
-                        verbose=False)
-    check_port(tmp_path / "out", run.report["ports"][0], length, count, flows, 64, 10.0)
+def test_select_and_registers_cocotb() -> None:
+    """capture_gen_top in cocotb at 64 bits (tb/capture_gen/capture_gen_tb.py): the register
+    map, the generator through an external cable loop (latency = the cable + 2 cycles), and the
+    select flipped under load from both sources (no frame cut or spliced, every frame counted)."""
+    from tb.common.runner import run_cocotb
+
+    run_cocotb(
+        toplevel="capture_gen_top",
+        test_module="capture_gen_tb",
+        test_dir=Path(__file__).resolve().parent,
+        parameters={"DATA_W": 64, "QUEUES": 2, "RSS_ENTRIES": 16, "BUF_BYTES": 4096, "FRAMES": 16},
+    )
