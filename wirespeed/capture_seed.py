@@ -113,7 +113,8 @@ def checker_figures(rep: dict[str, Any]) -> dict[str, Any]:
         # every frame the generator sent is either in a ring or counted as a drop
         "accounted": rep["captured"] + rep["dropped"] == g["frames"],
         "chk_frames": c["frames"], "chk_others": c["others"], "gaps": c["gaps"], "late": c["late"],
-        "latency_min_cycles": c["latency_min_cycles"], "latency_max_cycles": c["latency_max_cycles"],
+        "latency_min_cycles": c["latency_min_cycles"],
+        "latency_max_cycles": c["latency_max_cycles"],
         "latency_mean_cycles": c["latency_mean_cycles"], "latency_mean_ns": c["latency_mean_ns"],
         "rate_gbps": g["rate_gbps"],
     }
@@ -164,7 +165,8 @@ def run(frames: int = DEFAULT_FRAMES, seed: int = 1, verbose: bool = True,
                    "wall_seconds": time.monotonic() - t0}
             if rtl_gen:
                 row["checker"] = [checker_figures(r) for r in run_.report["ports"]]
-                tot["balanced"] = tot["balanced"] and all(c["accounted"] for c in row["checker"])
+                accounted = all(c["accounted"] for c in row["checker"])
+                tot["balanced"] = int(bool(tot["balanced"]) and accounted)
             out["rows"].append(row)
             if verbose:
                 print(f"  {kind}: {tot['captured_gbps']:.1f} of {tot['offered_gbps']:.1f} Gbit/s "

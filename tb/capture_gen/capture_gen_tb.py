@@ -106,7 +106,8 @@ class Bench:
             else:
                 assert not (self.cable and self._drive is not None), "the cable cannot wait"
             if int(d.m_axis_tvalid.value):
-                b = (int(d.m_axis_tdata.value), int(d.m_axis_tkeep.value), int(d.m_axis_tlast.value))
+                b = (int(d.m_axis_tdata.value), int(d.m_axis_tkeep.value),
+                     int(d.m_axis_tlast.value))
                 self.tx[self.cycle] = b
                 self._tx_cur += self._bytes(b)
                 if b[2]:

@@ -108,3 +108,35 @@ def test_select_and_registers_cocotb() -> None:
         test_dir=Path(__file__).resolve().parent,
         parameters={"DATA_W": 64, "QUEUES": 2, "RSS_ENTRIES": 16, "BUF_BYTES": 4096, "FRAMES": 16},
     )
+
+
+def test_capture_seed_rtl_gen(tmp_path: Path) -> None:
+    """`wirespeed run --scenario capture-seed --rtl-gen` (small): every length on both ports'
+    RTL generators at 100G, the table and the checker's figures printed, IMIX left out with a
+    note; per port sent = captured + drops, the checker's count = sent, no gap, 2 cycles."""
+    import json
+    import subprocess
+    import sys
+
+    from wirespeed.paths import ROOT
+
+    rep_path = tmp_path / "seed.json"
+    proc = subprocess.run([sys.executable, "-m", "wirespeed.cli", "run", "--scenario",
+                           "capture-seed", "--rtl-gen", "--frames", "600", "--quiet", "--report",
+                           str(rep_path)], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    assert "no loss at any length" in proc.stdout
+    assert "the RTL generator and checker" in proc.stdout and "imix: not run" in proc.stdout
+    res = json.loads(rep_path.read_text())
+    assert res["generator"] == "pkt_gen (RTL)" and "imix" in res["skipped"]
+    assert [row["length"] for row in res["rows"]] == list(capture_seed.LENGTHS)
+    for row in res["rows"]:
+        assert row["total"]["loss"] == 0 and row["total"]["balanced"] == 1
+        for p in row["ports"]:
+            assert p["frames"] == 600 and 99.9 < p["offered_gbps"] < 101.0
+        assert len(row["checker"]) == 2
+        for c in row["checker"]:
+            assert c["accounted"] and c["sent"] == c["captured"] + c["dropped"] == 600
+            assert (c["chk_frames"], c["gaps"], c["late"]) == (600, 0, 0)
+            assert c["latency_min_cycles"] == c["latency_max_cycles"] == CAPTURE_GEN_LATENCY
