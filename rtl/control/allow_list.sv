@@ -297,11 +297,17 @@ module allow_list #(
     logic [IDX_W-1:0]   rd_idx;
     logic [IDX_W-1:0]   rd_idx1_q;  // data: R1
     logic [1:0]         rd_p_q;     // R1, R2 of a read
+    logic [IDX_W-1:0]   vrd_idx_q;  // VALID's read index: rd_p_q[0] ? rd_idx1_q : seq_idx_q,
+                                    // registered from their next values (data)
     logic               c1_q;       // c1 of a SRC/DST write
     logic               valid_rd;
 
     assign rd_idx   = rd_addr[2 +: IDX_W];
-    assign valid_rd = valid_q[rd_p_q[0] ? rd_idx1_q : seq_idx_q];
+    assign valid_rd = valid_q[vrd_idx_q];
+
+    always_ff @(posedge clk) begin
+        vrd_idx_q <= rd_req ? rd_idx : wr_key ? wr_idx : seq_idx_q;
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
