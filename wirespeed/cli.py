@@ -190,6 +190,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         from wirespeed import capture_seed
 
         return capture_seed.cmd(args)
+    if getattr(args, "rtl_gen", False):
+        raise CliError("--rtl-gen selects the RTL generator of --scenario capture-seed; "
+                       "add --scenario capture-seed or drop --rtl-gen", EXIT_INPUT)
     block = _block(args)
     cfg = _config(args)
     opts = SimOptions(clock_mhz=cfg.clock_mhz, line_rate_gbps=cfg.line_rate_gbps,
@@ -569,8 +572,7 @@ def _cmd_bench_vtep(args: argparse.Namespace) -> int:
     output = args.output or paths.BUILD / "bench" / "vtep_linerate.json"
     try:
         doc = vtep.bench(args.widths, args.clock_mhz, per_size, output,
-                         large=not args.no_large_table, quiet=args.quiet,
-                         pipelined=not args.no_pipelined)
+                         large=not args.no_large_table, quiet=args.quiet)
     except vtep.VtepError as exc:
         raise CliError(str(exc), exc.code) from exc
     except BuildError as exc:
@@ -587,8 +589,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _cmd_bench_vtep(args)
     if args.no_large_table:
         raise CliError("--no-large-table applies to --block vtep", EXIT_INPUT)
-    if args.no_pipelined:
-        raise CliError("--no-pipelined applies to --block vtep", EXIT_INPUT)
     if args.repeat < 1:
         raise CliError("--repeat must be at least 1", EXIT_INPUT)
     baselines = []
@@ -785,8 +785,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                              widths=tuple(args.widths),
                              out_dir=args.out_dir or paths.BUILD / "fuzz",
                              chunk=args.chunk, max_idle_cycles=args.max_idle_cycles,
-                             only_chunk=args.only_chunk, quiet=args.quiet,
-                             pipelined=args.pipelined)
+                             only_chunk=args.only_chunk, quiet=args.quiet)
         summary = fuzz.run_campaign(camp)
     except fuzz.FuzzError as exc:
         raise CliError(str(exc), exc.code) from exc
@@ -950,9 +949,6 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-large-table", action="store_true",
                        help="vtep: skip the lookup-rate run with a 524288-slot tunnel table "
                             "(256K tunnels; its own Verilator build)")
-    bench.add_argument("--no-pipelined", action="store_true",
-                       help="vtep: skip the runs of the pipelined build (vtep_top_pipe, "
-                            "measured at 256 and 512 bits: its own Verilator builds)")
     bench.add_argument("--widths", type=int, nargs="+", choices=WIDTHS, default=list(WIDTHS),
                        metavar="W", help="data widths to measure (default: 64 128 256 512)")
     bench.add_argument("--clock-mhz", type=_float_in(0, 5000, lo_open=True), default=250.0,
@@ -1029,10 +1025,6 @@ def parser() -> argparse.ArgumentParser:
     fz.add_argument("--only-chunk", type=_int_at_least(0), metavar="K",
                     help="run chunk K of the campaign alone (what a failure's replay "
                          "command does)")
-    fz.add_argument("--pipelined", action="store_true",
-                    help="fuzz vtep_top's pipelined build (every classifier cut and the splice "
-                         "engines' plans registered: wirespeed.build.PIPELINED_PARAMS); "
-                         "gre_decap has one build")
     fz.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     fz.set_defaults(func=cmd_fuzz)
 

@@ -51,3 +51,11 @@ def test_bad_arguments(args: list[str], needle: str, capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit) as exc:
         main(args)
     assert exc.value.code == 2 and needle in capsys.readouterr().err
+
+
+def test_rtl_gen_needs_the_capture_seed_scenario(capsys: pytest.CaptureFixture) -> None:
+    # --rtl-gen only means something to --scenario capture-seed: elsewhere it is an error that
+    # says what to do, not an option silently ignored.
+    assert main(["run", "--rtl-gen", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "--rtl-gen" in err and "--scenario capture-seed" in err
