@@ -10,7 +10,7 @@
 //
 // tkeep rule: a port that faces the outside world on a top-level input (s_axis of gre_decap,
 // vxlan_decap, vxlan_encap, vtep_top, and of the modules that sit directly behind those inputs:
-// axis_keep_check, axis_splice (gre_decap's), axis_frame_fifo) may carry tkeep holes from
+// axis_keep_check, axis_edit, axis_frame_fifo) may carry tkeep holes from
 // hostile traffic, so it is monitored with STRICT_KEEP = 0 (handshake, stability and tlast
 // rules only); so is the tkeep-agnostic register slice axis_skid (see below). Every other
 // stream, all outputs and internal streams, gets STRICT_KEEP = 1.
@@ -21,7 +21,7 @@
 // (for a test that drives an illegal handshake on purpose).
 //
 // Instance names: mon_<port> inside the bound module (e.g. vtep_top.mon_m_host_axis,
-// gre_decap.splice.mon_m_axis); their beats/frames/stall_cycles counters are readable.
+// gre_decap.shell.edit.mon_m_axis); their beats/frames/stall_cycles counters are readable.
 
 `ifndef WS_AXIS_MONITORS_OFF
 
@@ -100,28 +100,6 @@ bind axis_frame_fifo axis_monitor #(
     .clk(clk), .rst(rst),
     .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
     .tlast(m_axis_tlast), .tuser(m_axis_tuser)
-);
-
-// Splice engine: input is gre_decap's top-level input; output with its per-frame
-// metadata (m_axis_tmeta), which must be stable with the beat too.
-bind axis_splice axis_monitor #(
-    .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1),
-    .NAME("axis_splice.s_axis"), .STRICT_KEEP(1'b0),
-    .MAX_BEATS(`WS_AXIS_MAX_FRAME_BYTES / (KEEP_W))
-) mon_s_axis (
-    .clk(clk), .rst(rst),
-    .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .tvalid(s_axis_tvalid), .tready(s_axis_tready),
-    .tlast(s_axis_tlast), .tuser(s_axis_tuser)
-);
-
-bind axis_splice axis_monitor #(
-    .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1 + META_W),
-    .NAME("axis_splice.m_axis"), .STRICT_KEEP(1'b1),
-    .MAX_BEATS(`WS_AXIS_MAX_FRAME_BYTES / (KEEP_W))
-) mon_m_axis (
-    .clk(clk), .rst(rst),
-    .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
-    .tlast(m_axis_tlast), .tuser({m_axis_tmeta, m_axis_tuser})
 );
 
 // axis_edit (the pipelined edit engine): input as it comes from the keep check, output strict.

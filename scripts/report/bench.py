@@ -15,8 +15,7 @@ frame and the idle-pipeline latency are measured, cycle by cycle in C++:
   (``--line-rate-gbps 0``, one pcap per (length, kind)), which also checks that the counters,
   status stream and output agree;
 * the other blocks run in ``scripts/report/blockbench.cpp``, a small C++ driver built with
-  Verilator once per (block, width) under build/report/bb/ (axis_splice gets its edit
-  descriptor with the beat that completes the bytes a classifier needs to decide).
+  Verilator once per (block, width) under build/report/bb/.
 
 gre_decap has one build. Every row records the hash of the RTL its block was built from
 (``rtl_hash``, as scripts/synth/run.py does), so the report shows a latency only when it was
@@ -64,16 +63,10 @@ QUICK = [60, 64, 65, 88, 96, 128, 129, 256, 257, 804, 1500, 9600]
 # Simulation-speed scenarios: longer runs (about SPEED_CYCLES simulated cycles each).
 SPEED_LENGTHS = [60, 88, 1500, 9600]
 SPEED_CYCLES = 200_000
-# Bytes a classifier must have read before it decides: the seed's GRE frame is decided when
-# the GRE header is complete (K = 14 + 20 + 4), a plain IPv4 frame when the protocol byte
-# (offset 23) has arrived. axis_splice standalone gets its descriptor with that beat.
-NEED = {"gre": 38, "plain": 24}
 DECAP_STRIP = 24
-# The RTL modules blockbench.cpp can drive (its DUT_* define). A pipelined build
-# (axis_splice_pipe) is its RTL module with other parameters and runs in the same driver.
-# gre_classify reads ip_front's tap, not a stream: it is measured inside gre_decap.
-BLOCKBENCH = {"axis_skid": "DUT_SKID", "axis_splice": "DUT_SPLICE", "gre_decap": "DUT_DECAP",
-              "gre_decap_avst": "DUT_AVST"}
+# The RTL modules blockbench.cpp can drive (its DUT_* define). gre_classify reads ip_front's
+# tap, not a stream: it is measured inside gre_decap.
+BLOCKBENCH = {"axis_skid": "DUT_SKID", "gre_decap": "DUT_DECAP", "gre_decap_avst": "DUT_AVST"}
 
 
 def benchable(block: str) -> bool:
@@ -82,9 +75,8 @@ def benchable(block: str) -> bool:
 
 
 def bench_widths(block: str, asked: list[int]) -> list[int]:
-    """The widths ``block`` runs at: those asked, of the widths it is synthesized at (a
-    pipelined build only at 256 and 512 bits, the Avalon-ST shell at 256, as in
-    docs/bench/synth.json)."""
+    """The widths ``block`` runs at: those asked, of the widths it is synthesized at (the
+    Avalon-ST shell at 256, as in docs/bench/synth.json)."""
     return [w for w in asked if w in blocks.widths_of(block)]
 
 
@@ -163,8 +155,7 @@ def frame(kind: str, length: int) -> bytes:
 
 
 def expected_out(kind: str, length: int, block: str) -> int:
-    if kind == "gre" and blocks.rtl_module(block) in ("axis_splice", "gre_decap",
-                                                      "gre_decap_avst"):
+    if kind == "gre" and blocks.rtl_module(block) in ("gre_decap", "gre_decap_avst"):
         return length - DECAP_STRIP
     return length
 
@@ -193,7 +184,7 @@ def verilator_env() -> tuple[dict[str, str], Path]:
 
 def bb_build(block: str, width: int, quiet: bool) -> Path:
     """Build (or reuse) blockbench for one block and width; return the binary."""
-    top = blocks.rtl_module(block)     # a pipelined build: its RTL module, other parameters
+    top = blocks.rtl_module(block)     # a variant: its RTL module, other parameters
     files = blocks.dependencies(top)
     params = blocks.module_params(block, width)
     src = HERE / "blockbench.cpp"
@@ -267,10 +258,8 @@ def run_blockbench(block: str, width: int, binary: Path, scen: list[dict[str, An
     lines = []
     for s in scen:
         f = frame(s["kind"], s["len"])
-        dec = s["kind"] == "gre"
-        keep, strip, outlen = (14, DECAP_STRIP, s["len"] - DECAP_STRIP) if dec else (0, 0, 0)
-        lines.append(f"{s['purpose']}_{s['kind']}_{s['len']} {s['frames']} {NEED[s['kind']]} {keep} {strip} "
-                     f"{outlen} {expected_out(s['kind'], s['len'], block)} {f.hex()}")
+        lines.append(f"{s['purpose']}_{s['kind']}_{s['len']} {s['frames']} "
+                     f"{expected_out(s['kind'], s['len'], block)} {f.hex()}")
     sf = d / "scenarios.txt"
     sf.write_text("\n".join(lines) + "\n")
     jf = d / "result.json"
@@ -484,13 +473,15 @@ def merge_earlier(prev: dict[str, Any], ran: set[tuple[str, int]]
                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """For ``--merge``: the rows of an earlier sweep.json whose (block, width) is not in
     ``ran``, and the records of the runs that measured them (each with the pairs it still
-    contributes; a file from before run records counts as one run)."""
+    contributes; a file from before run records counts as one run). Rows of a block that is
+    no longer built (not in blocks.MODULES: a retired module or variant) are dropped."""
     kept = [r for r in jsonio.from_table(prev.get("rows", []))
-            if (r["block"], r["width"]) not in ran]
+            if (r["block"], r["width"]) not in ran and r["block"] in blocks.MODULES]
     earlier = prev.get("runs") or [{
         "date": prev.get("date"), "timing_seconds": prev.get("timing_seconds"),
         "host": prev.get("host"), "pairs": sorted({(r["block"], r["width"]) for r in kept})}]
-    runs = [dict(r, pairs=[tuple(p) for p in r["pairs"] if tuple(p) not in ran])
+    runs = [dict(r, pairs=[tuple(p) for p in r["pairs"]
+                           if tuple(p) not in ran and p[0] in blocks.MODULES])
             for r in earlier]
     return kept, [r for r in runs if r["pairs"]]
 
@@ -506,8 +497,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     "Writes docs/bench/{sweep,linerate,latency}.json.")
     ap.add_argument("--blocks", nargs="+", choices=[b for b in blocks.MODULES if benchable(b)],
                     default=None,
-                    help="blocks (default: every one this bench drives whose RTL exists; a "
-                         "pipelined build runs at the widths it is synthesized at, 256 and 512)")
+                    help="blocks (default: every one this bench drives whose RTL exists; each "
+                         "runs at the widths it is synthesized at)")
     ap.add_argument("--widths", nargs="+", type=int, choices=blocks.WIDTHS,
                     default=list(blocks.WIDTHS))
     ap.add_argument("--lengths", nargs="+", type=int, default=None,
@@ -683,9 +674,6 @@ def main(argv: list[str] | None = None) -> int:
         "kinds": {"gre": "Ethernet + IPv4(47) + GRE(0x0800) + inner IPv4/UDP, decapsulated "
                          "(24 bytes removed) by blocks that edit; passed by axis_skid",
                   "plain": "Ethernet + IPv4 + TCP, passed unchanged"},
-        "splice_descriptor": "axis_splice standalone: descriptor with the beat that completes "
-                             f"byte {NEED['gre']} (gre) / {NEED['plain']} (plain); keep 14, "
-                             "strip 24, cut to len - 24 (gre)",
         "timing_seconds": timing,
         "errors": errors,
         "sim_speed": speed_summary(rows),

@@ -3,20 +3,15 @@
 // (block, DATA_W), with one of these defines naming the block under test:
 //
 //   DUT_SKID      axis_skid        s_axis -> m_axis
-//   DUT_SPLICE    axis_splice      s_axis (+ an edit descriptor from this driver) -> m_axis
 //   DUT_DECAP     gre_decap        s_axis -> m_axis, AXI4-Lite idle (default registers)
 //   DUT_AVST      gre_decap_avst   Avalon-ST in -> Avalon-ST out, AXI4-Lite idle
 //
 // and VTOP naming the Verilator class (its header is VTOP.h).
 //
 // Input (--scen FILE): one scenario per line, whitespace separated:
-//   name count need keep strip outlen explen hexbytes
+//   name count explen hexbytes
 // name     label echoed in the output
 // count    frames sent back to back (all identical: the frame `hexbytes`)
-// need     bytes of the frame a parser must read before it decides (DUT_SPLICE: the
-//          descriptor goes with the beat that completes them, as a classifier would send it)
-// keep, strip, outlen   the edit for DUT_SPLICE: output = frame[0, keep) ++
-//          frame[keep + strip, ...), cut to outlen bytes (0 = no cut)
 // explen   expected output frame length (bytes), checked on every output frame
 //
 // Each scenario starts on an idle, drained pipeline, so frame 0's latency is the idle-pipeline
@@ -67,7 +62,7 @@ double now_s() {
 
 struct Scenario {
     std::string name;
-    uint32_t count = 0, need = 0, keep = 0, strip = 0, outlen = 0, explen = 0;
+    uint32_t count = 0, explen = 0;
     std::vector<uint8_t> frame;
 };
 
@@ -82,8 +77,7 @@ std::vector<Scenario> read_scenarios(const char* path) {
         char name[256];
         char* hex = nullptr;
         int n = 0;
-        if (sscanf(line.data(), "%255s %u %u %u %u %u %u %n", name, &s.count, &s.need, &s.keep,
-                   &s.strip, &s.outlen, &s.explen, &n) != 7)
+        if (sscanf(line.data(), "%255s %u %u %n", name, &s.count, &s.explen, &n) != 3)
             die("bad scenario line");
         s.name = name;
         hex = line.data() + n;
@@ -140,10 +134,6 @@ private:
         t_->s_axis_tkeep = 0;
         t_->m_axis_tready = 1;
 #endif
-#if defined(DUT_SPLICE)
-        t_->desc_valid = 0;
-        t_->eof_bad = 0;
-#endif
 #if defined(DUT_DECAP) || defined(DUT_AVST)
         t_->s_axil_awvalid = 0;
         t_->s_axil_wvalid = 0;
@@ -157,8 +147,7 @@ private:
     void cycle_idle() { settle(); edge(); }
 
     // Drive beat `b` of a frame of `len` bytes from `data` (valid), or nothing.
-    void drive(const uint8_t* data, uint32_t len, uint32_t b, uint32_t beats, bool valid,
-               const Scenario* s) {
+    void drive(const uint8_t* data, uint32_t len, uint32_t b, uint32_t beats, bool valid) {
 #if defined(DUT_AVST)
         t_->s_avst_valid = valid;
         if (!valid) return;
@@ -170,17 +159,11 @@ private:
         t_->s_avst_eop = b + 1 == beats;
         t_->s_avst_empty = b + 1 == beats ? KEEP_W - n : 0;
         t_->s_avst_error = 0;
-        (void)s;
 #else
         const uint32_t off = b * KEEP_W, n = valid ? std::min<uint32_t>(KEEP_W, len - off) : 0;
         t_->s_axis_tvalid = valid;
         uint8_t* d = bytes_of(t_->s_axis_tdata);
-        if (!valid) {
-#if defined(DUT_SPLICE)
-            t_->desc_valid = 0;
-#endif
-            return;
-        }
+        if (!valid) return;
         memset(d, 0, KEEP_W);
         memcpy(d, data + off, n);
         const bool last = b + 1 == beats;
@@ -188,29 +171,6 @@ private:
         t_->s_axis_tkeep = (TKeep)keep;
         t_->s_axis_tlast = last;
         t_->s_axis_tuser = 0;
-#if defined(DUT_SPLICE)
-        // The descriptor goes with the beat that completes `need` bytes (or the last beat), as
-        // a classifier sends it; output = frame[0, keep) ++ frame[keep + strip, ...).
-        // (s_axis_tready is a register: its value now is the one this cycle's handshake uses.)
-        uint32_t dbeat = s->need ? (s->need + KEEP_W - 1) / KEEP_W - 1 : 0;
-        if (dbeat >= beats) dbeat = beats - 1;
-        t_->desc_valid = b == dbeat && t_->s_axis_tready;
-        t_->desc_drop = 0;
-        t_->desc_seg1_off = 0;
-        t_->desc_seg1_len = s->keep;
-        t_->desc_ins_len = 0;
-        t_->desc_ins_data = 0;
-        t_->desc_seg2_off = s->keep + s->strip;
-        t_->desc_len_valid = s->outlen != 0;
-        t_->desc_out_len = s->outlen;
-        t_->desc_patch_en = 0;
-        t_->desc_patch_pos = 0;
-        t_->desc_patch_val = 0;
-        t_->desc_meta = 0;
-        t_->eof_bad = 0;
-#else
-        (void)s;
-#endif
 #endif
     }
 
@@ -262,7 +222,7 @@ Result Bench::run(const Scenario& s) {
     const uint64_t limit = c0 + (uint64_t)s.count * (beats + 64) * 4 + 100000;
     for (;;) {
         const bool offer = frame < s.count;
-        drive(s.frame.data(), len, beat, beats, offer, &s);
+        drive(s.frame.data(), len, beat, beats, offer);
         settle();
         if (offer) {
             if (in_ready()) {
@@ -300,7 +260,7 @@ Result Bench::run(const Scenario& s) {
         if (!offer && quiet > 64) break;
         if (cycle_ > limit) die("scenario " + s.name + ": no progress (watchdog)");
     }
-    drive(nullptr, 0, 0, 1, false, &s);
+    drive(nullptr, 0, 0, 1, false);
     r.cycles = cycle_ - c0;
     r.wall = now_s() - w0;
     if (r.frames_out > s.count) r.extra_out = r.frames_out - s.count;

