@@ -83,7 +83,7 @@ module sync_fifo #(
     logic [PTR_W-1:0] wr_ptr_q;
     logic [CNT_W-1:0] ram_cnt_q;           // words in the RAM
     logic [CNT_W-1:0] all_cnt_q;           // words in the RAM and the pair
-    // Flags registered from the counts, so that nothing waits for an adder.
+    // Flags of the counts as registers, so that nothing waits for an adder or a compare.
     logic             ram_empty_q, ram_one_q, almost_q, full_q;
     pair_t            pair_q;
 
@@ -120,8 +120,13 @@ module sync_fifo #(
         full_d    = (full_q || (almost_q && arrive)) && !taken;
         ram_cnt_q   <= ram_cnt_d;
         all_cnt_q   <= all_cnt_d;
-        ram_one_q   <= ram_cnt_d == CNT_W'(1);
-        almost_q    <= all_cnt_d == CNT_W'(DEPTH);
+        // The flags from compares of the current counts, selected by this cycle's moves:
+        // push, arrive and taken come late (from s_valid and m_ready) and pass one select.
+        ram_one_q   <= (push && !load) ? ram_cnt_q == CNT_W'(0)
+                     : (load && !push) ? ram_cnt_q == CNT_W'(2) : ram_cnt_q == CNT_W'(1);
+        almost_q    <= (arrive && !taken) ? all_cnt_q == CNT_W'(DEPTH - 1)
+                     : (taken && !arrive) ? all_cnt_q == CNT_W'(DEPTH + 1)
+                     : all_cnt_q == CNT_W'(DEPTH);
         full_q      <= full_d;
         s_ready     <= !full_d;
         ram_empty_q <= !push && (ram_empty_q || (ram_one_q && load));
@@ -149,7 +154,7 @@ module sync_fifo #(
         logic             ram_empty_r_q;
         pair_t            pair_r_q;
         logic [PTR_W-1:0] rd_ptr_r_q;
-        logic [SW-1:0]    reg_q [2];
+        logic [SW-1:0]    reg0_q, reg1_q;   // the pair (two registers, not a 2-word RAM)
 
         wire any_held_r = pair_r_q.any;
         wire direct_r   = BYPASS && ram_empty_r_q && !any_held_r && s_valid;
@@ -157,7 +162,7 @@ module sync_fifo #(
         wire load_r     = !ram_empty_r_q && pair_r_q.held != 2'b11;
         wire taken_r    = m_ready && any_held_r;
 
-        assign m_data[LO +: SW] = (!BYPASS || any_held_r) ? reg_q[pair_r_q.rsel]
+        assign m_data[LO +: SW] = (!BYPASS || any_held_r) ? (pair_r_q.rsel ? reg1_q : reg0_q)
                                                           : s_data[LO +: SW];
 
         (* keep *) always_ff @(posedge clk) begin
@@ -173,11 +178,10 @@ module sync_fifo #(
 
         // The register loaded next takes the RAM's word, or the offered word when the RAM is
         // empty (BYPASS: written whether or not it is taken; kept only when not).
+        wire [SW-1:0] in_r = ram_empty_r_q ? s_data[LO +: SW] : mem[rd_ptr_r_q][LO +: SW];
         always_ff @(posedge clk) begin
-            if (load_r || direct_r) begin
-                reg_q[pair_r_q.wsel] <= ram_empty_r_q ? s_data[LO +: SW]
-                                                      : mem[rd_ptr_r_q][LO +: SW];
-            end
+            if ((load_r || direct_r) && !pair_r_q.wsel) reg0_q <= in_r;
+            if ((load_r || direct_r) &&  pair_r_q.wsel) reg1_q <= in_r;
         end
     end
 
