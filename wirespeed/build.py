@@ -28,17 +28,6 @@ BLOCKS = ("gre", "vtep", "geneve")
 DEFAULT_TUNNEL_SLOTS = 32768
 
 
-# The pipelined builds of the VXLAN encap and the VTEP top, one definition for the report's *_pipe
-# rows, the tests of the pipelined builds and the harness (`wirespeed fuzz --pipelined`). Every top
-# is now pipelined by construction: gre_decap and vxlan_decap on the decap shell, vxlan_encap on
-# the edit engine axis_edit (issue 27: its SPLICE_PIPE and LOOKUP_LATENCY options are gone), so
-# the encap's and the VTEP's entries are empty (their *_pipe builds are the default RTL) until the
-# pipelined runs and rows are retired; gre_decap and vxlan_decap have no entry, and `pipelined`
-# changes nothing for them.
-PIPELINED_PARAMS: dict[str, dict[str, int]] = {
-    "vxlan_encap": {},
-    "vtep_top": {},
-}
 # The RTL top of each harness block.
 HARNESS_TOP = {"gre": "gre_decap", "vtep": "vtep_top", "geneve": "geneve_decap"}
 
@@ -80,19 +69,17 @@ class BuildError(RuntimeError):
     """The harness could not be built; the message points at the log."""
 
 
-def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS,
-                 pipelined: bool = False) -> Path:
-    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size, or the
-    pipelined build, PIPELINED_PARAMS) lives. gre_decap has one build."""
-    pipe = "_pipe" if pipelined and HARNESS_TOP.get(block) in PIPELINED_PARAMS else ""
+def harness_path(width: int, block: str = "gre", tunnel_slots: int = DEFAULT_TUNNEL_SLOTS
+                 ) -> Path:
+    """Where the harness binary of ``block`` at ``width`` (and tunnel-table size) lives. Every
+    top has one build (issue 27: pipelined by construction)."""
     if block == "gre":
         return paths.BUILD / "sim" / f"w{width}" / "ws_sim"
     if block == "geneve":
         return paths.BUILD / "sim" / f"geneve_w{width}" / "ws_geneve"
     if block != "vtep":
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
-    sub = (f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
-           + pipe)
+    sub = f"vtep_w{width}" + ("" if tunnel_slots == DEFAULT_TUNNEL_SLOTS else f"_t{tunnel_slots}")
     return paths.BUILD / "sim" / sub / "ws_vtep"
 
 
@@ -127,20 +114,17 @@ def source_hash() -> str:
 
 
 def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
-                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS,
-                   pipelined: bool = False) -> Path:
+                   tunnel_slots: int = DEFAULT_TUNNEL_SLOTS) -> Path:
     """Return the harness binary for ``width`` (``block`` "gre": ws_sim; "vtep": ws_vtep with a
-    ``tunnel_slots``-slot tunnel table; ``pipelined``: the top built with PIPELINED_PARAMS),
-    building it first when it is out of date."""
+    ``tunnel_slots``-slot tunnel table), building it first when it is out of date."""
     if width not in WIDTHS:
         raise BuildError(f"data width {width} is not one of {WIDTHS}")
-    pipelined = pipelined and HARNESS_TOP.get(block) in PIPELINED_PARAMS
     if block not in BLOCKS:
         raise BuildError(f"unknown block {block!r} (known: {', '.join(BLOCKS)})")
     script = paths.SIM / "build.sh"
     if not script.is_file():
         raise BuildError(f"{script} is missing: the Verilator harness sources are not in this tree")
-    binary = harness_path(width, block, tunnel_slots, pipelined)
+    binary = harness_path(width, block, tunnel_slots)
     outdir = binary.parent
     outdir.mkdir(parents=True, exist_ok=True)
     stamp = outdir / ".sources.sha256"
@@ -158,8 +142,6 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         log = outdir.parent / f"build-{tag}.log"
         what = (f"{HARNESS_TOP[block]}, {width}-bit data" if block != "vtep" else
                 f"vtep_top, {width}-bit data, {tunnel_slots} tunnel slots")
-        if pipelined:
-            what += ", pipelined"
         note(f"building the Verilator harness for {what} "
              f"(once per source change and build; 20 s to 2 min) ... log: {log}", verbose)
         t0 = time.monotonic()
@@ -171,8 +153,6 @@ def ensure_harness(width: int, verbose: bool = True, block: str = "gre",
         cmd = ["bash", str(script), str(width)] + ([block] if block != "gre" else [])
         # Top-level parameters other than DATA_W, as Verilator -G flags (build.sh's VFLAGS).
         top_params = {}
-        if pipelined:
-            top_params.update(PIPELINED_PARAMS[HARNESS_TOP[block]])
         if block == "vtep" and tunnel_slots != DEFAULT_TUNNEL_SLOTS:
             top_params["TUNNEL_SLOTS"] = tunnel_slots
         if top_params:

@@ -1252,7 +1252,6 @@ class Campaign:
     max_idle_cycles: int = DEFAULT_MAX_IDLE_CYCLES
     only_chunk: int | None = None
     quiet: bool = False
-    pipelined: bool = False         # vtep_top built with build.PIPELINED_PARAMS
 
     def fuzz_command(self, only_chunk: int | None = None) -> str:
         """The ``wirespeed fuzz`` command of this campaign (of one chunk of it)."""
@@ -1260,8 +1259,6 @@ class Campaign:
         cmd = (f"wirespeed fuzz --seed {self.seed} --count {self.count} --block {block} "
                f"--widths {' '.join(map(str, self.widths))} --chunk {self.chunk} "
                f"--max-idle-cycles {self.max_idle_cycles} --out-dir {self.out_dir}")
-        if self.pipelined:
-            cmd += " --pipelined"
         if only_chunk is not None:
             cmd += f" --only-chunk {only_chunk}"
         return cmd
@@ -1289,8 +1286,7 @@ def _snapshot_harnesses(camp: Campaign, kinds: Iterable[tuple[str, int]],
     bindir.mkdir(parents=True, exist_ok=True)
     for kind, width in sorted(set(kinds)):
         try:
-            extra: dict[str, object] = {"pipelined": True} if camp.pipelined else {}
-            src = ensure(width, verbose=not camp.quiet, block=kind, **extra)
+            src = ensure(width, verbose=not camp.quiet, block=kind)
         except BuildError as exc:
             raise FuzzError(str(exc), 3) from exc
         dst = bindir / f"{src.name}_w{width}"

@@ -825,11 +825,6 @@ def idle_latency(rows: Sequence[tuple[int, int, int]], group: Sequence[int], siz
     return res, problems
 
 
-# The pipelined build (wirespeed.build.PIPELINED_PARAMS["vtep_top"]) is measured at the widths
-# its timing goals are set at, as the report's vtep_top_pipe rows are synthesized.
-PIPELINED_WIDTHS = (256, 512)
-
-
 @dataclass
 class _BenchInputs:
     """The bench's frames, written once as pcaps under ``work``, shared by every build."""
@@ -914,24 +909,14 @@ def _bench_build(binary: Path, cfg: Config, w: int, tag: str, what: str, ins: _B
             "latency_wall_seconds": lat_out.harness.get("wall_seconds")}
 
 
-def latency_added(pipe: Mapping[str, Mapping[str, int]], base: Mapping[str, Mapping[str, int]]
-                  ) -> dict[str, dict[str, int]]:
-    """Per direction and size: the pipelined build's idle-pipeline latency minus the default
-    build's (the cycles its extra stages cost, measured)."""
-    return {d: {s: pipe[d][s] - base[d][s] for s in pipe[d] if s in base.get(d, {})}
-            for d in pipe}
-
-
 def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
           large: bool = True, lookup_frames: int = 2000, quiet: bool = False,
-          ensure: Callable[..., Path] | None = None, pipelined: bool = True) -> dict[str, Any]:
+          ensure: Callable[..., Path] | None = None) -> dict[str, Any]:
     """Line-rate fractions (decap and encap, every size and width, frames back to back),
     idle-pipeline latency (a second run per width, :data:`LATENCY_FRAMES` frames per size and
-    direction paced at :func:`latency_pacing_gbps`) and table lookup rates; with
-    ``pipelined``, the same two runs of the pipelined build (PIPELINED_PARAMS["vtep_top"]) at
-    the widths of :data:`PIPELINED_WIDTHS` that are in ``widths``. Writes ``output`` (JSON)
-    and returns the document."""
-    from wirespeed.build import PIPELINED_PARAMS, ensure_harness
+    direction paced at :func:`latency_pacing_gbps`) and table lookup rates. Writes ``output``
+    (JSON) and returns the document."""
+    from wirespeed.build import ensure_harness
 
     ensure = ensure or ensure_harness
     t_start = time.monotonic()
@@ -940,7 +925,6 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
     net, host, group = _bench_frames(sizes, per_size, BENCH_TUNNELS_DEFAULT)
     lat_net, lat_host, lat_group = _bench_frames(sizes, LATENCY_FRAMES, BENCH_TUNNELS_DEFAULT)
     doc_widths: dict[str, Any] = {}
-    pipe_widths: dict[str, Any] = {}
     lookups: list[dict[str, Any]] = []
     lat_gbps = latency_pacing_gbps(clock_mhz)
     with tempfile.TemporaryDirectory(prefix="wirespeed-vtep-bench-") as tmp:
@@ -958,12 +942,6 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
             cfg = bench_config(clock_mhz, BENCH_TUNNELS_DEFAULT, 32768, w)
             binary = ensure(w, verbose=not quiet, block="vtep")
             doc_widths[str(w)] = _bench_build(binary, cfg, w, "base", "vtep_top", ins, quiet)
-        for w in (w for w in widths if pipelined and w in PIPELINED_WIDTHS):
-            cfg = bench_config(clock_mhz, BENCH_TUNNELS_DEFAULT, 32768, w)
-            binary = ensure(w, verbose=not quiet, block="vtep", pipelined=True)
-            r = _bench_build(binary, cfg, w, "pipe", "vtep_top_pipe", ins, quiet)
-            r["latency_added"] = latency_added(r["latency"], doc_widths[str(w)]["latency"])
-            pipe_widths[str(w)] = r
         lk_runs = [(w, 32768, BENCH_TUNNELS_DEFAULT) for w in widths]
         if large:
             lk_runs.append((max(widths), LARGE_TUNNEL_SLOTS, LARGE_TUNNELS))
@@ -1000,11 +978,6 @@ def bench(widths: Sequence[int], clock_mhz: float, per_size: int, output: Path,
         "latency_pacing_gbps": lat_gbps,
         "sizes": list(sizes),
         "widths": doc_widths,
-        "pipelined": {"top": "vtep_top_pipe", "params": PIPELINED_PARAMS["vtep_top"],
-                      "what": "the same runs of the pipelined build at the widths it is "
-                              "synthesized at; latency_added[direction][size] = its idle-"
-                              "pipeline latency minus the default build's (first output beat)",
-                      "widths": pipe_widths},
         "lookup_rate": lookups,
         "host": {"machine": platform.machine(), "cpus": os.cpu_count(),
                  "load_average_1min_before": round(load_before, 2)},
@@ -1097,25 +1070,6 @@ def bench_tables(doc: Mapping[str, Any]) -> str:
         parts.append("\nidle-pipeline latency, cycles from a frame's first input beat to its "
                      "first output beat: decap / encap (encap stores the whole frame first)")
         parts.append(grid(rows, ["size (network)", *(f"{w} bit" for w in widths)]))
-    pipe = doc.get("pipelined", {}).get("widths", {})
-    if pipe:
-        rows = []
-        for size in doc["sizes"]:
-            row = [f"{size} ({size + ENCAP_OVERHEAD})"]
-            for w in pipe:
-                lat, add = pipe[w]["latency"], pipe[w]["latency_added"]
-                row.append(" / ".join(f"{lat[d].get(str(size), '-')} "
-                                      f"(+{add[d].get(str(size), '-')})" for d in DIRECTIONS))
-            cpf_same = all(pipe[w][d][str(size)]["cycles_per_frame"]
-                           == doc["widths"][w][d][str(size)]["cycles_per_frame"]
-                           for w in pipe for d in DIRECTIONS)
-            row.append("same" if cpf_same else "differ")
-            rows.append(row)
-        parts.append("\npipelined build (vtep_top_pipe): idle-pipeline latency, decap / encap "
-                     "(+ cycles over the default build), and whether its back-to-back cycles "
-                     "per frame equal the default build's")
-        parts.append(grid(rows, ["size (network)", *(f"{w} bit" for w in pipe),
-                                 "cycles/frame"]))
     rows = []
     for r in doc["lookup_rate"]:
         rows.append([f"{r['data_width']} bit", f"{r['tunnel_slots']} ({r['tunnels']} tunnels)",

@@ -220,7 +220,6 @@ def test_config_command_vtep(tmp_path: Path, capsys: pytest.CaptureFixture) -> N
     (["run", "--block", "vtep", "--net-in", "/nonexistent.pcap", "--host-out", "o.pcap"],
      "/nonexistent.pcap"),
     (["bench", "--no-large-table"], "--no-large-table applies to --block vtep"),
-    (["bench", "--no-pipelined"], "--no-pipelined applies to --block vtep"),
 ])
 def test_cli_argument_errors(tmp_path: Path, args: list[str], needle: str) -> None:
     proc = run_cli(args)

@@ -9,8 +9,8 @@
   replay commands given; a watchdog set below what the traffic needs must be reported as a stall
   with the chunk's seed.
 * The CLI: `wirespeed fuzz` prints frames per second and exits 0 / 1 / 2.
-* `--pipelined`: the harnesses are built with wirespeed.build.PIPELINED_PARAMS (checked here
-  without building); with `make test-full` a campaign runs through the pipelined builds.
+* The harnesses a campaign snapshots are the one build of each top (checked here without
+  building).
 """
 
 from __future__ import annotations
@@ -177,50 +177,31 @@ def test_only_chunk_replays_the_campaigns_chunk(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "summary.json").read_text())["frames"] == 900
 
 
-def test_pipelined_harnesses_get_the_pipelined_parameters(tmp_path: Path, monkeypatch) -> None:
-    """`wirespeed fuzz --pipelined` builds vtep_top with PIPELINED_PARAMS, in a directory of its
-    own, and gre_decap (one build) as it is (sim/build.sh is replaced by a stand-in that records
-    its -G flags)."""
+def test_campaign_snapshots_the_one_build_of_each_harness(tmp_path: Path, monkeypatch) -> None:
+    """Every top has one build: the campaign builds each harness in its default directory with no
+    top-level parameters (sim/build.sh is replaced by a stand-in that records its -G flags), and
+    its replay command names no build option."""
     monkeypatch.setattr(paths, "BUILD", tmp_path / "build")
-    calls: list[tuple[list[str], str]] = []
+    calls: list[tuple[list[str], str, str]] = []
 
     class FakeBuild:  # subprocess.Popen's part that wirespeed.build uses
         def __init__(self, cmd, cwd, env, stdout, stderr):  # noqa: ANN001 - Popen's signature
-            calls.append((cmd, env.get("WS_SIM_VFLAGS", "")))
-            out = Path(env.get("WS_SIM_MDIR", ""))
+            calls.append((cmd, env.get("WS_SIM_VFLAGS", ""), env.get("WS_SIM_MDIR", "")))
+            out = Path(env.get("WS_SIM_MDIR") or build.harness_path(64, "vtep" if "vtep" in cmd
+                                                                    else "gre").parent)
             (out / ("ws_vtep" if "vtep" in cmd else "ws_sim")).write_bytes(b"")
 
         def wait(self, timeout: float | None = None) -> int:
             return 0
 
     monkeypatch.setattr(build.subprocess, "Popen", FakeBuild)
-    camp = fuzz.Campaign(widths=(64,), out_dir=tmp_path / "fuzz", quiet=True, pipelined=True)
-    assert camp.fuzz_command().endswith(" --pipelined")
+    camp = fuzz.Campaign(widths=(64,), out_dir=tmp_path / "fuzz", quiet=True)
+    assert camp.fuzz_command() == (
+        f"wirespeed fuzz --seed 1 --count {fuzz.DEFAULT_COUNT} --block all --widths 64 "
+        f"--chunk {fuzz.DEFAULT_CHUNK} --max-idle-cycles {fuzz.DEFAULT_MAX_IDLE_CYCLES} "
+        f"--out-dir {tmp_path / 'fuzz'}")
     bins = fuzz._snapshot_harnesses(camp, [("gre", 64), ("vtep", 64)], None)
     assert set(bins) == {("gre", 64), ("vtep", 64)}
-    flags = {("vtep" if "vtep" in cmd else "gre"): vflags for cmd, vflags in calls}
-    assert flags == {
-        "gre": "",
-        "vtep": " ".join(f"-G{k}={v}" for k, v in build.PIPELINED_PARAMS["vtep_top"].items())}
-    # (vtep_top's pipelined build is its default RTL since vxlan_encap moved onto axis_edit:
-    # no -G flags, still a build of its own)
-    assert "SPLICE_PIPE" not in flags["vtep"] and "DECAP_CLASSIFY_PIPE" not in flags["vtep"]
-    assert "gre_decap" not in build.PIPELINED_PARAMS and "vxlan_decap" not in build.PIPELINED_PARAMS
-    # the VXLAN build never in the default build's directory; gre_decap's one build in its own
-    assert build.harness_path(64, "vtep", pipelined=True).parent.name.endswith("_pipe")
-    assert build.harness_path(64, "gre", pipelined=True) == build.harness_path(64, "gre")
-
-
-@pytest.mark.skipif(not full_sweep(), reason="make test-full (two more harness builds)")
-def test_pipelined_campaign_finds_no_failure(tmp_path: Path) -> None:
-    """Every block through the pipelined builds (late classifier verdicts, registered splice
-    plans) against the golden models, with idle and backpressure."""
-    count = 20_000
-    camp = fuzz.Campaign(seed=SHORT_SEED + 1, count=count, widths=(64, 256), out_dir=tmp_path,
-                         chunk=2500, quiet=True, pipelined=True)
-    s = fuzz.run_campaign(camp)
-    msgs = [f"{f['block']} w{f['width']} chunk {f['chunk']}: {f['messages'][:3]} replay: "
-            f"{f['replay'][:1]}" for f in s["failures"]]
-    assert not msgs, "fuzz failures:\n" + "\n".join(msgs)
-    assert s["frames"] == count
-    assert all(s["frames_by_block_width"][b].get("64", 0) > 0 for b in fuzz.BLOCKS)
+    assert len(calls) == 2 and all(vflags == "" for _, vflags, _ in calls)
+    assert build.harness_path(64, "vtep").parent.name == "vtep_w64"
+    assert build.harness_path(64, "gre").parent.name == "w64"

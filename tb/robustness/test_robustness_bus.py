@@ -1,9 +1,7 @@
 """pytest entry: the robustness table's bus rows (RX errors, tkeep holes; cocotb_bus_rows.py) on
 vtep_top (VXLAN decap and encap), gre_decap and geneve_decap, each with its axis_keep_check guard inside, at
-every datapath width; vtep_top also pipelined as the report's vtep_top_pipe is: the encap's
-splice engine with its plan and descriptor registered, the live input beat off its decision
-(SPLICE_PIPE = 3); gre_decap and vxlan_decap have one build, pipelined by construction. `make test` runs the bus rows at the narrowest and widest bus
-(64, 512), `make test-full` at every width."""
+every datapath width; every top has one build, pipelined by construction. `make test` runs the
+bus rows at the narrowest and widest bus (64, 512), `make test-full` at every width."""
 
 from pathlib import Path
 
@@ -11,7 +9,6 @@ import pytest
 
 from tb.common.runner import run_cocotb
 from tb.common.sweep import full_sweep
-from wirespeed.build import PIPELINED_PARAMS
 
 HERE = Path(__file__).resolve().parent
 
@@ -26,13 +23,3 @@ def test_bus_rows(top: str, data_w: int) -> None:
         parameters={"DATA_W": data_w},
     )
 
-
-@pytest.mark.parametrize("top", ["vtep_top"])
-def test_bus_rows_pipelined(top: str) -> None:
-    """The same rows through the pipelined encap (the registered splice plan and descriptor)."""
-    run_cocotb(
-        toplevel=top,
-        test_module="cocotb_bus_rows",
-        test_dir=HERE,
-        parameters={"DATA_W": 64, **PIPELINED_PARAMS[top]},
-    )
