@@ -1,16 +1,14 @@
 # wirespeed — top-level entry points. Everything installs itself into .venv on first use.
 #   make run    the seed's Table 2 scenario through the cycle-accurate RTL model
 #   make test   every test (unit, cocotb, end-to-end, the logic-depth guard tb/depth), 2 workers
-#   make test-full  the same with every parameter set of the control blocks, the longer
-#               random runs (axis_splice), gre_decap's other classifier cut masks, the
-#               pipelined cycle test, the robustness bus rows and the short fuzz campaign
-#               at every width
+#   make test-full  the same with every parameter set of the control blocks, and the
+#               robustness rows, the capture path and the short fuzz campaign at every width
 #   make lint   Verilator -Wall on every RTL file alone
 #   make bench  simulation speed at every width -> docs/bench/sim_speed.json, then the VXLAN
-#               VTEP's line-rate fractions, latency (default and pipelined build) and lookup rate
+#               VTEP's line-rate fractions, latency and lookup rate
 #               -> docs/bench/vtep_linerate.json,
 #               the VXLAN seed's 2x10G test -> docs/bench/vxlan_seed.json, then cycles per
-#               frame and latency of every GRE block and its pipelined build (frames
+#               frame and latency of every GRE block (frames
 #               60..9600 bytes) -> docs/bench/{sweep,linerate,latency}.json, then (root only,
 #               else skipped) iperf2 and ping through the live TAP VTEP -> docs/bench/tap.json
 #   make fuzz   fuzzing campaign: COUNT frames (default 1000000) from SEED (default 1), random
