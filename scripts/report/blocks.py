@@ -286,18 +286,29 @@ TIMING_NOTES: dict[str, str] = {
         "The collision-bypass flag `cmp_byp` → the eight way comparisons and their priority → "
         "the value multiplexer → `rs_value`. Next: register the eight match bits before the "
         "value multiplexer (+1 cycle)."),
+    "gre_decap": (
+        "Wire between blocks, not logic depth: 4 to 5 LUTs with 5.3 ns of wire across the die "
+        "(256 bits: the tap's GRE flags through the header length select to the RFC 6040 "
+        "drop flag; 512 bits: the outer IPv6 flag to ip_front's length checks). Next: the "
+        "ECN drop made per GRE header length and selected, and register slices on the nets "
+        "that cross the die (one seed moves the figure by about 7 %)."),
     "vxlan_decap": (
-        "On the decap shell (routed once at 256 bits: 103.9 MHz, 10,324 LUT4; the figures above "
-        "may be of the single-cycle build it replaced): the VNI table's control side, block RAM "
-        "port B (4.26 ns clock-to-output) → the slot's valid bit over the 8 memories → "
-        "`count_q` (TBL_COUNT). Next: port B's words registered before a command uses them "
-        "(a command cycle more), the key's CRC as a balanced XOR per bit."),
+        "The edit engine's plan FIFO: the issue stage's pop (4 LUTs spread over the die, "
+        "5.75 ns of wire) into the count's carry chain `pl_cnt_q`. Next: the count as a late "
+        "select of `cnt + 1`, `cnt - 1` and `cnt`, as `sync_fifo` makes its flags."),
     "geneve_decap": (
-        "Control fan-out: the tap record queue's bypass (the record's wait flag) decides the "
-        "join's pop, which enables every bit of the queue's output register across the die "
-        "(8.7 of 9.82 ns wire, 4.06 ns in one net). Next: a queue output whose load does not "
-        "wait for the same cycle's pop (a registered-ready output pair), as gre_decap's "
-        "descriptor queue needs too."),
+        "The options window's K: `a3_k_q` through the subtraction `idx - K / KW`, the "
+        "position compares and the beat select to the window bytes' enables (A4). Next: "
+        "the relative beat index registered in A3 from A2's candidates, so A4 starts at a "
+        "register compare."),
+    "axis_edit": (
+        "At 512 bits the descriptor's valid, from the test wrapper's input register, reaches "
+        "the input count's carry chain `d_cnt_q` over one wire across the die (3.6 ns). Next: "
+        "the count as a late select of `cnt + 1`, `cnt - 1` and `cnt`, as for the plan FIFO."),
+    "block_csr": (
+        "The AXI4-Lite write decode: `bvalid_q` through the AW/W handshake to the register "
+        "file's byte enables, 5.1 ns of wire. Next: `axil_reg_if`'s `REQ_REG = 1` (the request "
+        "from registers, one cycle more per register write)."),
     "vxlan_encap": UNROUTED + " Next: route it on an unloaded core (on axis_edit and "
                               "vxlan_encap_classify since issue 27).",
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
