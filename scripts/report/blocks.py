@@ -313,8 +313,8 @@ TIMING_NOTES: dict[str, str] = {
                               "vxlan_encap_classify since issue 27).",
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
-        "Wire across a 23.5k-LUT placement: the flush FIFO's pop (from the reader's beat "
-        "counter `rd_n_q`) fans out to the 8 x 16 pending-flush decrements `pdec_q`, 7.2 ns "
-        "of its 8.65 ns routing. Next: route the cut in the RTL (the pop, its queue and slot "
-        "registered before the decode) and the endpoints at -4.6 to -1 ns behind it."),
+        "Wire across the die: M1's record through the unclaimed-space test `t_unc` and M1's "
+        "decision `m1_to` to the clock enables of M2's wide flush record `m2_fl`, 8.3 of its "
+        "9.8 ns. Next: the decision registered, or its enable built per slice as `sync_fifo` "
+        "builds its output register's."),
 }
