@@ -120,17 +120,34 @@ def _command(binary: Path, in_pcap: Path, out_dir: Path, cfg: CaptureConfig, rep
              tag: str, seed: int, idle_prob: float, extra: list[str] | None,
              progress: bool) -> list[str]:
     cmd = [str(binary), "--in", str(in_pcap), "--out-dir", str(out_dir), "--json", str(report),
-           "--seed", str(seed), "--idle-prob", repr(float(idle_prob)), *cfg.harness_flags()]
-    writes = cfg.register_writes()
-    if writes:
-        regs = out_dir / f"regs{tag}.txt"
-        regs.write_text("# wirespeed capture: the config's register writes\n" +
-                        "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
-        cmd += ["--regs", str(regs)]
-    cmd += extra or []
+           "--seed", str(seed), "--idle-prob", repr(float(idle_prob)), *cfg.harness_flags(),
+           *_regs_flags(cfg, out_dir, tag), *(extra or [])]
     if progress:
         cmd.append("--progress")
     return cmd
+
+
+def _regs_flags(cfg: CaptureConfig, out_dir: Path, tag: str) -> list[str]:
+    """The config's register writes as a --regs file in ``out_dir`` (none: no flag)."""
+    writes = cfg.register_writes()
+    if not writes:
+        return []
+    regs = out_dir / f"regs{tag}.txt"
+    regs.write_text("# wirespeed capture: the config's register writes\n" +
+                    "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
+    return ["--regs", str(regs)]
+
+
+def _run_side_by_side(cmds: list[list[str]], progress: bool) -> None:
+    """The ports' harnesses as parallel processes (port 0's stderr shown when ``progress``);
+    a CaptureError for the first that failed."""
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                              stderr=None if progress and p == 0 else subprocess.PIPE, text=True)
+             for p, cmd in enumerate(cmds)]
+    outs = [pr.communicate() for pr in procs]
+    for pr, cmd, (o, e) in zip(procs, cmds, outs):
+        if pr.returncode != 0:
+            raise _failed(pr.returncode, cmd, o, e)
 
 
 def _failed(rc: int, cmd: list[str], out: str | None, err: str | None) -> CaptureError:
@@ -203,21 +220,12 @@ def run_capture_ports(inputs: list[Path], out_dir: Path, cfg: CaptureConfig, *,
         binary = ensure_capture_harness(cfg.data_width, verbose)
     except BuildError as exc:
         raise CaptureError(str(exc), EXIT_SIM) from exc
-    procs, cmds, reports = [], [], []
-    for p, (inp, pc) in enumerate(zip(inputs, cfgs)):
-        report = out_dir / f"report-port{p}.json"
-        cmd = _command(binary, inp, out_dir, pc, report, f"-port{p}", seed + p, idle_prob,
-                       (extra or []) + ["--queue-base", str(p * pc.queues)],
-                       progress and p == 0)
-        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                      stderr=None if progress and p == 0 else subprocess.PIPE,
-                                      text=True))
-        cmds.append(cmd)
-        reports.append(report)
-    outs = [pr.communicate() for pr in procs]
-    for pr, cmd, (o, e) in zip(procs, cmds, outs):
-        if pr.returncode != 0:
-            raise _failed(pr.returncode, cmd, o, e)
+    reports = [out_dir / f"report-port{p}.json" for p in range(2)]
+    _run_side_by_side([_command(binary, inp, out_dir, pc, report, f"-port{p}", seed + p,
+                                idle_prob, (extra or []) + ["--queue-base", str(p * pc.queues)],
+                                progress and p == 0)
+                       for p, (inp, pc, report) in enumerate(zip(inputs, cfgs, reports))],
+                      progress)
     reps = [json.loads(r.read_text()) for r in reports]
     errors: list[str] = []
     if check_model:
@@ -261,30 +269,17 @@ def run_gen_ports(gen: GenRun, out_dir: Path, cfg: CaptureConfig, *, ports: int 
         binary = ensure_capture_harness(cfg.data_width, verbose, gen=True)
     except BuildError as exc:
         raise CaptureError(str(exc), EXIT_SIM) from exc
-    procs, cmds, reports = [], [], []
-    for p, pc in enumerate(cfgs):
-        report = out_dir / f"report-port{p}.json"
+    reports = [out_dir / f"report-port{p}.json" for p in range(ports)]
+    cmds = []
+    for p, (pc, report) in enumerate(zip(cfgs, reports)):
         cmd = [str(binary), "--out-dir", str(out_dir), "--json", str(report),
                "--seed", str(seed + p), *pc.harness_flags(), *gen.flags(),
-               "--queue-base", str(p * pc.queues)]
-        writes = pc.register_writes()
-        if writes:
-            regs = out_dir / f"regs-port{p}.txt"
-            regs.write_text("# wirespeed capture: the config's register writes\n" +
-                            "".join(f"0x{a:04x} 0x{v:08x}\n" for a, v in writes))
-            cmd += ["--regs", str(regs)]
-        cmd += extra or []
+               "--queue-base", str(p * pc.queues), *_regs_flags(pc, out_dir, f"-port{p}"),
+               *(extra or [])]
         if progress and p == 0:
             cmd.append("--progress")
-        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                      stderr=None if progress and p == 0 else subprocess.PIPE,
-                                      text=True))
         cmds.append(cmd)
-        reports.append(report)
-    outs = [pr.communicate() for pr in procs]
-    for pr, cmd, (o, e) in zip(procs, cmds, outs):
-        if pr.returncode != 0:
-            raise _failed(pr.returncode, cmd, o, e)
+    _run_side_by_side(cmds, progress)
     reps = [json.loads(r.read_text()) for r in reports]
     rep = merge(reps)
     (out_dir / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
