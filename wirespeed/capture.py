@@ -397,12 +397,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    """The ``capture`` subcommand (wirespeed.cli); also ``wirespeed run --rtl-gen`` (the
-    capture-seed scenario's option) on the ``run`` parser made before it."""
-    if "run" in sub.choices:
-        from wirespeed.capture_seed import add_run_options
-
-        add_run_options(sub.choices["run"])
+    """The ``capture`` subcommand (wirespeed.cli)."""
     cp = sub.add_parser("capture", help="capture a pcap into per-queue host rings through the "
                         "RTL (timestamps, RSS, packed DMA, PCIe model); one pcap per queue",
                         description="Run IN.pcap through capture_top (ts_clock, rss_hash, "

@@ -252,11 +252,3 @@ def cmd(args: Any) -> int:
     ok = all(r["total"]["balanced"] for r in res["rows"])
     return 0 if ok else 1
 
-
-def add_run_options(run: Any) -> None:
-    """``wirespeed run``'s options of this scenario (added by wirespeed.capture.add_parser,
-    which wirespeed.cli calls once ``run`` exists)."""
-    run.add_argument("--rtl-gen", action="store_true",
-                     help="--scenario capture-seed: the traffic from the RTL generator "
-                          "(capture_gen_top: pkt_gen looped back into each port's capture, "
-                          "pkt_chk's counts and latency printed); the IMIX row stays Python-only")

@@ -932,6 +932,10 @@ def parser() -> argparse.ArgumentParser:
                     help="vxlan-seed: the host input's pacing: loopback (default) = the network "
                          "port's frame rate, as the seed's looped-back traffic; line = "
                          "--line-rate-gbps of its own frames")
+    vt.add_argument("--rtl-gen", action="store_true",
+                    help="capture-seed: the traffic from the RTL generator (capture_gen_top: "
+                         "pkt_gen looped back into each port's capture, pkt_chk's counts and "
+                         "latency printed); the IMIX row stays Python-only")
     run.set_defaults(func=cmd_run)
 
     bench = sub.add_parser("bench", help="simulation speed at every width (build/bench/; "
