@@ -18,8 +18,9 @@
 //     all other address bits are decoded (an address with bits set above 0x3FF is unmapped).
 //   * One write and one read may be in flight at the same time (the two channels are
 //     independent); each channel accepts its next request after its response was taken.
-//   * Write: AW and W are accepted in either order or together; the register is written in
-//     the cycle both are present, and B is raised in the next cycle.
+//   * Write: AW and W are accepted in either order or together; B is raised in the cycle
+//     after both are present, and the register holds the new value from the cycle after B
+//     (the write decode is registered: no path from the handshake to the register file).
 //   * Read: AR is accepted when no R is pending; the register is read in the cycle after the
 //     AR handshake (R1), selected in the next (R2) and R follows in the cycle after that
 //     (three cycles after AR), at any traffic (the counters' read port is their own).
@@ -151,9 +152,9 @@ module block_csr #(
     endfunction
 
     // ------------------------------------------------------------------------------------
-    // AXI4-Lite front end: a write is performed in the cycle its wr_req is raised and
-    // answered at once (B in the next cycle); a read is performed and answered in the cycle
-    // after its rd_req (R in the cycle after that)
+    // AXI4-Lite front end: a write is answered in the cycle its wr_req is raised (B in the
+    // next cycle) and performed in the next from registered decode; a read is performed and
+    // answered in the cycle after its rd_req (R in the cycle after that)
     // ------------------------------------------------------------------------------------
     logic            wr_req;
     logic [WA_W-1:0] wr_addr; // word address
@@ -232,12 +233,16 @@ module block_csr #(
     // ------------------------------------------------------------------------------------
     // Config registers
     // ------------------------------------------------------------------------------------
-    // Bits written by the current write: byte lanes of WSTRB, restricted to the writable bits
-    logic [31:0] wr_lanes;
-    always_comb begin
+    // The write registered (W + 1): the register addressed, its byte lanes and data
+    logic [NUM_REGS-1:0] wr_reg_q;
+    logic [31:0]         wr_lanes_q, wr_data_q;
+    always_ff @(posedge clk) begin
         for (int b = 0; b < 4; b++) begin
-            wr_lanes[8*b +: 8] = {8{wr_strb[b]}};
+            wr_lanes_q[8*b +: 8] <= {8{wr_strb[b]}};
         end
+        wr_data_q <= wr_data;
+        wr_reg_q  <= wr_req ? wr_reg : '0;
+        if (rst) wr_reg_q <= '0;
     end
 
     logic [NUM_REGS-1:0][31:0] reg_rd; // read view
@@ -248,13 +253,13 @@ module block_csr #(
 
         logic [31:0] q;
         logic [31:0] wen; // bits written this cycle
-        assign wen = (wr_req && wr_reg[i]) ? (wr_lanes & WMASK) : 32'd0;
+        assign wen = wr_reg_q[i] ? (wr_lanes_q & WMASK) : 32'd0;
 
         always_ff @(posedge clk) begin
             if (rst) begin
                 q <= RESET;
             end else begin
-                q <= (q & ~wen) | (wr_data & wen);
+                q <= (q & ~wen) | (wr_data_q & wen);
             end
         end
 

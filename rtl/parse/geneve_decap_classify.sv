@@ -266,21 +266,25 @@ module geneve_decap_classify
     logic               a3_kv_q;
     logic [DATA_W-1:0]  a3_data_q;
     logic               a3_hs_q, a3_last_q, a3_user_q;
-    logic [IDX_W-1:0]   a3_idx_q;
     logic [NB_W-1:0]    a3_nb_q;
+    // The beat's index relative to K's beat, idx - K / KW, registered beside K so that A4's
+    // position compares start at a register.
+    logic signed [IDX_W+1:0] a3_rel_q;
 
     always_ff @(posedge clk) begin
-        logic held;
+        logic           held;
+        logic [K_W-1:0] k;
+        held = a2_idx_q != '0 && a3_kv_q;
+        k    = (a2_hs_q && !held) ? a2_kc_q[a2_u_q] : a3_k_q;
         if (a2_hs_q) begin
-            held = a2_idx_q != '0 && a3_kv_q;
             a3_kv_q <= held || a2_ge_q[a2_u_q];
-            if (!held) a3_k_q <= a2_kc_q[a2_u_q];
         end
+        a3_k_q    <= k;
+        a3_rel_q  <= $signed({2'b00, a2_idx_q}) - $signed((IDX_W+2)'(k[K_W-1:KW_LOG]));
         a3_data_q <= a2_data_q;
         a3_hs_q   <= a2_hs_q;
         a3_last_q <= a2_last_q;
         a3_user_q <= a2_user_q;
-        a3_idx_q  <= a2_idx_q;
         a3_nb_q   <= a2_nb_q;
         if (rst) begin
             a3_hs_q <= 1'b0;
@@ -291,9 +295,7 @@ module geneve_decap_classify
     // ---- A4: the window captured by beat position keyed on K; one record per frame ---------
     // K = 4k + 2: byte K + j is lane (K % KW + j) % KW of beat K / KW + (K % KW + j) / KW.
     localparam int KQ_N = KW / 4;
-    wire [K_W-KW_LOG-1:0] a3_kb = a3_k_q[K_W-1:KW_LOG];
     wire [KW_LOG-3:0]     a3_kq = a3_k_q[KW_LOG-1:2];
-    wire signed [IDX_W+1:0] a3_rel = $signed({2'b00, a3_idx_q}) - $signed((IDX_W+2)'(a3_kb));
 
     logic [IW_N-1:0]      a4_hit;
     logic [IW_N-1:0][7:0] a4_byte;
@@ -305,10 +307,10 @@ module geneve_decap_classify
         for (int q = 0; q < KQ_N; q++) begin
             if (a3_kq == (KW_LOG-2)'(q)) begin
                 for (int m = 0; m < IW_N; m++) begin
-                    a4_hit[m]  = a3_rel == (IDX_W+2)'((4*q + 2 + iw_off(m)) / KW);
+                    a4_hit[m]  = a3_rel_q == (IDX_W+2)'((4*q + 2 + iw_off(m)) / KW);
                     a4_byte[m] = a3_data_q[8 * ((4*q + 2 + iw_off(m)) % KW) +: 8];
                 end
-                a4_done = a3_rel == (IDX_W+2)'((4*q + 2 + IW_LAST) / KW);
+                a4_done = a3_rel_q == (IDX_W+2)'((4*q + 2 + IW_LAST) / KW);
             end
         end
     end

@@ -135,27 +135,44 @@ module gre_classify
     function automatic logic have_lt(input logic signed [8:0] have, input logic [5:0] c);
         have_lt = have < $signed({3'd0, c});
     endfunction
+    // v[n] for the header with n optional fields: selected by the C, K and S flags themselves,
+    // so no count of them lies in front of the select.
+    function automatic logic by_opts(input logic [3:0] v, input logic [2:0] cks);
+        unique case (cks)
+            3'b000:                 by_opts = v[0];
+            3'b001, 3'b010, 3'b100: by_opts = v[1];
+            3'b011, 3'b101, 3'b110: by_opts = v[2];
+            default:                by_opts = v[3];
+        endcase
+    endfunction
 
     always_ff @(posedge clk) begin
         logic [15:0]       flags;
         logic [1:0]        n_opt;            // optional 4-byte GRE fields present (C, K, S)
         logic [4:0]        gre_len;
         logic              p_v6;
-        logic [3:0]        lt_gre, lt_ecn, lt_teb, have_gre, have_ecn;
-        logic [1:0]        iecn_v4, iecn_v6; // the inner header's ECN field, byte 1 [1:0] / [5:4]
+        logic [2:0]        cks;              // the C, K and S flags
+        logic [3:0]        lt_gre, lt_teb, have_gre;
+        // per inner IP version: the ECN checks, and RFC 6040's drop from the inner header's
+        // ECN field (byte 1 [1:0] for IPv4, [5:4] for IPv6)
+        logic [3:0]        lt_ecn4, lt_ecn6, have_ecn4, have_ecn6, drop4, drop6;
         g1_valid_q <= tap_valid;
         if (tap_valid) begin
             flags    = {tap_l4[0 +: 8], tap_l4[8 +: 8]};
+            cks      = {flags[15], flags[13], flags[12]};
             n_opt    = 2'(flags[15]) + 2'(flags[13]) + 2'(flags[12]);
             gre_len  = 5'd4 + {1'b0, n_opt, 2'b00};
             p_v6     = {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_IPV6;
             for (int n = 0; n < 4; n++) begin
                 lt_gre[n]   = pl_lt(tap_ip_pl, 6'(4 + 4*n));
-                lt_ecn[n]   = p_v6 ? pl_lt(tap_ip_pl, 6'(6 + 4*n)) : pl_lt(tap_ip_pl, 6'(16 + 4*n));
+                lt_ecn4[n]  = pl_lt(tap_ip_pl, 6'(16 + 4*n));
+                lt_ecn6[n]  = pl_lt(tap_ip_pl, 6'(6 + 4*n));
                 lt_teb[n]   = pl_lt(tap_ip_pl, 6'(18 + 4*n));
                 have_gre[n] = have_lt(tap_have_l4, 6'(4 + 4*n));
-                have_ecn[n] = p_v6 ? have_lt(tap_have_l4, 6'(6 + 4*n))
-                                   : have_lt(tap_have_l4, 6'(16 + 4*n));
+                have_ecn4[n] = have_lt(tap_have_l4, 6'(16 + 4*n));
+                have_ecn6[n] = have_lt(tap_have_l4, 6'(6 + 4*n));
+                drop4[n]    = ecn_drop(tap_ip_ecn, tap_l4[8 * (5 + 4*n) +: 2]);
+                drop6[n]    = ecn_drop(tap_ip_ecn, tap_l4[8 * (5 + 4*n) + 4 +: 2]);
             end
             g1_whole_q       <= tap_whole;
             g1_rx_err_q      <= tap_rx_err;
@@ -168,19 +185,17 @@ module gre_classify
             g1_pl_bad_q      <= tap_ip_pl < 17'sd4;
             g1_trunc_gre4_q  <= tap_have_l4 < 9'sd4;
             g1_gre_bad_q     <= (flags & 16'h4FFF) != 16'h0;
-            g1_pl_lt_gre_q   <= lt_gre[n_opt];
-            g1_trunc_gre_q   <= have_gre[n_opt];
+            g1_pl_lt_gre_q   <= by_opts(lt_gre, cks);
+            g1_trunc_gre_q   <= by_opts(have_gre, cks);
             g1_v6_q          <= tap_ipv6;
             g1_p_v4_q        <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_IPV4;
             g1_p_v6_q        <= p_v6;
             g1_p_teb_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_TEB;
             g1_ecn_on_q      <= tap_ip_ecn[0];   // 01 ECT(1) or 11 CE
-            g1_ecn_pl_short_q <= lt_ecn[n_opt];
-            g1_ecn_trunc_q   <= have_ecn[n_opt];
-            g1_teb_short_q   <= lt_teb[n_opt];
-            iecn_v4           = tap_l4[8 * (5 + 4 * int'(n_opt)) +: 2];
-            iecn_v6           = tap_l4[8 * (5 + 4 * int'(n_opt)) + 4 +: 2];
-            g1_ecn_drop_q    <= ecn_drop(tap_ip_ecn, p_v6 ? iecn_v6 : iecn_v4);
+            g1_ecn_pl_short_q <= p_v6 ? by_opts(lt_ecn6, cks) : by_opts(lt_ecn4, cks);
+            g1_ecn_trunc_q   <= p_v6 ? by_opts(have_ecn6, cks) : by_opts(have_ecn4, cks);
+            g1_teb_short_q   <= by_opts(lt_teb, cks);
+            g1_ecn_drop_q    <= p_v6 ? by_opts(drop6, cks) : by_opts(drop4, cks);
             g1_len_short_q   <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
             g1_csum_q        <= flags[15];
             g1_oecn_q        <= tap_ip_ecn;

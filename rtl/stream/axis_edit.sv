@@ -519,10 +519,21 @@ module axis_edit #(
         end
     end
 
+    // The counts' next values are selected by the late handshakes from both steps, made from
+    // the registers alone: no carry chain behind the issue decision (pl_pop).
+    function automatic logic [DAW:0] count_next(input logic [DAW:0] c, input logic up,
+                                                input logic down);
+        unique case ({up, down})
+            2'b10:   count_next = c + 1'b1;
+            2'b01:   count_next = c - 1'b1;
+            default: count_next = c;
+        endcase
+    endfunction
+
     always_ff @(posedge clk) begin
         // d_cnt counts descriptors taken, pl_cnt those written (readable by the issue).
-        d_cnt_q   <= d_cnt_q + (DAW+1)'(d_push) - (DAW+1)'(hd_pop);
-        pl_cnt_q  <= pl_cnt_q + (DAW+1)'(d_we_q) - (DAW+1)'(pl_pop);
+        d_cnt_q   <= count_next(d_cnt_q, d_push, hd_pop);
+        pl_cnt_q  <= count_next(pl_cnt_q, d_we_q, pl_pop);
         pl_ne_q   <= d_we_q || pl_cnt_q > (DAW+1)'(1) || (pl_cnt_q == (DAW+1)'(1) && !pl_pop);
         d_ready_q <= d_cnt_q < (DAW+1)'(DDEPTH - 1);
         if (d_we_q) d_wr_q  <= d_wr_q + 1'b1;
