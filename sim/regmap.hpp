@@ -347,6 +347,29 @@ constexpr uint32_t Q_CTRL_ENABLE = 0x1u;  // [0]
 constexpr uint32_t Q_CTRL_LOG2_SIZE = 0x1F00u;  // [12:8]
 }  // namespace dma_ring_writer
 
+// capture top (docs/host.md)
+namespace capture_top {
+constexpr uint32_t kIdValue = 0x57534350u;
+constexpr uint32_t ID = 0x000;
+constexpr uint32_t PARAMS = 0x004;
+constexpr uint32_t PORT = 0x008;
+constexpr uint32_t MAX_LEN = 0x00C;
+constexpr uint32_t FRAMES_LO = 0x010;
+constexpr uint32_t FRAMES_HI = 0x014;
+constexpr uint32_t BYTES_LO = 0x018;
+constexpr uint32_t BYTES_HI = 0x01C;
+constexpr uint32_t RUNTS = 0x020;
+constexpr uint32_t GIANTS = 0x024;
+constexpr uint32_t RX_ERRORS = 0x028;
+constexpr uint32_t PARSE_CTRL = 0x02C;
+constexpr uint32_t PARAMS_DATA_W = 0xFFFFu;  // [15:0]
+constexpr uint32_t PARAMS_QUEUES = 0xFF0000u;  // [23:16]
+constexpr uint32_t PARAMS_LATENCY = 0xFF000000u;  // [31:24]
+constexpr uint32_t PORT_PORT = 0x3u;  // [1:0]
+constexpr uint32_t MAX_LEN_MAX_LEN = 0xFFFFu;  // [15:0]
+constexpr uint32_t PARSE_CTRL_INNER = 0x1u;  // [0]
+}  // namespace capture_top
+
 // generator and checker in front of the capture (docs/host.md)
 namespace capture_gen_top {
 constexpr uint32_t kIdValue = 0x57534347u;

@@ -31,6 +31,7 @@ class CaptureModel:
     default_queue: int = 0
     max_len: int = DEFAULT_MAX_LEN
     table: list[int] = field(default_factory=list)
+    inner: bool = False      # capture_top's PARSE_CTRL.INNER: GRE/VXLAN inner headers hashed
 
     def config(self) -> rss.RssConfig:
         table = self.table or [i % self.queues for i in range(RSS_TABLE_ENTRIES)]
@@ -42,7 +43,7 @@ class CaptureModel:
         cfg = self.config()
         if len(frame) > self.max_len:
             return rss.rss(rss.FlowTuple(), cfg)
-        return rss.rss_frame(frame, cfg)
+        return rss.rss_frame(frame, cfg, self.inner)
 
     def queue_of(self, frame: bytes) -> int:
         return self.result(frame).queue

@@ -16,6 +16,7 @@ Every key is optional::
       key: 6d5a56da255b...     # 40 bytes in hex (default: Microsoft's)
       types: [ipv4, tcp_ipv4, udp_ipv4, ipv6, tcp_ipv6, udp_ipv6]
       symmetric: false
+      inner: false             # hash GRE/VXLAN packets by their inner headers (PARSE_CTRL)
       default_queue: 0
       table: [0, 1, 2, 3]      # repeated over the 128 entries (default: 0 .. queues-1)
     pcie: {gts: 8, lanes: 16, max_payload: 256, tlp_overhead: 24, latency_ns: 400,
@@ -34,6 +35,7 @@ import yaml
 
 from wirespeed.capture_check import DEFAULT_MAX_LEN, RSS_TABLE_ENTRIES, CaptureModel
 from wirespeed.model import rss
+from wirespeed.regmap import CAPTURE
 
 WIDTHS = (64, 128, 256, 512)
 BUILT_QUEUES = 16
@@ -41,7 +43,9 @@ TYPE_NAMES = {"ipv4": 1, "tcp_ipv4": 2, "udp_ipv4": 3, "ipv6": 4, "tcp_ipv6": 5,
 
 # capture_top's windows and the registers written (docs/host.md, docs/rss.md)
 W_CAP, W_RSS = 0x0000, 0x2000
-CAP_PORT, CAP_MAX_LEN = 0x008, 0x00C
+CAP_PORT, CAP_MAX_LEN = CAPTURE.reg("PORT"), CAPTURE.reg("MAX_LEN")
+CAP_PARSE_CTRL = CAPTURE.reg("PARSE_CTRL")
+CAP_INNER = CAPTURE.register("PARSE_CTRL").field("INNER").mask
 RSS_CTRL, RSS_DEFQ, RSS_KEY_CTRL, RSS_KEY, RSS_INDIR = 0x000, 0x004, 0x008, 0x040, 0x800
 
 _PCIE_KEYS = {"gts": "--pcie-gts", "lanes": "--pcie-lanes", "max_payload": "--pcie-mps",
@@ -52,7 +56,7 @@ _HOST_NUM = {"poll_ns": "--host-poll-ns", "ns_per_frame": "--host-ns-per-frame"}
 _HOST_FLAGS = {"paused": "--host-paused", "prod_read": "--host-prod-read"}
 _TOP = ("data_width", "clock_mhz", "line_rate_gbps", "queues", "ring_bytes", "max_len", "port",
         "rss", "pcie", "host")
-_RSS = ("key", "types", "symmetric", "default_queue", "table")
+_RSS = ("key", "types", "symmetric", "inner", "default_queue", "table")
 
 
 class CaptureConfigError(ValueError):
@@ -71,6 +75,7 @@ class CaptureConfig:
     key: bytes = rss.MS_KEY
     enables: int = rss.ALL_TYPES
     symmetric: bool = False
+    inner: bool = False
     default_queue: int = 0
     table: tuple[int, ...] = ()
     pcie: Mapping[str, float] = field(default_factory=dict)
@@ -119,6 +124,8 @@ class CaptureConfig:
             w.append((W_CAP + CAP_PORT, self.port))
         if self.max_len != DEFAULT_MAX_LEN:
             w.append((W_CAP + CAP_MAX_LEN, self.max_len))
+        if self.inner:
+            w.append((W_CAP + CAP_PARSE_CTRL, CAP_INNER))
         if self.enables != rss.ALL_TYPES or self.symmetric:
             w.append((W_RSS + RSS_CTRL, self.enables | int(self.symmetric) << 8))
         if self.default_queue:
@@ -147,7 +154,7 @@ class CaptureConfig:
     def model(self) -> CaptureModel:
         return CaptureModel(queues=self.queues, key=self.key, enables=self.enables,
                             symmetric=self.symmetric, default_queue=self.default_queue,
-                            max_len=self.max_len, table=self.full_table())
+                            max_len=self.max_len, table=self.full_table(), inner=self.inner)
 
 
 def _fmt(v: float) -> str:
@@ -202,6 +209,10 @@ def parse(data: Any, name: str = "config") -> CaptureConfig:
         if not isinstance(r["symmetric"], bool):
             raise CaptureConfigError(f"{name}: rss.symmetric: {r['symmetric']!r} is not true/false")
         kw["symmetric"] = r["symmetric"]
+    if "inner" in r:
+        if not isinstance(r["inner"], bool):
+            raise CaptureConfigError(f"{name}: rss.inner: {r['inner']!r} is not true/false")
+        kw["inner"] = r["inner"]
     if "default_queue" in r:
         kw["default_queue"] = _num(f"{name}: rss.default_queue", r["default_queue"], int)
     if "table" in r:

@@ -546,6 +546,39 @@ DMA_RING_WRITER = Block(
     ),
 )
 
+CAPTURE_MAX_LEN = 9600      # capture_top's MAX_LEN_RESET
+CAPTURE_LATENCY = 20        # capture_top: s_axis beat -> dma_ring_writer's input (cycles)
+
+CAPTURE = Block(
+    name="capture_top", prefix="CAP", title="capture top", doc="docs/host.md",
+    sv_package="capture_pkg", sv_path="rtl/host/capture_pkg.sv", id_value=0x57534350,
+    registers=(
+        Register(0x000, "ID", "RO", '0x57534350 ("WSCP")', reset=0x57534350),
+        Register(0x004, "PARAMS", "RO", f"[15:0] DATA_W, [23:16] QUEUES, [31:24] LATENCY "
+                 f"({CAPTURE_LATENCY})", reset=None,
+                 fields=(BitField("DATA_W", 0, 16, "bus width in bits"),
+                         BitField("QUEUES", 16, 8, "queues (rings)"),
+                         BitField("LATENCY", 24, 8, "s_axis -> the writer's input, cycles"))),
+        Register(0x008, "PORT", "RW", "[1:0] the records' port field",
+                 fields=(BitField("PORT", 0, 2, "the records' info [5:4]"),)),
+        Register(0x00C, "MAX_LEN", "RW", "[15:0] longer frames are not parsed (the default "
+                 "queue)", reset=CAPTURE_MAX_LEN,
+                 fields=(BitField("MAX_LEN", 0, 16, "bytes"),)),
+        Register(0x010, "FRAMES_LO", "RO", "frames in [31:0]; the read latches FRAMES_HI"),
+        Register(0x014, "FRAMES_HI", "RO", "frames in [63:32]"),
+        Register(0x018, "BYTES_LO", "RO", "frame bytes in [31:0]; the read latches BYTES_HI"),
+        Register(0x01C, "BYTES_HI", "RO", "frame bytes in [63:32]"),
+        Register(0x020, "RUNTS", "RO", "frames shorter than 60 bytes (32 bits, wraps)"),
+        Register(0x024, "GIANTS", "RO", "frames longer than MAX_LEN (32 bits, wraps)"),
+        Register(0x028, "RX_ERRORS", "RO", "frames with tuser on their last beat (32 bits, "
+                 "wraps)"),
+        Register(0x02C, "PARSE_CTRL", "RW", "[0] INNER: RSS hashes the inner headers of GRE "
+                 "and VXLAN packets (docs/rss.md, \"Inner headers\"; the records' flags [6] "
+                 "say so); a frame uses the value in force at its last beat",
+                 fields=(_bit("INNER", 0, "hash GRE/VXLAN inner headers"),)),
+    ),
+)
+
 CAPTURE_GEN_BASE = 0x4000   # capture_gen_top: this window; capture_top's own space at 0x0000
 CAPTURE_GEN_PORT = 0x5753   # pkt_gen's and pkt_chk's UDP destination port (their PORT default)
 CAPTURE_GEN_LATENCY = 2     # loopback: generator beat registered -> the checker's time (cycles)
@@ -616,7 +649,8 @@ CAPTURE_GEN = Block(
 # ------------------------------------------------------------------------------ address maps
 
 BLOCKS: dict[str, Block] = {b.name: b for b in (GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP, TABLE,
-                                                 TS_CLOCK, DMA_RING_WRITER, CAPTURE_GEN)}
+                                                 TS_CLOCK, DMA_RING_WRITER, CAPTURE,
+                                                 CAPTURE_GEN)}
 
 GRE_MAP = AddressMap("gre", "gre_decap", (Window(0x0000, "gre", GRE),))
 VTEP_MAP = AddressMap("vtep", "vtep_top", (

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from wirespeed import paths
-from wirespeed.regmap import (BLOCKS, CAPTURE_GEN, CAPTURE_GEN_BASE, CNT_BASE, CNT_STRIDE, GENEVE_DECAP, GENEVE_MAP, GRE, OUTCOME_W,
+from wirespeed.regmap import (BLOCKS, CAPTURE, CAPTURE_GEN, CAPTURE_GEN_BASE, CNT_BASE, CNT_STRIDE, GENEVE_DECAP, GENEVE_MAP, GRE, OUTCOME_W,
                               TABLE, TS_CLOCK, DMA_RING_WRITER, TX_BASE, VTEP_MAP, VXLAN_DECAP, VXLAN_ENCAP,
                               WINDOW_SIZE, AddressMap, Block, Register)
 
@@ -247,6 +247,7 @@ def doc_regions() -> dict[str, str]:
         "geneve-decap-registers": md_registers(GENEVE_DECAP),
         "ts-clock-registers": md_registers(TS_CLOCK, digits=3),
         "dma-registers": md_registers(DMA_RING_WRITER, digits=3),
+        "capture-registers": md_registers(CAPTURE, digits=3),
         "capture-gen-registers": md_registers(CAPTURE_GEN, base=CAPTURE_GEN_BASE),
     }
 

@@ -14,9 +14,11 @@
 //   last beat reaches dma_ring_writer, whatever the frame's length. No stage stalls: the writer
 //   never deasserts tready after reset (it drops a frame that does not fit, and counts it).
 // * A frame longer than MAX_LEN is not parsed: hash type NONE, the default queue.
+// * PARSE_CTRL.INNER: rss_parse gives GRE/VXLAN packets' inner tuple (docs/rss.md, "Inner
+//   headers"); the records' flags [6] say which frames were hashed by it.
 //
 // Latency: a beat accepted on s_axis in cycle c reaches dma_ring_writer's input in cycle
-// c + LATENCY (1 + DLY = 16); from there docs/host.md's writer latency applies.
+// c + LATENCY (1 + DLY = 20); from there docs/host.md's writer latency applies.
 //
 // Every frame in is counted once by dma_ring_writer under the queue RSS gave it:
 // FRAMES_IN = sum over queues of Q_FRAMES + Q_DROP_FULL + Q_DROP_BUF + Q_DROP_OFF.
@@ -36,6 +38,8 @@
 //   0x020 RUNTS      RO  frames shorter than 60 bytes (32 bits, wraps)
 //   0x024 GIANTS     RO  frames longer than MAX_LEN (32 bits, wraps)
 //   0x028 RX_ERRORS  RO  frames with tuser on their last beat (32 bits, wraps)
+//   0x02C PARSE_CTRL RW  [0] INNER: hash GRE/VXLAN inner headers (reset 0)
+// (the map is generated from wirespeed/regmap.py: capture_pkg, docs/host.md)
 
 `default_nettype none
 
@@ -121,7 +125,7 @@ module capture_top #(
     // Parameters
     // ------------------------------------------------------------------------------------
     localparam int QW        = $clog2(QUEUES > 1 ? QUEUES : 2);
-    localparam int PARSE_LAT = 5;    // rss_parse: last beat -> tuple
+    localparam int PARSE_LAT = 9;    // rss_parse: last beat -> tuple
     localparam int RSS_LAT   = 10;   // rss_hash: tuple -> queue
     localparam int DLY       = PARSE_LAT + RSS_LAT;
     localparam int LATENCY   = 1 + DLY;
@@ -273,6 +277,8 @@ module capture_top #(
     // ------------------------------------------------------------------------------------
     logic [1:0]   port_q;        // the records' port field
     logic [15:0]  max_len_q;
+    logic         inner_q;       // PARSE_CTRL.INNER
+    logic         t_inner;
     logic         t_valid, t_ipv4, t_ipv6, t_tcp, t_udp;
     logic [127:0] t_src, t_dst;
     logic [15:0]  t_sport, t_dport;
@@ -289,6 +295,7 @@ module capture_top #(
         .s_hs    (a_tvalid),
         .s_tlast (a_tlast),
         .max_len (max_len_q),
+        .inner_en(inner_q),
         .t_valid (t_valid),
         .t_ipv4  (t_ipv4),
         .t_ipv6  (t_ipv6),
@@ -298,6 +305,7 @@ module capture_top #(
         .t_dst   (t_dst),
         .t_sport (t_sport),
         .t_dport (t_dport),
+        .t_inner (t_inner),
         .f_valid (f_valid),
         .f_len   (f_len),
         .f_giant (f_giant)
@@ -348,6 +356,13 @@ module capture_top #(
         .out_type       (r_type),
         .out_queue      (r_queue)
     );
+
+    // The inner flag waits beside rss_hash for its answer: the records' flags [6]
+    logic [RSS_LAT-1:0] inner_dl_q;
+
+    always_ff @(posedge clk) begin
+        inner_dl_q <= {inner_dl_q[RSS_LAT-2:0], t_inner};
+    end
 
     // ------------------------------------------------------------------------------------
     // Delay line: every beat waits DLY cycles, its frame's RSS answer meets its last beat
@@ -401,7 +416,7 @@ module capture_top #(
         .s_axis_thash   (r_hash),
         .s_axis_thtype  (r_type),
         .s_axis_tport   (port_q),
-        .s_axis_tflags  (2'b00),
+        .s_axis_tflags  ({1'b0, inner_dl_q[RSS_LAT-1]}),
         .m_axi_awid     (m_axi_awid),
         .m_axi_awaddr   (m_axi_awaddr),
         .m_axi_awlen    (m_axi_awlen),
@@ -496,13 +511,16 @@ module capture_top #(
     localparam logic [WIN_AW-3:0] A_ID = 'h0, A_PARAMS = 'h1, A_PORT = 'h2, A_MAXLEN = 'h3,
         A_FR_LO = 'h4, A_FR_HI = 'h5, A_BY_LO = 'h6, A_BY_HI = 'h7, A_RUNTS = 'h8,
         A_GIANTS = 'h9, A_RXERR = 'hA;
+    localparam logic [WIN_AW-3:0] A_PCTRL = (WIN_AW-2)'(capture_pkg::CAP_REG_PARSE_CTRL / 4);
+    localparam int B_INNER = capture_pkg::CAP_PARSE_CTRL_INNER;
 
-    assign wr_err = !(wr_addr == A_PORT || wr_addr == A_MAXLEN);
+    assign wr_err = !(wr_addr == A_PORT || wr_addr == A_MAXLEN || wr_addr == A_PCTRL);
 
     always_ff @(posedge clk) begin
         if (rst) begin
             port_q    <= '0;
             max_len_q <= MAX_LEN_RESET;
+            inner_q   <= 1'b0;
         end else if (wr_req) begin
             if (wr_addr == A_PORT) begin
                 if (wr_strb[0]) port_q <= wr_data[1:0];
@@ -510,6 +528,9 @@ module capture_top #(
             if (wr_addr == A_MAXLEN) begin
                 if (wr_strb[0]) max_len_q[7:0]  <= wr_data[7:0];
                 if (wr_strb[1]) max_len_q[15:8] <= wr_data[15:8];
+            end
+            if (wr_addr == A_PCTRL) begin
+                if (wr_strb[0]) inner_q <= wr_data[B_INNER];
             end
         end
     end
@@ -561,6 +582,7 @@ module capture_top #(
                 A_RUNTS:  rd_data_q <= runts_q;
                 A_GIANTS: rd_data_q <= giants_q;
                 A_RXERR:  rd_data_q <= rxerr_q;
+                A_PCTRL:  rd_data_q <= 32'(inner_q) << B_INNER;
                 default:  rd_err_q  <= 1'b1;
             endcase
         end

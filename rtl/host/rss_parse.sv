@@ -1,24 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// rss_parse: the flow tuple of each frame for rss_hash (docs/rss.md, "Parsing"), from a stream
-// it only watches (no backpressure: s_hs is the beat's handshake). The contract is the golden
-// model's wirespeed.model.rss.parse_frame, plus one rule of the capture top: a frame longer
-// than max_len is not parsed (type NONE, the default queue).
+// rss_parse: the flow tuple of each frame for rss_hash (docs/rss.md, "Parsing" and "Inner
+// headers"), from a stream it only watches (no backpressure: s_hs is the beat's handshake). The
+// contract is the golden model's wirespeed.model.rss.parse_frame(frame, inner), plus one rule
+// of the capture top: a frame longer than max_len is not parsed (type NONE, the default queue).
 //
-// A frame gives one tuple, LATENCY (5) cycles after its last beat's handshake (t_valid high
+// A frame gives one tuple, LATENCY (9) cycles after its last beat's handshake (t_valid high
 // for one cycle), and one tuple per cycle at most, so frames of one beat back to back are
 // parsed at full rate. The tuple is decided at the frame's end because the model's checks need
 // the frame's length (an IPv4 total length or IPv6 payload length beyond the frame: NONE).
 //
+// Inner headers (inner_en, sampled with the frame's last beat): a well-formed outer packet,
+// not a fragment, carrying GRE or VXLAN gives its inner tuple (t_inner = 1) when the tunnel
+// and inner headers are well formed; anything else gives the outer tuple (t_inner = 0).
+//
+//   outer L2 (14..22: 0-2 tags)  outer IP (IPv4 20..60 / IPv6 40)   L4 = outer IP payload
+//   +--------------------------+-------------------------------+---------------------------
+//   | dst src [tag][tag] type  | ver/ihl .. proto .. src dst   | GRE or UDP/4789 (below)
+//   +--------------------------+-------------------------------+---------------------------
+//   GRE (proto 47):  |C0KS 0000|00000 ver| ptype | [csum+rsvd] [key] [seq] |   (0s, ver 0)
+//                    0         1         2..3    4 .. 4+4*(C+K+S)
+//       ptype 0x0800 / 0x86DD: the inner IP header follows
+//       ptype 0x6558: | inner dst src | type (0x0800 / 0x86DD, no tags) | inner IP ...
+//   VXLAN (UDP, dport 4789): | UDP (8) | flags(I=0x08) rsvd vni rsvd (8) | inner dst src type
+//                            L4        L4+8                             L4+16      L4+28
+//   inner IP (at most L4 + 30, at most byte 112 of the frame) + 64 bytes: window of 192
+//
 // Stages (registers at the end of each; t = the last beat's cycle)
-//   t     C0: the first HDR_BYTES bytes (the window, the last beat merged in) and the length
-//   t+1   P1: VLAN tags (0..2) -> the IP header's offset, EtherType; 64 bytes from there;
+//   t     C0: the first HDR_BYTES (192) bytes (the window, the last beat merged in), length
+//   t+1   P1: VLAN tags (0..2) -> the IP header's offset, EtherType; 154 bytes from there;
 //             the length against max_len (f_* out)
-//   t+2   P2: IPv4 / IPv6 fields, the L4 ports at the IHL's offset, length - offset
-//   t+3   P3: each length check compared on its own
-//   t+4   P4: the checks joined -> l3, l4 and the tuple (the outputs)
+//   t+2   P2: IPv4 / IPv6 fields, the L4 ports at the IHL's offset, length - offset;
+//             inner: the bytes from L4 = IP + (IHL*4 or 40), first shift (by 16s)
+//   t+3   P3: each length check compared on its own; inner: second shift (by 4s), the
+//             outer protocol GRE / UDP to 4789, the outer IP payload's length
+//   t+4   P4: the checks joined -> the outer tuple; inner: the GRE flags and protocol type
+//             decoded, shift past GRE's 4..16 bytes or VXLAN's 16 (the C/K/S count)
+//   t+5   I5: shift past the inner Ethernet header (TEB, VXLAN); the tunnel's inner
+//             EtherType; the bytes left for the inner packet
+//   t+6   I6: inner IPv4 / IPv6 fields (as P2)
+//   t+7   I7: inner length checks (as P3)
+//   t+8   I8: joined; the inner tuple when it is whole, else the outer one (the outputs)
 // Window bytes past the frame's end may hold an earlier frame's bytes: every field read is
-// guarded by a length check, as in the model.
+// guarded by a length check, as in the model (the inner packet's bytes lie inside the outer
+// IP packet, itself checked against the frame's length). The window holds every inner header
+// the rules admit (the deepest: 2 tags, a 60-byte IPv4 header, GRE with C, K and S, TEB: the
+// inner IP header at byte 112, its ports at most at 172..175), so none falls back for want of
+// bytes.
 
 `default_nettype none
 
@@ -37,6 +65,7 @@ module rss_parse #(
     input  wire logic              s_tlast,
 
     input  wire logic [15:0]       max_len,    // longer frames: NONE
+    input  wire logic              inner_en,   // hash GRE/VXLAN inner headers (at tlast)
 
     output      logic              t_valid,
     output      logic              t_ipv4,
@@ -47,6 +76,7 @@ module rss_parse #(
     output      logic [127:0]      t_dst,
     output      logic [15:0]       t_sport,
     output      logic [15:0]       t_dport,
+    output      logic              t_inner,    // the tuple is a tunnel's inner one
 
     // The frame's length and size class, with the P1 stage (two cycles after the last beat)
     output      logic              f_valid,
@@ -63,11 +93,16 @@ module rss_parse #(
 
     localparam int KW      = DATA_W / 8;
     localparam int LOG_KW  = $clog2(KW);
-    // 22 bytes of L2 + a 60-byte IPv4 header + 4 bytes of ports = 86: a window of 128 bytes
-    localparam int HDR     = 128;
+    // Inner IP header at most at 22 + 60 + 16 + 14 = 112, + 64 bytes (a 60-byte IPv4 header and
+    // the ports) = 176: a window of 192 bytes (a whole number of beats at every width)
+    localparam int HDR     = 192;
     localparam int HB      = HDR / KW;             // window beats
     localparam int HB_W    = $clog2(HB + 1);
     localparam int IPB     = 64;                   // IP header bytes kept (60 + the ports)
+    localparam int GB      = 154;                  // bytes kept from the IP header (P1)
+    localparam int AB      = 106;                  // after the first inner shift (P2)
+    localparam int WB      = 94;                   // from L4 (P3): 30 of tunnel + 64
+    localparam int EB      = 78;                   // after GRE/VXLAN (P4): 14 of L2 + 64
     localparam int LEN_W   = 18;
     localparam logic [LEN_W-1:0] LEN_MAX = '1;
 
@@ -121,6 +156,7 @@ module rss_parse #(
     logic               c0_v_q;
     logic [HDR*8-1:0]   c0_win_q;    // data
     logic [LEN_W-1:0]   c0_len_q;    // data
+    logic               c0_en_q;     // data: inner_en at the last beat
 
     always_ff @(posedge clk) begin
         if (rst) c0_v_q <= 1'b0;
@@ -131,6 +167,7 @@ module rss_parse #(
         if (s_hs && s_tlast) begin
             c0_win_q   <= win_next;
             c0_len_q   <= len_next;
+            c0_en_q    <= inner_en;
         end
     end
 
@@ -148,7 +185,8 @@ module rss_parse #(
     logic               p1_v4_q;     // data: EtherType IPv4
     logic               p1_v6_q;     // data: EtherType IPv6
     logic [4:0]         p1_ip_q;     // data: IP header offset (14, 18, 22)
-    logic [IPB*8-1:0]   p1_h_q;      // data: bytes ip .. ip + 63
+    logic [GB*8-1:0]    p1_h_q;      // data: bytes ip .. ip + GB - 1
+    logic               p1_en_q;     // data
     logic [LEN_W-1:0]   p1_len_q;    // data
     logic               p1_giant_q;  // data: longer than max_len
 
@@ -188,15 +226,20 @@ module rss_parse #(
         p1_v6_q  <= et == 16'h86DD;
         p1_ip_q  <= 5'd14 + {tags, 2'b00};
         p1_len_q <= c0_len_q;
+        p1_en_q  <= c0_en_q;
         unique case (tags)
-            2'd0:    p1_h_q <= c0_win_q[8*14 +: IPB*8];
-            2'd1:    p1_h_q <= c0_win_q[8*18 +: IPB*8];
-            default: p1_h_q <= c0_win_q[8*22 +: IPB*8];
+            2'd0:    p1_h_q <= c0_win_q[8*14 +: GB*8];
+            2'd1:    p1_h_q <= c0_win_q[8*18 +: GB*8];
+            default: p1_h_q <= c0_win_q[8*22 +: GB*8];
         endcase
     end
 
-    function automatic logic [7:0] hb(input logic [IPB*8-1:0] h, input int i);
+    function automatic logic [7:0] hb(input logic [GB*8-1:0] h, input int i);
         hb = h[8*i +: 8];
+    endfunction
+
+    function automatic logic [7:0] ib(input logic [IPB*8-1:0] h, input int i);
+        ib = h[8*i +: 8];
     endfunction
 
     // ---- P2: IP fields ------------------------------------------------------------------
@@ -210,6 +253,9 @@ module rss_parse #(
     logic [127:0]       p2_src_q, p2_dst_q;          // data
     logic [15:0]        p2_sport_q, p2_dport_q;      // data
     logic [LEN_W-1:0]   p2_rem_q;      // data: frame bytes from the IP header on
+    logic [AB*8-1:0]    i2_a_q;        // data: bytes from IP + 16 * (L3 length / 16)
+    logic [1:0]         i2_b_q;        // data: (L3 length / 4) mod 4, the shift left to do
+    logic               p2_en_q;       // data
 
     always_ff @(posedge clk) begin
         if (rst) p2_v_q <= 1'b0;
@@ -221,6 +267,7 @@ module rss_parse #(
         logic [5:0]  b6;    // the fragment offset's high bits
         logic [3:0]  ihl;
         logic [31:0] ports4;
+        logic [5:2]  l3len;   // the L3 length / 4 (IHL, or 10 for IPv6)
         b0     = hb(p1_h_q, 0);
         b6     = p1_h_q[8*6 +: 6];
         ihl    = b0[3:0];
@@ -230,6 +277,17 @@ module rss_parse #(
             if (ihl == 4'(i)) ports4 = {hb(p1_h_q, 4*i), hb(p1_h_q, 4*i+1), hb(p1_h_q, 4*i+2),
                                         hb(p1_h_q, 4*i+3)};
         end
+        // Inner: the outer L4 starts at the L3 length (IHL * 4, or 40): shifted in two steps
+        // of one 4:1 select each, by its bits [5:4] here and [3:2] in P3
+        l3len = p1_v6_q ? 4'd10 : ihl;
+        unique case (l3len[5:4])
+            2'd0:    i2_a_q <= p1_h_q[0     +: AB*8];
+            2'd1:    i2_a_q <= p1_h_q[8*16  +: AB*8];
+            2'd2:    i2_a_q <= p1_h_q[8*32  +: AB*8];
+            default: i2_a_q <= p1_h_q[8*48  +: AB*8];
+        endcase
+        i2_b_q    <= l3len[3:2];
+        p2_en_q   <= p1_en_q;
         p2_ok_q   <= p1_ok_q;
         p2_v4_q   <= p1_v4_q;
         p2_v6_q   <= p1_v6_q;
@@ -272,6 +330,11 @@ module rss_parse #(
     logic         p3_shudp_q;    // data: for a UDP header
     logic [127:0] p3_src_q, p3_dst_q;                      // data
     logic [15:0]  p3_sport_q, p3_dport_q;                  // data
+    logic [WB*8-1:0] i3_w_q;     // data: the outer IP payload's first bytes (GRE, UDP)
+    logic         i3_gre_q;      // data: protocol 47
+    logic         i3_vx_q;       // data: UDP to port 4789
+    logic [15:0]  i3_pay_q;      // data: the outer IP payload's length (wraps if malformed)
+    logic         p3_en_q;       // data
 
     always_ff @(posedge clk) begin
         if (rst) p3_v_q <= 1'b0;
@@ -302,12 +365,30 @@ module rss_parse #(
         p3_dst_q    <= p2_dst_q;
         p3_sport_q  <= p2_sport_q;
         p3_dport_q  <= p2_dport_q;
+        unique case (i2_b_q)
+            2'd0:    i3_w_q <= i2_a_q[0     +: WB*8];
+            2'd1:    i3_w_q <= i2_a_q[8*4   +: WB*8];
+            2'd2:    i3_w_q <= i2_a_q[8*8   +: WB*8];
+            default: i3_w_q <= i2_a_q[8*12  +: WB*8];
+        endcase
+        i3_gre_q    <= p2_proto_q == 8'd47;
+        i3_vx_q     <= p2_proto_q == 8'd17 && p2_dport_q == 16'd4789;
+        i3_pay_q    <= p2_iplen_q - 16'(hl);
+        p3_en_q     <= p2_en_q;
     end
 
     logic         p4_v_q;
     logic         p4_v4_q, p4_v6_q, p4_tcp_q, p4_udp_q;   // data
     logic [127:0] p4_src_q, p4_dst_q;                      // data
     logic [15:0]  p4_sport_q, p4_dport_q;                  // data
+    logic         p4_nofrag_q;   // data: a well-formed outer packet, not a fragment
+    logic         p4_en_q;       // data
+    logic [EB*8-1:0] i4_w_q;     // data: the bytes after the GRE header / at the inner L2
+    logic         i4_gre_q;      // data: GRE, version 0, reserved bits 0
+    logic         i4_pt4_q, i4_pt6_q, i4_teb_q;   // data: GRE's protocol type
+    logic         i4_vx_q;       // data: VXLAN with the I flag
+    logic         i4_short_q;    // data: the outer payload shorter than the GRE/VXLAN header
+    logic [15:0]  i4_rem_q;      // data: the outer payload's bytes after it
 
     always_ff @(posedge clk) begin
         if (rst) p4_v_q <= 1'b0;
@@ -333,17 +414,222 @@ module rss_parse #(
         p4_dst_q   <= p3_dst_q;
         p4_sport_q <= p3_sport_q;
         p4_dport_q <= p3_dport_q;
+        p4_nofrag_q <= (v4ok || v6ok) && !frag;
+        p4_en_q    <= p3_en_q;
     end
 
-    assign t_valid = p4_v_q;
-    assign t_ipv4  = p4_v4_q;
-    assign t_ipv6  = p4_v6_q;
-    assign t_tcp   = p4_tcp_q;
-    assign t_udp   = p4_udp_q;
-    assign t_src   = p4_src_q;
-    assign t_dst   = p4_dst_q;
-    assign t_sport = p4_sport_q;
-    assign t_dport = p4_dport_q;
+    function automatic logic [7:0] wb(input logic [WB*8-1:0] w, input int i);
+        wb = w[8*i +: 8];
+    endfunction
+
+    // Inner, P4: GRE's flags and protocol type; the shift past GRE's 4 + 4 * (C + K + S)
+    // bytes, or past UDP and VXLAN's 16 (n = 3): each select bit is a function of 4 flops.
+    always_ff @(posedge clk) begin
+        logic [7:0] f0;
+        logic [1:0] n;
+        logic [4:0] hl;
+        f0 = wb(i3_w_q, 0);
+        n  = i3_vx_q ? 2'd3 : 2'(f0[7]) + 2'(f0[5]) + 2'(f0[4]);
+        hl = 5'd4 + {1'b0, n, 2'b00};
+        unique case (n)
+            2'd0:    i4_w_q <= i3_w_q[8*4  +: EB*8];
+            2'd1:    i4_w_q <= i3_w_q[8*8  +: EB*8];
+            2'd2:    i4_w_q <= i3_w_q[8*12 +: EB*8];
+            default: i4_w_q <= i3_w_q[8*16 +: EB*8];
+        endcase
+        // RFC 2784 / 2890: bit 1 and bits 4..12 reserved (0), version (bits 13..15) 0
+        i4_gre_q   <= i3_gre_q && (f0 & 8'h4F) == 8'h00 && wb(i3_w_q, 1) == 8'h00;
+        i4_pt4_q   <= {wb(i3_w_q, 2), wb(i3_w_q, 3)} == 16'h0800;
+        i4_pt6_q   <= {wb(i3_w_q, 2), wb(i3_w_q, 3)} == 16'h86DD;
+        i4_teb_q   <= {wb(i3_w_q, 2), wb(i3_w_q, 3)} == 16'h6558;
+        i4_vx_q    <= i3_vx_q && i3_w_q[8*8 + 3];   // VXLAN's I flag
+        i4_short_q <= i3_pay_q < 16'(hl);
+        i4_rem_q   <= i3_pay_q - 16'(hl);
+    end
+
+    // Outer tuple, waiting for the inner one (P4 -> I8)
+    localparam int OT = 4 + 128 + 128 + 16 + 16;
+    logic [OT-1:0] o5_q, o6_q, o7_q;   // data
+
+    always_ff @(posedge clk) begin
+        o5_q <= {p4_v4_q, p4_v6_q, p4_tcp_q, p4_udp_q, p4_src_q, p4_dst_q, p4_sport_q, p4_dport_q};
+        o6_q <= o5_q;
+        o7_q <= o6_q;
+    end
+
+    // ---- I5: past the inner Ethernet header; the inner L3 ---------------------------------
+    logic               i5_v_q;
+    logic [IPB*8-1:0]   i5_h_q;      // data: the inner IP header's bytes
+    logic               i5_tun_q;    // data: a tunnel this option parses (all but the inner IP)
+    logic               i5_v4_q, i5_v6_q;   // data: the inner IP's version by its type
+    logic [15:0]        i5_rem_q;    // data: the outer IP payload's bytes from the inner IP on
+
+    always_ff @(posedge clk) begin
+        if (rst) i5_v_q <= 1'b0;
+        else     i5_v_q <= p4_v_q;
+    end
+
+    always_ff @(posedge clk) begin
+        logic        eth, et4, et6, l3;
+        logic [15:0] et;
+        eth = (i4_gre_q && i4_teb_q) || i4_vx_q;     // an inner Ethernet header (14 bytes)
+        l3  = i4_gre_q && (i4_pt4_q || i4_pt6_q);
+        et  = {i4_w_q[8*12 +: 8], i4_w_q[8*13 +: 8]};
+        et4 = et == 16'h0800;                        // no inner tags: 0x8100 is not parsed
+        et6 = et == 16'h86DD;
+        i5_h_q   <= eth ? i4_w_q[8*14 +: IPB*8] : i4_w_q[0 +: IPB*8];
+        i5_tun_q <= p4_en_q && p4_nofrag_q && !i4_short_q
+                 && (l3 || (eth && (et4 || et6) && i4_rem_q >= 16'd14));
+        i5_v4_q  <= eth ? et4 : i4_pt4_q;
+        i5_v6_q  <= eth ? et6 : i4_pt6_q;
+        i5_rem_q <= eth ? i4_rem_q - 16'd14 : i4_rem_q;
+    end
+
+    // ---- I6: inner IP fields (as P2) --------------------------------------------------
+    logic               i6_v_q;
+    logic               i6_tun_q, i6_v4_q, i6_v6_q;   // data
+    logic               i6_ver_q;      // data
+    logic [5:0]         i6_ihl_q;      // data
+    logic [15:0]        i6_iplen_q;    // data
+    logic               i6_frag_q;     // data
+    logic [7:0]         i6_proto_q;    // data
+    logic [127:0]       i6_src_q, i6_dst_q;          // data
+    logic [15:0]        i6_sport_q, i6_dport_q;      // data
+    logic [15:0]        i6_rem_q;      // data
+
+    always_ff @(posedge clk) begin
+        if (rst) i6_v_q <= 1'b0;
+        else     i6_v_q <= i5_v_q;
+    end
+
+    always_ff @(posedge clk) begin
+        logic [7:0]  b0;
+        logic [5:0]  b6;
+        logic [3:0]  ihl;
+        logic [31:0] ports4;
+        b0     = ib(i5_h_q, 0);
+        b6     = i5_h_q[8*6 +: 6];
+        ihl    = b0[3:0];
+        ports4 = '0;
+        for (int i = 5; i < 16; i++) begin
+            if (ihl == 4'(i)) ports4 = {ib(i5_h_q, 4*i), ib(i5_h_q, 4*i+1), ib(i5_h_q, 4*i+2),
+                                        ib(i5_h_q, 4*i+3)};
+        end
+        i6_tun_q  <= i5_tun_q;
+        i6_v4_q   <= i5_v4_q;
+        i6_v6_q   <= i5_v6_q;
+        i6_ihl_q  <= {ihl, 2'b00};
+        i6_rem_q  <= i5_rem_q;
+        i6_frag_q <= {b6, ib(i5_h_q, 7)} != 14'd0;
+        if (i5_v6_q) begin
+            i6_ver_q   <= b0[7:4] == 4'd6;
+            i6_iplen_q <= {ib(i5_h_q, 4), ib(i5_h_q, 5)};
+            i6_proto_q <= ib(i5_h_q, 6);
+            for (int i = 0; i < 16; i++) begin
+                i6_src_q[8*(15-i) +: 8] <= ib(i5_h_q, 8 + i);
+                i6_dst_q[8*(15-i) +: 8] <= ib(i5_h_q, 24 + i);
+            end
+            i6_sport_q <= {ib(i5_h_q, 40), ib(i5_h_q, 41)};
+            i6_dport_q <= {ib(i5_h_q, 42), ib(i5_h_q, 43)};
+        end else begin
+            i6_ver_q   <= b0[7:4] == 4'd4;
+            i6_iplen_q <= {ib(i5_h_q, 2), ib(i5_h_q, 3)};
+            i6_proto_q <= ib(i5_h_q, 9);
+            i6_src_q   <= {96'd0, ib(i5_h_q, 12), ib(i5_h_q, 13), ib(i5_h_q, 14), ib(i5_h_q, 15)};
+            i6_dst_q   <= {96'd0, ib(i5_h_q, 16), ib(i5_h_q, 17), ib(i5_h_q, 18), ib(i5_h_q, 19)};
+            i6_sport_q <= ports4[31:16];
+            i6_dport_q <= ports4[15:0];
+        end
+    end
+
+    // ---- I7: inner checks, each on its own (as P3); rem = the bytes the inner packet may use
+    logic         i7_v_q;
+    logic         i7_tun_q, i7_v4_q, i7_v6_q, i7_ver_q, i7_frag_q;   // data
+    logic         i7_tcp_q, i7_udp_q;                                // data
+    logic         i7_ge20_q, i7_ge40_q, i7_ihl20_q, i7_geihl_q;     // data
+    logic         i7_lenihl_q, i7_gelen_q, i7_ge6_q;                 // data
+    logic         i7_shtcp_q, i7_shudp_q;                            // data
+    logic [127:0] i7_src_q, i7_dst_q;                                // data
+    logic [15:0]  i7_sport_q, i7_dport_q;                            // data
+
+    always_ff @(posedge clk) begin
+        if (rst) i7_v_q <= 1'b0;
+        else     i7_v_q <= i6_v_q;
+    end
+
+    always_ff @(posedge clk) begin
+        logic [16:0] hl;
+        hl = i6_v4_q ? 17'(i6_ihl_q) : 17'd0;
+        i7_tun_q    <= i6_tun_q;
+        i7_v4_q     <= i6_v4_q;
+        i7_v6_q     <= i6_v6_q;
+        i7_ver_q    <= i6_ver_q;
+        i7_frag_q   <= i6_frag_q;
+        i7_tcp_q    <= i6_proto_q == 8'd6;
+        i7_udp_q    <= i6_proto_q == 8'd17;
+        i7_ge20_q   <= i6_rem_q >= 16'd20;
+        i7_ge40_q   <= i6_rem_q >= 16'd40;
+        i7_ihl20_q  <= i6_ihl_q >= 6'd20;
+        i7_geihl_q  <= i6_rem_q >= 16'(i6_ihl_q);
+        i7_lenihl_q <= i6_iplen_q >= 16'(i6_ihl_q);
+        i7_gelen_q  <= i6_rem_q >= i6_iplen_q;
+        i7_ge6_q    <= 17'(i6_rem_q) >= 17'(i6_iplen_q) + 17'd40;
+        i7_shtcp_q  <= 17'(i6_iplen_q) < hl + 17'd20;
+        i7_shudp_q  <= 17'(i6_iplen_q) < hl + 17'd8;
+        i7_src_q    <= i6_src_q;
+        i7_dst_q    <= i6_dst_q;
+        i7_sport_q  <= i6_sport_q;
+        i7_dport_q  <= i6_dport_q;
+    end
+
+    // ---- I8: the inner checks joined; the inner tuple if whole, else the outer one ---------
+    logic         i8_v_q;
+    logic         i8_v4_q, i8_v6_q, i8_tcp_q, i8_udp_q, i8_inner_q;   // data
+    logic [127:0] i8_src_q, i8_dst_q;                                 // data
+    logic [15:0]  i8_sport_q, i8_dport_q;                             // data
+
+    always_ff @(posedge clk) begin
+        if (rst) i8_v_q <= 1'b0;
+        else     i8_v_q <= i7_v_q;
+    end
+
+    always_ff @(posedge clk) begin
+        logic v4ok, v6ok, frag, use_in;
+        v4ok = i7_v4_q && i7_ver_q && i7_ge20_q && i7_ihl20_q && i7_geihl_q && i7_lenihl_q
+            && i7_gelen_q;
+        v6ok = i7_v6_q && i7_ver_q && i7_ge40_q && i7_ge6_q;
+        frag = v4ok && i7_frag_q;
+        if (!frag && ((i7_tcp_q && i7_shtcp_q) || (i7_udp_q && i7_shudp_q))) begin
+            v4ok = 1'b0;
+            v6ok = 1'b0;
+        end
+        use_in = i7_tun_q && (v4ok || v6ok);
+        i8_inner_q <= use_in;
+        if (use_in) begin
+            i8_v4_q    <= v4ok;
+            i8_v6_q    <= v6ok;
+            i8_tcp_q   <= i7_tcp_q && !frag;
+            i8_udp_q   <= i7_udp_q && !frag;
+            i8_src_q   <= i7_src_q;
+            i8_dst_q   <= i7_dst_q;
+            i8_sport_q <= i7_sport_q;
+            i8_dport_q <= i7_dport_q;
+        end else begin
+            {i8_v4_q, i8_v6_q, i8_tcp_q, i8_udp_q, i8_src_q, i8_dst_q, i8_sport_q, i8_dport_q}
+                <= o7_q;
+        end
+    end
+
+    assign t_valid = i8_v_q;
+    assign t_ipv4  = i8_v4_q;
+    assign t_ipv6  = i8_v6_q;
+    assign t_tcp   = i8_tcp_q;
+    assign t_udp   = i8_udp_q;
+    assign t_src   = i8_src_q;
+    assign t_dst   = i8_dst_q;
+    assign t_sport = i8_sport_q;
+    assign t_dport = i8_dport_q;
+    assign t_inner = i8_inner_q;
 
 endmodule
 

@@ -86,7 +86,27 @@ def test_every_block_with_a_package_is_generated() -> None:
         if b.outcomes:
             assert b.sv_path in outs, b.name
     assert set(BLOCKS) == {"gre_decap", "vxlan_decap", "vxlan_encap", "geneve_decap", "hash_table",
-                           "ts_clock", "dma_ring_writer", "capture_gen_top"}
+                           "ts_clock", "dma_ring_writer", "capture_top", "capture_gen_top"}
+
+
+def test_capture_top_map_is_the_rtls() -> None:
+    """capture_top's window 0: the RTL decodes PARSE_CTRL by the generated constant, the
+    config writes it from the source, and PARAMS.LATENCY as the map states it is the RTL's."""
+    from wirespeed.capture_config import parse
+
+    cap = regmap.CAPTURE
+    assert cap.reg("PARSE_CTRL") == 0x02C and cap.register("PARSE_CTRL").reset == 0
+    pkg = (paths.ROOT / "rtl/host/capture_pkg.sv").read_text()
+    assert "localparam int CAP_REG_PARSE_CTRL = 'h02C;" in pkg
+    assert "localparam int CAP_PARSE_CTRL_INNER = 0;" in pkg
+    top = (paths.ROOT / "rtl/host/capture_top.sv").read_text()
+    assert "capture_pkg::CAP_REG_PARSE_CTRL" in top and "capture_pkg::CAP_PARSE_CTRL_INNER" in top
+    lat = {k: int(v) for k, v in re.findall(r"localparam int (PARSE_LAT|RSS_LAT)\s*=\s*(\d+);", top)}
+    assert 1 + lat["PARSE_LAT"] + lat["RSS_LAT"] == regmap.CAPTURE_LATENCY
+    assert f"LATENCY ({regmap.CAPTURE_LATENCY})" in cap.register("PARAMS").meaning
+    assert parse({"rss": {"inner": True}}).register_writes() == [(0x02C, 1)]
+    assert parse({"rss": {"inner": False}}).register_writes() == []
+    assert cap.register("PARSE_CTRL").decode(1) == "INNER=1"
 
 
 @pytest.mark.parametrize("block", [GRE, VXLAN_DECAP, VXLAN_ENCAP, GENEVE_DECAP], ids=lambda b: b.name)

@@ -53,6 +53,8 @@ __all__ = [
     "parse_frame",
     "rss_frame",
     "reverse",
+    "GRE_PROTO",
+    "VXLAN_PORT",
 ]
 
 # The key of Microsoft's verification examples (and the default of the RTL after reset).
@@ -66,7 +68,10 @@ L4_OTHER, L4_TCP, L4_UDP = 0, 6, 17
 
 ET_IPV4 = 0x0800
 ET_IPV6 = 0x86DD
+ET_TEB = 0x6558         # GRE's transparent Ethernet bridging: an Ethernet frame follows
 TPIDS = (0x8100, 0x88A8)
+GRE_PROTO = 47
+VXLAN_PORT = 4789
 
 
 class HashType(IntEnum):
@@ -89,7 +94,9 @@ PORTS = {HashType.TCP_IPV4, HashType.UDP_IPV4, HashType.TCP_IPV6, HashType.UDP_I
 @dataclass(frozen=True)
 class FlowTuple:
     """What the parser extracts: l3 4/6 (0: unknown or malformed), l4 6 TCP / 17 UDP / 0 other,
-    addresses as unsigned ints (IPv4 32 bits, IPv6 128 bits), ports (0 when l4 is other)."""
+    addresses as unsigned ints (IPv4 32 bits, IPv6 128 bits), ports (0 when l4 is other);
+    ``inner``: the tuple is a GRE/VXLAN packet's inner one (the option of :func:`parse_frame`),
+    which the capture records say in their flags (docs/rss.md, "Inner headers")."""
 
     l3: int = L3_NONE
     l4: int = L4_OTHER
@@ -97,11 +104,12 @@ class FlowTuple:
     dst: int = 0
     sport: int = 0
     dport: int = 0
+    inner: bool = False
 
 
 def reverse(t: FlowTuple) -> FlowTuple:
     """The other direction of the same flow."""
-    return FlowTuple(t.l3, t.l4, t.dst, t.src, t.dport, t.sport)
+    return FlowTuple(t.l3, t.l4, t.dst, t.src, t.dport, t.sport, t.inner)
 
 
 @dataclass
@@ -211,7 +219,77 @@ def rss(t: FlowTuple, cfg: RssConfig) -> RssResult:
 # --------------------------------------------------------------------------- frames
 
 
-def parse_frame(f: bytes) -> FlowTuple:
+def _parse_ip(f: bytes, ip: int, end: int, v6: bool
+              ) -> tuple[FlowTuple, int, int, int] | None:
+    """The IP packet at ``ip`` whose bytes must end by ``end`` (the frame's length, or the outer
+    IP packet's end for an inner packet): (tuple, protocol, L4 offset, IP payload length), or
+    None when malformed. A fragment gives protocol -1 (its payload is not parsed)."""
+    n = end - ip
+    if not v6:
+        if n < 20 or f[ip] >> 4 != 4:
+            return None
+        ihl = (f[ip] & 0xF) * 4
+        tot = int.from_bytes(f[ip + 2:ip + 4], "big")
+        if ihl < 20 or n < ihl or tot < ihl or n < tot:
+            return None
+        src = int.from_bytes(f[ip + 12:ip + 16], "big")
+        dst = int.from_bytes(f[ip + 16:ip + 20], "big")
+        frag = int.from_bytes(f[ip + 6:ip + 8], "big") & 0x3FFF   # MF and the offset
+        if frag:
+            return FlowTuple(L3_IPV4, L4_OTHER, src, dst), -1, ip + ihl, tot - ihl
+        proto, l4, pay, l3 = f[ip + 9], ip + ihl, tot - ihl, L3_IPV4
+    else:
+        if n < 40 or f[ip] >> 4 != 6:
+            return None
+        pay = int.from_bytes(f[ip + 4:ip + 6], "big")
+        if n < 40 + pay:
+            return None
+        proto = f[ip + 6]
+        src = int.from_bytes(f[ip + 8:ip + 24], "big")
+        dst = int.from_bytes(f[ip + 24:ip + 40], "big")
+        l4, l3 = ip + 40, L3_IPV6
+    if proto in (L4_TCP, L4_UDP):
+        if pay < (20 if proto == L4_TCP else 8):
+            return None
+        return (FlowTuple(l3, proto, src, dst, int.from_bytes(f[l4:l4 + 2], "big"),
+                          int.from_bytes(f[l4 + 2:l4 + 4], "big")), proto, l4, pay)
+    return FlowTuple(l3, L4_OTHER, src, dst), proto, l4, pay
+
+
+def _inner(f: bytes, proto: int, l4: int, pay: int, dport: int) -> FlowTuple | None:
+    """The inner tuple of a GRE or VXLAN packet whose outer IP payload (``pay`` bytes) starts
+    at ``l4``, or None (not a tunnel, or the tunnel or inner headers malformed): the outer
+    tuple is then used (docs/rss.md, "Inner headers")."""
+    end = l4 + pay                       # the outer IP packet's end: the inner packet's bound
+    if proto == GRE_PROTO:
+        if pay < 4 or f[l4] & 0x4F or f[l4 + 1]:
+            return None                  # version != 0, or a reserved bit (RFC 2784) set
+        hlen = 4 + 4 * (f[l4] >> 7 & 1) + 4 * (f[l4] >> 5 & 1) + 4 * (f[l4] >> 4 & 1)  # C, K, S
+        et = int.from_bytes(f[l4 + 2:l4 + 4], "big")
+        ip = l4 + hlen
+        if et == ET_TEB:
+            if end < ip + 14:
+                return None
+            et = int.from_bytes(f[ip + 12:ip + 14], "big")
+            ip += 14
+    elif proto == L4_UDP and dport == VXLAN_PORT:
+        # UDP header (8), VXLAN header (8, the I flag set), inner Ethernet header (14)
+        if pay < 30 or not f[l4 + 8] & 0x08:
+            return None
+        et = int.from_bytes(f[l4 + 28:l4 + 30], "big")
+        ip = l4 + 30
+    else:
+        return None
+    if et not in (ET_IPV4, ET_IPV6):     # inner VLAN tags included: not parsed
+        return None
+    r = _parse_ip(f, ip, end, et == ET_IPV6)
+    if r is None:
+        return None
+    t = r[0]
+    return FlowTuple(t.l3, t.l4, t.src, t.dst, t.sport, t.dport, True)
+
+
+def parse_frame(f: bytes, inner: bool = False) -> FlowTuple:
     """The tuple of a raw Ethernet frame (no FCS): 0-2 VLAN tags (0x8100 / 0x88A8), then IPv4
     or IPv6 and TCP or UDP. Unknown or malformed frames give l3 = 0 (the default queue):
 
@@ -224,7 +302,16 @@ def parse_frame(f: bytes) -> FlowTuple:
     the first fragment included, as the specification requires; so is an IPv6 packet whose next
     header is not TCP or UDP (extension headers are not walked). IPv4 options are skipped. The
     IPv4 header checksum is not checked. Bytes after the IP packet (Ethernet padding) are
-    ignored."""
+    ignored.
+
+    ``inner`` (the capture's RSS_INNER bit): a well-formed outer packet, not a fragment, that
+    is GRE (protocol 47: version 0, reserved bits 0, the C/K/S fields skipped; protocol type
+    IPv4, IPv6, or 0x6558 then an untagged Ethernet header with EtherType IPv4/IPv6) or UDP to
+    port 4789 (VXLAN: the I flag set, then an untagged Ethernet header with EtherType
+    IPv4/IPv6) gives the inner packet's tuple (``inner`` set), parsed with the same rules, its
+    lengths checked against the outer IP packet's end. Anything else of such a packet
+    (another protocol type, inner tags, a malformed or truncated inner header) gives the outer
+    tuple (docs/rss.md, "Inner headers")."""
     n = len(f)
     if n < 14:
         return FlowTuple()
@@ -237,43 +324,20 @@ def parse_frame(f: bytes) -> FlowTuple:
         if n < off + 2:
             return FlowTuple()
         et = int.from_bytes(f[off:off + 2], "big")
-    ip = off + 2
-    if et == ET_IPV4:
-        if n < ip + 20 or f[ip] >> 4 != 4:
-            return FlowTuple()
-        ihl = (f[ip] & 0xF) * 4
-        tot = int.from_bytes(f[ip + 2:ip + 4], "big")
-        if ihl < 20 or n < ip + ihl or tot < ihl or n < ip + tot:
-            return FlowTuple()
-        src = int.from_bytes(f[ip + 12:ip + 16], "big")
-        dst = int.from_bytes(f[ip + 16:ip + 20], "big")
-        frag = int.from_bytes(f[ip + 6:ip + 8], "big") & 0x3FFF   # MF and the offset
-        proto = f[ip + 9]
-        l4, pay = ip + ihl, tot - ihl
-        l3 = L3_IPV4
-        if frag:
-            return FlowTuple(l3, L4_OTHER, src, dst)
-    elif et == ET_IPV6:
-        if n < ip + 40 or f[ip] >> 4 != 6:
-            return FlowTuple()
-        pay = int.from_bytes(f[ip + 4:ip + 6], "big")
-        if n < ip + 40 + pay:
-            return FlowTuple()
-        proto = f[ip + 6]
-        src = int.from_bytes(f[ip + 8:ip + 24], "big")
-        dst = int.from_bytes(f[ip + 24:ip + 40], "big")
-        l4 = ip + 40
-        l3 = L3_IPV6
-    else:
+    if et not in (ET_IPV4, ET_IPV6):
         return FlowTuple()
-    if proto in (L4_TCP, L4_UDP):
-        if pay < (20 if proto == L4_TCP else 8):
-            return FlowTuple()
-        return FlowTuple(l3, proto, src, dst, int.from_bytes(f[l4:l4 + 2], "big"),
-                         int.from_bytes(f[l4 + 2:l4 + 4], "big"))
-    return FlowTuple(l3, L4_OTHER, src, dst)
+    r = _parse_ip(f, off + 2, n, et == ET_IPV6)
+    if r is None:
+        return FlowTuple()
+    t, proto, l4, pay = r
+    if inner and proto >= 0:
+        it = _inner(f, proto, l4, pay, t.dport)
+        if it is not None:
+            return it
+    return t
 
 
-def rss_frame(f: bytes, cfg: RssConfig) -> RssResult:
-    """RSS of a raw frame: :func:`parse_frame`, then :func:`rss`."""
-    return rss(parse_frame(f), cfg)
+def rss_frame(f: bytes, cfg: RssConfig, inner: bool = False) -> RssResult:
+    """RSS of a raw frame: :func:`parse_frame` (``inner``: the inner-header option), then
+    :func:`rss`."""
+    return rss(parse_frame(f, inner), cfg)
