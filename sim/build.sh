@@ -160,6 +160,11 @@ if cmp -s "$MDIR/ws_model.h.new" "$MDIR/ws_model.h"; then
 else
   mv "$MDIR/ws_model.h.new" "$MDIR/ws_model.h"
 fi
+# Verilator's makefile compiles the harness (a user file) with OPT_FAST last, -Os by default,
+# which overrides the -O2 of -CFLAGS there (the model's files get OPT_FAST first, so -O2 wins):
+# OPT_FAST=-O2 compiles the harness's hot loop like the model. Objects compile in parallel
+# (WS_SIM_JOBS, default: the CPUs).
+MK=(make -j"${WS_SIM_JOBS:-$(nproc 2>/dev/null || echo 2)}" -C "$MDIR" -f "V$TOP.mk" OPT_FAST=-O2)
 # CI (CI=true) builds every width once for the tests: there the second compile is not worth
 # its time unless WS_SIM_PGO=1 asks for it.
 if [ "${CI:-}" = true ]; then PGO=${WS_SIM_PGO:-0}; else PGO=${WS_SIM_PGO:-1}; fi
@@ -167,7 +172,7 @@ if { [ "$BIN" != ws_sim ] && [ "$BIN" != ws_tap_vtep ]; } || [ -n "${WS_SIM_SOUR
 if [ "$PGO" = 0 ]; then
   echo "sim/build.sh: compiling $MDIR/$BIN (C++; ccache: ${OBJCACHE:-off})"
   set -x
-  make -C "$MDIR" -f "V$TOP.mk"
+  "${MK[@]}"
   exit 0
 fi
 
@@ -178,7 +183,7 @@ rm -rf "$PGODIR"
 mkdir -p "$PGODIR"
 echo "sim/build.sh: compiling $MDIR/$BIN instrumented for profile feedback"
 clean_objs
-( set -x; make -C "$MDIR" -f "V$TOP.mk" USER_CPPFLAGS="-fprofile-generate -fprofile-dir=$PGODIR" \
+( set -x; "${MK[@]}" USER_CPPFLAGS="-fprofile-generate -fprofile-dir=$PGODIR" \
     USER_LDFLAGS="-fprofile-generate" )
 echo "sim/build.sh: training run"
 trained=1
@@ -210,10 +215,10 @@ fi
 clean_objs
 if [ $trained = 1 ]; then
   echo "sim/build.sh: compiling $MDIR/$BIN with the profile"
-  ( set -x; make -C "$MDIR" -f "V$TOP.mk" \
+  ( set -x; "${MK[@]}" \
       USER_CPPFLAGS="-fprofile-use -fprofile-dir=$PGODIR -Wno-missing-profile -Wno-coverage-mismatch" )
 else
   # The model's own failure shows when it runs; build it plainly.
   echo "sim/build.sh: warning: training run failed ($PGODIR/train.log); compiling without a profile" >&2
-  ( set -x; make -C "$MDIR" -f "V$TOP.mk" )
+  ( set -x; "${MK[@]}" )
 fi

@@ -265,8 +265,10 @@ module hash_table #(
     // its block RAM's output register where a cycle allows (port A with LOOKUP_LATENCY >= 4,
     // port B always), so no block RAM's clock-to-output is in series with a wire to fabric.
     // ------------------------------------------------------------------------------------
-    logic [MEMS-1:0][SLOT_W-1:0] lk_rd;   // port A read data, per memory
-    logic [MEMS-1:0][SLOT_W-1:0] ctl_rd;  // port B read data (2 cycles), per memory
+    // Per memory, unpacked: each word on its own (a packed [MEMS][SLOT_W] vector puts memory m
+    // at bit m*SLOT_W, which a simulator shifts into place on every copy; same hardware)
+    logic [SLOT_W-1:0] lk_rd  [MEMS];   // port A read data, per memory
+    logic [SLOT_W-1:0] ctl_rd [MEMS];   // port B read data (2 cycles), per memory
 
     for (genvar m = 0; m < MEMS; m++) begin : g_mem
         ram_tdp_reg #(
@@ -323,7 +325,7 @@ module hash_table #(
     logic                        cmp_valid;
     logic                        cmp_ok;
     logic [KEY_W-1:0]            cmp_key;       // data: not reset
-    logic [MEMS-1:0][SLOT_W-1:0] cmp_rd;        // data: not reset
+    logic [SLOT_W-1:0]           cmp_rd [MEMS]; // data: not reset
     logic [MEMS-1:0]             cmp_byp;
     logic [SLOT_W-1:0]           cmp_byp_word;  // data: not reset
 
@@ -371,7 +373,7 @@ module hash_table #(
 
         logic [MEMS-1:0]              hit_q;
         logic [MEMS-1:0]              byp_sel_q;  // the way's word is the bypassed one
-        logic [MEMS-1:0][VALUE_W-1:0] val_q;      // data: not reset
+        logic [VALUE_W-1:0]           val_q [MEMS]; // data: not reset
         logic [VALUE_W-1:0]           byp_val_q;  // data: not reset
 
         for (genvar m = 0; m < MEMS; m++) begin : g_way
