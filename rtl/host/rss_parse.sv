@@ -38,8 +38,8 @@
 //             decoded, shift past GRE's 4..16 bytes or VXLAN's 16 (the C/K/S count)
 //   t+5   I5: shift past the inner Ethernet header (TEB, VXLAN); the tunnel's inner
 //             EtherType; the bytes left for the inner packet
-//   t+6   I6: inner IPv4 / IPv6 fields (as P2)
-//   t+7   I7: inner length checks (as P3)
+//   t+6   I6: inner IPv4 / IPv6 fields (as P2); the 16 bytes holding the ports
+//   t+7   I7: inner length checks (as P3); the ports
 //   t+8   I8: joined; the inner tuple when it is whole, else the outer one (the outputs)
 // Window bytes past the frame's end may hold an earlier frame's bytes: every field read is
 // guarded by a length check, as in the model (the inner packet's bytes lie inside the outer
@@ -494,7 +494,8 @@ module rss_parse #(
     logic               i6_frag_q;     // data
     logic [7:0]         i6_proto_q;    // data
     logic [127:0]       i6_src_q, i6_dst_q;          // data
-    logic [15:0]        i6_sport_q, i6_dport_q;      // data
+    logic [127:0]       i6_pr_q;       // data: 16 bytes holding the ports (see I7)
+    logic [1:0]         i6_pw_q;       // data: the ports' word in them
     logic [15:0]        i6_rem_q;      // data
 
     always_ff @(posedge clk) begin
@@ -502,19 +503,23 @@ module rss_parse #(
         else     i6_v_q <= i5_v_q;
     end
 
+    // The ports lie at word IHL (IPv4) or word 10 (IPv6) of the inner header: selected in two
+    // 4:1 steps, by the word's bits [3:2] here and [1:0] in I7 (one 11:1 select here, with
+    // the IHL's fan-out, was the longest path at 256 bits: 145 MHz)
     always_ff @(posedge clk) begin
         logic [7:0]  b0;
         logic [5:0]  b6;
-        logic [3:0]  ihl;
-        logic [31:0] ports4;
+        logic [3:0]  ihl, pw;
         b0     = ib(i5_h_q, 0);
         b6     = i5_h_q[8*6 +: 6];
         ihl    = b0[3:0];
-        ports4 = '0;
-        for (int i = 5; i < 16; i++) begin
-            if (ihl == 4'(i)) ports4 = {ib(i5_h_q, 4*i), ib(i5_h_q, 4*i+1), ib(i5_h_q, 4*i+2),
-                                        ib(i5_h_q, 4*i+3)};
-        end
+        pw     = i5_v6_q ? 4'd10 : ihl;
+        unique case (pw[3:2])       // 0 (IHL < 4): malformed, any bytes
+            2'd0, 2'd1: i6_pr_q <= i5_h_q[8*16 +: 128];
+            2'd2:       i6_pr_q <= i5_h_q[8*32 +: 128];
+            default:    i6_pr_q <= i5_h_q[8*48 +: 128];
+        endcase
+        i6_pw_q   <= pw[1:0];
         i6_tun_q  <= i5_tun_q;
         i6_v4_q   <= i5_v4_q;
         i6_v6_q   <= i5_v6_q;
@@ -529,16 +534,12 @@ module rss_parse #(
                 i6_src_q[8*(15-i) +: 8] <= ib(i5_h_q, 8 + i);
                 i6_dst_q[8*(15-i) +: 8] <= ib(i5_h_q, 24 + i);
             end
-            i6_sport_q <= {ib(i5_h_q, 40), ib(i5_h_q, 41)};
-            i6_dport_q <= {ib(i5_h_q, 42), ib(i5_h_q, 43)};
         end else begin
             i6_ver_q   <= b0[7:4] == 4'd4;
             i6_iplen_q <= {ib(i5_h_q, 2), ib(i5_h_q, 3)};
             i6_proto_q <= ib(i5_h_q, 9);
             i6_src_q   <= {96'd0, ib(i5_h_q, 12), ib(i5_h_q, 13), ib(i5_h_q, 14), ib(i5_h_q, 15)};
             i6_dst_q   <= {96'd0, ib(i5_h_q, 16), ib(i5_h_q, 17), ib(i5_h_q, 18), ib(i5_h_q, 19)};
-            i6_sport_q <= ports4[31:16];
-            i6_dport_q <= ports4[15:0];
         end
     end
 
@@ -578,8 +579,8 @@ module rss_parse #(
         i7_shudp_q  <= 17'(i6_iplen_q) < hl + 17'd8;
         i7_src_q    <= i6_src_q;
         i7_dst_q    <= i6_dst_q;
-        i7_sport_q  <= i6_sport_q;
-        i7_dport_q  <= i6_dport_q;
+        i7_sport_q  <= {i6_pr_q[8*(4*i6_pw_q)     +: 8], i6_pr_q[8*(4*i6_pw_q + 1) +: 8]};
+        i7_dport_q  <= {i6_pr_q[8*(4*i6_pw_q + 2) +: 8], i6_pr_q[8*(4*i6_pw_q + 3) +: 8]};
     end
 
     // ---- I8: the inner checks joined; the inner tuple if whole, else the outer one ---------
