@@ -112,7 +112,9 @@ module gre_classify
     logic               g1_p_v4_q, g1_p_v6_q, g1_p_teb_q;
     logic               g1_ecn_on_q;        // outer ECN is ECT(1) or CE (L3 payloads)
     logic               g1_ecn_pl_short_q, g1_ecn_trunc_q, g1_teb_short_q;
-    logic               g1_ecn_drop_q;      // RFC 6040: outer CE over a Not-ECT inner header
+    // RFC 6040: outer CE over a Not-ECT inner header, for an inner IPv4 and an inner IPv6
+    // header (G2 selects: the IP version's compare is not in front of the flags' select)
+    logic               g1_ecn_drop4_q, g1_ecn_drop6_q;
     logic               g1_len_short_q;     // whole frame ends before ip_end
     logic               g1_csum_q;
     logic [1:0]         g1_oecn_q;
@@ -195,7 +197,8 @@ module gre_classify
             g1_ecn_pl_short_q <= p_v6 ? by_opts(lt_ecn6, cks) : by_opts(lt_ecn4, cks);
             g1_ecn_trunc_q   <= p_v6 ? by_opts(have_ecn6, cks) : by_opts(have_ecn4, cks);
             g1_teb_short_q   <= by_opts(lt_teb, cks);
-            g1_ecn_drop_q    <= p_v6 ? by_opts(drop6, cks) : by_opts(drop4, cks);
+            g1_ecn_drop4_q   <= by_opts(drop4, cks);
+            g1_ecn_drop6_q   <= by_opts(drop6, cks);
             g1_len_short_q   <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
             g1_csum_q        <= flags[15];
             g1_oecn_q        <= tap_ip_ecn;
@@ -250,7 +253,7 @@ module gre_classify
             else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
             else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
                                                             g2_outcome = OUT_DROP_TRUNCATED;
-            else if (!g1_p_teb_q && g1_ecn_on_q && g1_ecn_drop_q)
+            else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_drop6_q : g1_ecn_drop4_q))
                                                             g2_outcome = OUT_DROP_ECN;
             else if (g1_p_teb_q && g1_teb_short_q)          g2_outcome = OUT_DROP_TRUNCATED;
             else if (g1_p_teb_q)                            g2_outcome = OUT_DECAP_TEB;

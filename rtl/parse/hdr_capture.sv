@@ -95,7 +95,9 @@ module hdr_capture #(
     logic [7:0]           in_beat_q;
     logic [KEEP_W-1:0]    in_keep_q;
 
-    always_ff @(posedge clk) begin
+    // Kept: the stream's other consumers (the edit engine's input register) register the same
+    // beat, and a merged register would drive both ends of the die.
+    (* keep *) always_ff @(posedge clk) begin
         in_data_q <= s_tdata;
         for (int b = 0; b < HDR_BEATS; b++) begin
             in_wen_q[b] <= take && beat_q == BEAT_W'(b);

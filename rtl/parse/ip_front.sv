@@ -261,6 +261,18 @@ module ip_front
     logic [1:0]              s2_fine_q;           // the 4-byte steps left for S3
     logic [L4_COARSE*8-1:0]  s2_l4_q;
 
+    // "The window ends before L2 + c": one compare with a constant per tag count, selected by
+    // the count, so no adder lies in front of a comparison.
+    function automatic logic ends_before(input logic [7:0] have, input logic [1:0] tags,
+                                         input int c);
+        unique case (tags)
+            2'd0:    ends_before = have < 8'(14 + c);
+            2'd1:    ends_before = have < 8'(18 + c);
+            2'd2:    ends_before = have < 8'(22 + c);
+            default: ends_before = have < 8'(26 + c);
+        endcase
+    endfunction
+
     always_ff @(posedge clk) begin
         logic        v4, v6;
         logic [3:0]  ihl;
@@ -279,13 +291,15 @@ module ip_front
             s2_have_q     <= s1_have_q;
             s2_have_l3_q  <= s1_have_q - l2;
             s2_l2_len_q   <= 5'(l2);
-            s2_l2_short_q <= s1_have_q < l2;
+            s2_l2_short_q <= ends_before(s1_have_q, s1_tags_q, 0);
             s2_l2_q       <= s1_l2_q;
             s2_et_q       <= s1_et_q;
             s2_v4_q       <= v4;
             s2_v6_q       <= v6;
-            s2_short_proto_q <= s1_have_q < l2 + (v6 ? 8'd7 : 8'd10);
-            s2_short_fixed_q <= s1_have_q < l2 + (v6 ? 8'd40 : 8'd20);
+            s2_short_proto_q <= v6 ? ends_before(s1_have_q, s1_tags_q, 7)
+                                   : ends_before(s1_have_q, s1_tags_q, 10);
+            s2_short_fixed_q <= v6 ? ends_before(s1_have_q, s1_tags_q, 40)
+                                   : ends_before(s1_have_q, s1_tags_q, 20);
             s2_ver_bad_q  <= v6 ? l3_byte(0)[7:4] != 4'd6
                                 : (l3_byte(0)[7:4] != 4'd4 || ihl < 4'd5);
             s2_frag_q     <= l3_byte(6)[5] || {l3_byte(6)[4:0], l3_byte(7)} != 13'd0;

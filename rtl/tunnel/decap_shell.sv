@@ -389,16 +389,23 @@ module decap_shell #(
 
     // ---- the per-frame sideband beside m_axis ------------------------------------------------
     if (OUT_META_EN) begin : g_meta
-        // Written as the engine takes a descriptor that leaves output, in frame order; the
-        // head is the frame on m_axis (taken >= LATENCY cycles later), read at its tlast.
-        logic meta_s_ready, meta_valid;
+        // Written the cycle after the engine takes a descriptor that leaves output (from
+        // registers: the engine's ready reaches no FIFO state), in frame order; the head is
+        // the frame on m_axis (taken >= LATENCY cycles later), read at its tlast.
+        logic                  meta_s_ready, meta_valid, meta_we_q;
+        logic [OUT_META_W-1:0] meta_q;
+        always_ff @(posedge clk) begin
+            meta_we_q <= dq_valid && d_ready && !d_drop;
+            meta_q    <= d_out_meta;
+            if (rst) meta_we_q <= 1'b0;
+        end
         sync_fifo #(
             .WIDTH(OUT_META_W),
             .DEPTH(META_DEPTH),
             .BYPASS(1'b0)
         ) meta_fifo (
             .clk(clk), .rst(rst),
-            .s_data(d_out_meta), .s_valid(dq_valid && d_ready && !d_drop),
+            .s_data(meta_q), .s_valid(meta_we_q),
             .s_ready(meta_s_ready),
             .m_data(m_axis_tmeta), .m_valid(meta_valid),
             .m_ready(m_axis_tvalid && m_axis_tready && m_axis_tlast)
