@@ -248,9 +248,15 @@ module hash_table #(
 
     assign s1_valid = lk_v_q[1];
 
+    // The data registers of the lookup pipeline load only with a lookup (each where its stage
+    // is valid: a clock enable, no logic in the data path); every use of them is qualified by
+    // that stage's valid, so the answers are the same, and an idle cycle costs a simulator no
+    // hashing and no wide copies.
     always_ff @(posedge clk) begin
-        s1_key_q <= lk_key;
-        s1_idx_q <= lk_idx;
+        if (lk_valid) begin
+            s1_key_q <= lk_key;
+            s1_idx_q <= lk_idx;
+        end
     end
 
     // ------------------------------------------------------------------------------------
@@ -296,7 +302,7 @@ module hash_table #(
     end
 
     always_ff @(posedge clk) begin
-        s2_key_q <= s1_key_q;
+        if (s1_valid) s2_key_q <= s1_key_q;
     end
 
     // Collision bypass: when port B writes the word that port A reads in the same cycle, the
@@ -386,9 +392,11 @@ module hash_table #(
         end
 
         always_ff @(posedge clk) begin
-            byp_sel_q <= cmp_byp;
-            byp_val_q <= cmp_byp_word[VALUE_W-1:0];
-            for (int m = 0; m < MEMS; m++) val_q[m] <= cmp_rd[m][VALUE_W-1:0];
+            if (cmp_valid) begin
+                byp_sel_q <= cmp_byp;
+                byp_val_q <= cmp_byp_word[VALUE_W-1:0];
+                for (int m = 0; m < MEMS; m++) val_q[m] <= cmp_rd[m][VALUE_W-1:0];
+            end
         end
 
         logic               sel_byp;
