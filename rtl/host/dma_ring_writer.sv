@@ -447,6 +447,28 @@ module dma_ring_writer
         .m_ready (st_pop)
     );
 
+    // The records' queues again, in a FIFO of their own with the same pushes and pops (so the
+    // same head): D1's per-queue reads select from its small output register rather than
+    // from the block RAM's slow output
+    logic [QW-1:0] stq_data;
+    logic          stq_valid;
+    logic          stq_s_ready;
+
+    sync_fifo #(
+        .WIDTH  (QW),
+        .DEPTH  (FRAMES),
+        .BYPASS (1'b0)
+    ) u_statq (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (e2_q),
+        .s_valid (e2_v && !e2_drop),
+        .s_ready (stq_s_ready),
+        .m_data  (stq_data),
+        .m_valid (stq_valid),
+        .m_ready (st_pop)
+    );
+
     // ====================================================================================
     // Decision: D1 read, D2 sum, D3 compare and commit to PROD
     // ====================================================================================
@@ -461,13 +483,14 @@ module dma_ring_writer
     logic            d0_v;         // D0: the record registered off the FIFO's block RAM
     logic [ST_W-1:0] d0_rec;       // data
     logic [QW-1:0]   d0_q;
+    logic [3:0][QW-1:0] d0_qc;     // copies of d0_q: one per group of per-queue reads
     logic            d1_v;
     logic            d1_fwd;       // data: the record before is the same queue
     logic [ST_W-1:0] d1_rec;       // data
     logic [31:0]     d1_prod;      // data
     logic [31:0]     d1_limr;      // data: CONS + ring size - the record's bytes
     logic            d1_en;        // data
-    logic [OFF_W-1:0] d1_mask;     // data: ring size - 1
+    logic [4:0]      d1_lsize;     // data: log2 ring size
     logic [BASE_W-1:0] d1_base;    // data
     logic            d2_v;
     logic [ST_W-1:0] d2_rec;       // data
@@ -477,6 +500,9 @@ module dma_ring_writer
     logic            d2_en;        // data
     logic [OFF_W-1:0] d2_mask;     // data
     logic [BASE_W-1:0] d2_base;    // data
+    logic [NB_W-1:0] d2_nst;       // data: the record's beats
+    logic            d2_nst1;      // data: one beat
+    logic [LGW:0]    d2_vl;        // data: granules of its last beat (1..G)
     logic [31:0]     l_prod_q;     // the last decided record's queue PROD after it
     logic            d3_v;
     logic            d3_ok;
@@ -506,26 +532,42 @@ module dma_ring_writer
     assign d0_q = d0_rec[REC_Q +: QW];
 
     always_ff @(posedge clk) begin
-        // D0: no logic after the block RAM's clock-to-output
-        if (st_pop) d0_rec <= st_data;
+        // D0: no logic after the block RAM's clock-to-output (no enable either: D1 reads the
+        // record only in the cycle after its pop)
+        d0_rec  <= st_data;
         // D1
         d1_rec  <= d0_rec;
         // the record before (two cycles apart at least) is in D2 now: its PROD is written at
         // the end of this cycle, too late for the read; D2 takes it from l_prod_q
         d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == d0_q;
-        d1_prod <= q_prod[d0_q];
-        d1_limr <= q_lim[d0_q] - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
-        d1_en   <= q_en[d0_q];
-        for (int i = 0; i < OFF_W; i++) d1_mask[i] <= 5'(i) < q_lsize[d0_q];   // size - 1
-        d1_base <= q_base[d0_q];
+        d1_prod <= q_prod[d0_qc[0]];
+        d1_limr <= q_lim[d0_qc[1]] - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
+        d1_en   <= q_en[d0_qc[2]];
+        d1_lsize <= q_lsize[d0_qc[2]];
+        d1_base <= q_base[d0_qc[3]];
         // D2
         d2_rec  <= d1_rec;
         d2_prod <= d1_fwd ? l_prod_q : d1_prod;
         d2_sum  <= (d1_fwd ? l_prod_q : d1_prod) + (32'(d1_rec[REC_NBO +: R8_W]) << 3);
         d2_room <= d1_limr - (d1_fwd ? l_prod_q : d1_prod);
         d2_en   <= d1_en;
-        d2_mask <= d1_mask;
+        for (int i = 0; i < OFF_W; i++) d2_mask[i] <= 5'(i) < d1_lsize;   // size - 1
         d2_base <= d1_base;
+        begin
+            logic [R8_W-1:0] r8;
+            logic [NB_W-1:0] nst;
+            r8 = d1_rec[REC_NBO +: R8_W];
+            nst = NB_W'(((R8_W+1)'(r8) + (R8_W+1)'(G - 1)) >> LG);
+            d2_nst  <= nst;
+            d2_nst1 <= nst == NB_W'(1);
+            d2_vl   <= (LGW+1)'(32'(r8 - 1'b1) & (G - 1)) + 1'b1;
+        end
+    end
+
+    // Copies of the head's queue (kept apart), so each group of D1's 16-way reads has its own
+    // select nets rather than one spread over all the per-queue registers
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < 4; k++) d0_qc[k] <= stq_data;
     end
 
     // Fits if PROD + size <= CONS + ring size (as a signed 32-bit difference): the
@@ -542,7 +584,6 @@ module dma_ring_writer
         logic [15:0]     len;
         logic [NB_W-1:0] nb_in;
         logic [R8_W-1:0] rec8;
-        logic [NB_W-1:0] nst;   // <= the buffer's beats + 2 (a stored frame fits the buffer)
         logic [OFF_W-1:0] off;
         logic [LGW-1:0]  rl;    // the record's first granule in its first word
         logic [LGW+1:0]  spanl; // rl + the granules of its last beat
@@ -552,20 +593,21 @@ module dma_ring_writer
         logic [31:0]     hash;
         logic [63:0]     ts;
         {len, nb_in, rec8, q, info, hash, ts} = d2_rec;
-        // the record's beats (each written at the record's lane, across two ring words)
-        nst   = NB_W'(((R8_W+1)'(rec8) + (R8_W+1)'(G - 1)) >> LG);
+        // the record's beats (each written at the record's lane, across two ring words): d2_nst
+        // (<= the buffer's beats + 2, a stored frame fits the buffer) and the granules of its
+        // last beat come from D2, so only the lane's sums are left here
         off   = OFF_W'(d2_prod) & d2_mask;
         rl    = LGW'(off[LOG_KW-1:0] >> 3);
-        spanl = (LGW+2)'(rl) + (LGW+2)'(32'(rec8 - 1'b1) & (G - 1)) + 1'b1;
+        spanl = (LGW+2)'(rl) + (LGW+2)'(d2_vl);
         wxl   = spanl > (LGW+2)'(G);
         d3_ok  <= d2_fit;
         d3_off <= !d2_en;
         d3_q   <= q;
         d3_len <= len;
-        d3_cmd <= {!d2_fit, q, nb_in, nst, off, d2_mask, d2_base, d2_sum, rec8, wxl,
+        d3_cmd <= {!d2_fit, q, nb_in, d2_nst, off, d2_mask, d2_base, d2_sum, rec8, wxl,
                    spanl >= (LGW+2)'(G),
                    (off[LOG_BB-1:LOG_KW] == '0 && rl == '0)
-                   || (&off[LOG_BB-1:LOG_KW] && (nst == NB_W'(1) ? wxl : rl != '0)),
+                   || (&off[LOG_BB-1:LOG_KW] && (d2_nst1 ? wxl : rl != '0)),
                    len, info, hash, ts};
     end
 
@@ -651,10 +693,10 @@ module dma_ring_writer
     logic [LGW:0]      m_vl_q;       // granules of the record's last beat (1..G)
     logic              m_wxl_q;      // the record's last beat spills into word w + 1
     logic              m_bendl_q;    // the record's last beat reaches its word's end
-    logic              m_newblk_q;   // this beat opens a block
-    logic              m_ld_q;       // the record was loaded last cycle
-    logic              m_nph_q;      // np_q of the queue at the command FIFO's head, last cycle
-    logic              m_npc_q;      // np_q of this record's queue, last cycle
+    logic              m_newblk_q;   // this beat opens a block: it starts one (lane 0 of its first
+                                     // word) or spills into it; the block SB before must be read
+    logic              m_free_q;     // no timeout flush waits and the flush FIFO has room
+    logic              m_stall_q;    // this beat opens a block whose slot is not read out yet
     logic [127:0]      m_hdr_q;
     logic [BP_W:0]     rp_q;         // the buffer's read pointer
 
@@ -662,6 +704,9 @@ module dma_ring_writer
     logic              to_v_q;
     logic [QW-1:0]     to_q_q;
     logic              fl_room_q;
+    logic [$clog2(FLD):0] fl_used_q;
+    logic [QUEUES-1:0] req_q;
+    logic [2:0]        to_cd_q;      // after a take: P's update reaches the requests
     logic [SB-1:0][QUEUES-1:0] pend_nz_q;   // per staging slot, queue: a flush not yet read
     // The block a queue opens next is always the one after the last it wrote (slot + 1):
     // its pending flag is looked up per queue ahead of time, so M0 reads registers only
@@ -673,8 +718,6 @@ module dma_ring_writer
     logic m_wx;        // the beat writes word w + 1
     logic m_bidx_last; // word w is its block's last
     logic m_bend;      // the beat fills word w's block to its end: the block is flushed
-    logic m_newblk;    // the beat opens a block (the block SB before, same slot, must be read)
-    logic m_pend;
     logic m_go;        // a beat is planned this cycle
     logic to_take;     // a timeout flush takes M0's slot this cycle
     logic m_fill;      // the mover is free or frees itself this cycle
@@ -694,11 +737,8 @@ module dma_ring_writer
     assign m_wx        = m_lastb_q ? m_wxl_q : m_rl_q != '0;
     assign m_bidx_last = &m_off_q[LOG_BB-1:LOG_KW];
     assign m_bend      = m_bidx_last && (!m_lastb_q || m_bendl_q);
-    // a beat opens a block when it starts one (lane 0 of its first word) or spills into it
-    assign m_newblk    = m_newblk_q;
-    assign m_pend      = m_ld_q ? m_nph_q : m_npc_q;
     assign to_take     = to_v_q && fl_room_q;
-    assign m_go        = m_v_q && !to_v_q && fl_room_q && !(m_newblk && m_pend);
+    assign m_go        = m_v_q && m_free_q && !m_stall_q;
     assign m_fill      = !m_v_q || (m_go && m_lastb_q);
     assign cmd_pop     = cmd_valid && m_fill;
     assign m_rd        = m_go && !m_hdr_beat && m_inl_q != '0;
@@ -714,21 +754,67 @@ module dma_ring_writer
     logic skip_now;
     assign skip_now = cmd_pop && c_skip;
 
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            m_v_q <= 1'b0;
-            rp_q  <= '0;
-        end else begin
-            rp_q <= rp_q + (BP_W+1)'(m_rd) + (skip_now ? (BP_W+1)'(c_nb_in) : '0);
-            if (m_fill) m_v_q <= cmd_valid && !c_skip;
-        end
+    // M0's gating state is registered, so a beat's go is one LUT of registers; the registers
+    // the mover loads or steps take their enables from copies of it, one set per group of
+    // fields (MCP), so no enable net spans all of them. The fields are loaded whenever the
+    // mover fills, a command or not: without one m_v_q stays 0 and they are not read.
+    localparam int MCP = 6;
+    logic           m_v_d;
+    logic           m_lastb_d;
+    logic           m_free_d;
+    logic           m_stall_d;
+    logic           m_newblk_d;
+    logic           m_nbf;       // the beat after this one opens a block
+    logic [MCP-1:0] m_v_c;
+    logic [MCP-1:0] m_lastb_c;
+    logic [MCP-1:0] m_free_c;
+    logic [MCP-1:0] m_stall_c;
+    logic [MCP-1:0] m_go_c;
+    logic [MCP-1:0] m_fill_c;
+
+    assign m_nbf = (m_noff_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0)
+                   || (&m_noff_q[LOG_BB-1:LOG_KW] && (m_left_q == NB_W'(2) ? m_wxl_q : m_rl_q != '0));
+
+    always_comb begin
+        m_v_d      = m_fill ? cmd_valid && !c_skip : m_v_q;
+        m_lastb_d  = m_fill ? c_nst == NB_W'(1) : m_go ? m_left_q == NB_W'(2) : m_lastb_q;
+        m_newblk_d = m_fill ? c_nb0 : m_go ? m_nbf : m_newblk_q;
+        // the pending flag of the slot the beat opens: the head's queue's for a new record
+        m_stall_d  = m_newblk_d && (m_fill ? np_q[c_q] : np_q[m_q_q]);
+        // to_v_q and fl_room_q as they are next cycle
+        m_free_d   = !(!to_take && (to_v_q || (to_cd_q == '0 && |req_q)))
+                     && 32'(fl_used_q) <= FLD - 4;
     end
 
     always_ff @(posedge clk) begin
-        m_ld_q  <= m_fill && cmd_valid && !c_skip;
-        m_nph_q <= np_q[c_q];
-        m_npc_q <= np_q[m_q_q];
+        if (rst) begin
+            m_v_q     <= 1'b0;
+            m_free_q  <= 1'b0;
+            m_stall_q <= 1'b0;
+            rp_q      <= '0;
+        end else begin
+            rp_q      <= rp_q + (BP_W+1)'(m_rd) + (skip_now ? (BP_W+1)'(c_nb_in) : '0);
+            m_v_q     <= m_v_d;
+            m_free_q  <= m_free_d;
+            m_stall_q <= m_stall_d;
+        end
     end
+
+    (* keep *) always_ff @(posedge clk) begin
+        if (rst) begin
+            m_v_c     <= '0;
+            m_free_c  <= '0;
+            m_stall_c <= '0;
+        end else begin
+            m_v_c     <= {MCP{m_v_d}};
+            m_free_c  <= {MCP{m_free_d}};
+            m_stall_c <= {MCP{m_stall_d}};
+        end
+        m_lastb_c <= {MCP{m_lastb_d}};
+    end
+
+    assign m_go_c   = m_v_c & m_free_c & ~m_stall_c;
+    assign m_fill_c = ~m_v_c | (m_go_c & m_lastb_c);
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -741,35 +827,44 @@ module dma_ring_writer
     end
 
     always_ff @(posedge clk) begin
-        if (m_fill && cmd_valid && !c_skip) begin
-            logic [OFF_W-1:0] w;
-            w = c_off & ~OFF_W'(KW - 1);
-            m_wxl_q    <= c_wxl;
-            m_bendl_q  <= c_bendl;
-            m_newblk_q <= c_nb0;
+        logic [OFF_W-1:0] w;   // the record's first word
+        w = c_off & ~OFF_W'(KW - 1);
+        m_lastb_q <= m_lastb_d;
+        // the header (read with the record's first beat)
+        if (m_fill_c[0]) m_hdr_q[63:0]   <= {c_hash, c_info, 8'(c_q), c_len};
+        if (m_fill_c[1]) m_hdr_q[127:64] <= c_ts;
+        // the record's constants
+        if (m_fill_c[2]) begin
             m_q_q     <= c_q;
-            m_left_q  <= c_nst;
-            m_lastb_q <= c_nst == NB_W'(1);
-            m_j_q     <= '0;
-            m_inl_q   <= c_nb_in;
-            m_off_q   <= w;
-            m_noff_q  <= (w + OFF_W'(KW)) & c_mask;
-            m_mask_q  <= c_mask;
             m_base_q  <= c_base;
-            m_end_q   <= c_end;
+            m_wxl_q   <= c_wxl;
+            m_bendl_q <= c_bendl;
             m_rl_q    <= LGW'(c_off[LOG_KW-1:0] >> 3);
             m_vl_q    <= (LGW+1)'(32'(c_rec8 - 1'b1) & (G - 1)) + 1'b1;
-            m_hdr_q   <= {c_ts, c_hash, c_info, 8'(c_q), c_len};
-        end else if (m_go) begin
-            m_left_q  <= m_left_q - 1'b1;
-            m_lastb_q <= m_left_q == NB_W'(2);
-            m_j_q     <= m_j_q + 1'b1;
-            if (m_rd) m_inl_q <= m_inl_q - 1'b1;
+        end
+        if (m_fill_c[3]) begin
+            m_end_q   <= c_end;
+            m_mask_q  <= c_mask;
+        end
+        // the beat's words
+        if (m_fill_c[4]) begin
+            m_off_q   <= w;
+            m_noff_q  <= (w + OFF_W'(KW)) & c_mask;
+        end else if (m_go_c[4]) begin
             m_off_q   <= m_noff_q;
             m_noff_q  <= (m_noff_q + OFF_W'(KW)) & m_mask_q;
-            m_newblk_q <= (m_noff_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0)
-                          || (&m_noff_q[LOG_BB-1:LOG_KW]
-                              && (m_left_q == NB_W'(2) ? m_wxl_q : m_rl_q != '0));
+        end
+        // the beat's counts
+        if (m_fill_c[5]) begin
+            m_newblk_q <= c_nb0;
+            m_left_q  <= c_nst;
+            m_j_q     <= '0;
+            m_inl_q   <= c_nb_in;
+        end else if (m_go_c[5]) begin
+            m_newblk_q <= m_nbf;
+            m_left_q  <= m_left_q - 1'b1;
+            m_j_q     <= m_j_q + 1'b1;
+            if (!m_hdr_beat && m_inl_q != '0) m_inl_q <= m_inl_q - 1'b1;
         end
     end
 
@@ -777,6 +872,9 @@ module dma_ring_writer
     logic              m1_v;         // a record beat
     logic              m1_to;        // a timeout flush of queue m1_q
     logic [QW-1:0]     m1_q;
+    logic [2:0][QW-1:0] m1_qr;       // copies of m1_q: the gather state's reads
+    logic [QUEUES-1:0] m1_wq;        // m1_v for queue q
+    logic [QUEUES-1:0] m1_tq;        // m1_to for queue q
     logic              m1_rd;
     logic [NB_W-1:0]   m1_j;
     logic [127:0]      m1_hdr;
@@ -822,6 +920,25 @@ module dma_ring_writer
         m1_rl   <= m_rl_q;
     end
 
+    // Kept apart from m1_q, so each group of P's 16-way reads has its own select nets rather
+    // than one spread over all of P
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < 3; k++) m1_qr[k] <= to_take ? to_q_q : m_q_q;
+    end
+
+    // P's per-queue write enables decoded a stage ahead: each queue's state takes a register
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            m1_wq <= '0;
+            m1_tq <= '0;
+        end else begin
+            for (int q = 0; q < QUEUES; q++) begin
+                m1_wq[q] <= m_go && m_q_q == QW'(q);
+                m1_tq[q] <= to_take && to_q_q == QW'(q);
+            end
+        end
+    end
+
     // P: per queue, what is staged but not flushed. t_fpg: the first granule of the current
     // block not yet flushed; t_unc: a record has ended since the last flush (its end t_re,
     // in block t_blk), so a flush is owed within FLUSH_CYCLES. Read and written in this one
@@ -837,43 +954,50 @@ module dma_ring_writer
     logic              m2_fv;
     logic [FR_W-1:0]   m2_fl;
 
+    // The flush record is loaded every cycle (m2_fv says whether it holds one), its fields
+    // selected by m1_v, a register: no enable waits for the owed test across the wide record.
+    // The per-queue updates test their own queue's flag, not the 16-way read.
+    always_ff @(posedge clk) begin
+        logic              unc;
+        logic [BGW-1:0]    fpg;
+        logic [31:0]       re;
+        logic [BLK_W-1:0]  blk;
+        logic              exact;    // the record ends at the block's end
+        unc   = t_unc[m1_qr[0]];
+        fpg   = t_fpg[m1_qr[0]];
+        re    = t_re[m1_qr[1]];
+        blk   = t_blk[m1_qr[2]];
+        exact = m1_last && !m1_wx;
+        if (m1_v) begin
+            // word w's block is full: [fpg, its end), committing the last record wholly in it
+            m2_fl <= {m1_q, fpg, (BGW+1)'(BLKG), m1_blk0, exact || unc, exact ? m1_end : re};
+        end else begin
+            // owed: [fpg, the last record's end) of the block it ended in
+            m2_fl <= {m1_q, fpg, (BGW+1)'(re[LOG_BB-1:3]), blk, 1'b1, re};
+        end
+        if (rst) m2_fv <= 1'b0;
+        else     m2_fv <= m1_v ? m1_bend : m1_to && unc;
+    end
+
     always_ff @(posedge clk) begin
         if (rst) begin
             t_unc <= '0;
-            m2_fv <= 1'b0;
             for (int q = 0; q < QUEUES; q++) t_fpg[q] <= '0;
         end else begin
-            logic              unc;
-            logic [BGW-1:0]    fpg;
-            logic [31:0]       re;
-            logic [BLK_W-1:0]  blk;
-            logic              exact;    // the record ends at the block's end
-            unc   = t_unc[m1_q];
-            fpg   = t_fpg[m1_q];
-            re    = t_re[m1_q];
-            blk   = t_blk[m1_q];
-            exact = m1_last && !m1_wx;
-            m2_fv <= 1'b0;
-            if (m1_v) begin
-                t_blk[m1_q] <= m1_wx ? m1_blk1 : m1_blk0;
-                if (m1_last) t_re[m1_q] <= m1_end;
-                if (m1_bend) begin
-                    // word w's block is full: [fpg, its end), committing the last record
-                    // wholly in it
-                    m2_fv <= 1'b1;
-                    m2_fl <= {m1_q, fpg, (BGW+1)'(BLKG), m1_blk0, exact || unc,
-                              exact ? m1_end : re};
-                    t_fpg[m1_q] <= '0;
-                    t_unc[m1_q] <= m1_last && m1_wx;
-                end else if (m1_last) begin
-                    t_unc[m1_q] <= 1'b1;
+            for (int q = 0; q < QUEUES; q++) begin
+                if (m1_wq[q]) begin
+                    t_blk[q] <= m1_wx ? m1_blk1 : m1_blk0;
+                    if (m1_last) t_re[q] <= m1_end;
+                    if (m1_bend) begin
+                        t_fpg[q] <= '0;
+                        t_unc[q] <= m1_last && m1_wx;
+                    end else if (m1_last) begin
+                        t_unc[q] <= 1'b1;
+                    end
+                end else if (m1_tq[q] && t_unc[q]) begin
+                    t_fpg[q] <= t_re[q][LOG_BB-1:3];
+                    t_unc[q] <= 1'b0;
                 end
-            end else if (m1_to && unc) begin
-                // owed: [fpg, the last record's end) of the block it ended in
-                m2_fv <= 1'b1;
-                m2_fl <= {m1_q, fpg, (BGW+1)'(re[LOG_BB-1:3]), blk, 1'b1, re};
-                t_fpg[m1_q] <= re[LOG_BB-1:3];
-                t_unc[m1_q] <= 1'b0;
             end
         end
     end
@@ -881,10 +1005,8 @@ module dma_ring_writer
     // Age of each queue's owed flush; a request once FLUSH_CYCLES old, or at once when the
     // input has been quiet IDLE_GAP cycles and the mover has nothing
     logic [QUEUES-1:0][AGE_W-1:0] age_q;
-    logic [QUEUES-1:0] req_q;
     logic [QT_W-1:0]   quiet_q;
     logic              idle_q;
-    logic [2:0]        to_cd_q;      // after a take: P's update reaches the requests
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1148,7 +1270,7 @@ module dma_ring_writer
 
     // R0 the address; R1 the word; R2 registered (the block RAM's register), into the FIFO
     logic              rr1_v;
-    logic [SA_W-2:0]   rr1_a;
+    logic [1:0][SA_W-2:0] rr1_a;     // per bank (each drives its own block RAMs)
     logic              rr1_bank;
     logic [G-1:0]      rr1_gen;
     logic              rr1_last;     // the flush's last beat
@@ -1176,20 +1298,23 @@ module dma_ring_writer
     end
 
     always_ff @(posedge clk) begin
-        rr1_a    <= {f_q, f_p, rd_b[BBW-1:1]};
         rr1_bank <= rd_b[0];
         rr1_last <= rd_last;
         for (int g = 0; g < G; g++) begin
             rr1_gen[g] <= (!rd_n0_q || LGW'(g) >= f_lo) && (!rd_last || LGW'(g) <= f_hi);
         end
-        rr2_w0   <= stg0_mem[rr1_a];
-        rr2_w1   <= stg1_mem[rr1_a];
+        rr2_w0   <= stg0_mem[rr1_a[0]];
+        rr2_w1   <= stg1_mem[rr1_a[1]];
         rr2_bank <= rr1_bank;
         rr2_gen  <= rr1_gen;
         rr2_last <= rr1_last;
         rr3_word <= rr2_bank ? rr2_w1 : rr2_w0;
         for (int b = 0; b < KW; b++) rr3_strb[b] <= rr2_gen[b / 8];
         rr3_last <= rr2_last;
+    end
+
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < 2; k++) rr1_a[k] <= {f_q, f_p, rd_b[BBW-1:1]};
     end
 
     // AW entries, pushed with a flush's first beat: {address, len, commit, queue, PROD}
@@ -1275,7 +1400,6 @@ module dma_ring_writer
 
     // Flush FIFO credits: taken at M0 by an op that may flush, given back when P decides
     // no flush (a timeout already met) or the reader pops it
-    logic [$clog2(FLD):0] fl_used_q;
     logic                 fl_none_q;   // P decided no flush for a timeout op
 
     always_ff @(posedge clk) begin
@@ -1471,6 +1595,7 @@ module dma_ring_writer
     logic             aw_load;
     logic             aw_can;
     logic             take_data;
+    logic             aw_sel_d;      // a take would be a data burst's
 
     logic [ADDR_W-1:0] awf_addr;
     logic [7:0]        awf_len;
@@ -1487,9 +1612,12 @@ module dma_ring_writer
     assign wb_take   = aw_can && wbr_v_q && !take_data && (wb_due_q || d_idle_q);
     assign awf_pop   = take_data;
     assign wcf_push  = take_data || wb_take;
-    assign wcf_in    = take_data ? {1'b0, LOG_KW'(0), 32'd0}
-                                 : {1'b1, wbr_addr_q[LOG_KW-1:0], wbr_val_q};
-    assign bf_in     = take_data ? {awf_cv, awf_cq, awf_cp} : {1'b0, QW'(0), 32'd0};
+    // The entry taken, if any: a burst whenever one is offered and no write-back is due (the
+    // selects need not wait for the slice's room; without a take nothing is pushed)
+    assign aw_sel_d  = awf_valid && !(wbr_v_q && wb_due_q);
+    assign wcf_in    = aw_sel_d ? {1'b0, LOG_KW'(0), 32'd0}
+                                : {1'b1, wbr_addr_q[LOG_KW-1:0], wbr_val_q};
+    assign bf_in     = aw_sel_d ? {awf_cv, awf_cq, awf_cp} : {1'b0, QW'(0), 32'd0};
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1539,17 +1667,17 @@ module dma_ring_writer
         wcf_in_q <= wcf_in;
         bf_in_q  <= bf_in;
     end
-    assign aw_in       = take_data ? {awf_addr, awf_len}
-                                   : {wbr_addr_q[ADDR_W-1:LOG_KW], LOG_KW'(0), 8'd0};
+    assign aw_in       = aw_sel_d ? {awf_addr, awf_len}
+                                  : {wbr_addr_q[ADDR_W-1:LOG_KW], LOG_KW'(0), 8'd0};
     assign aw_out_take = !aw_v_q || m_axi_awready;
 
     always_ff @(posedge clk) begin
         if (aw_out_take) begin
             {aw_addr_q, aw_len_q} <= aw_tv_q ? aw_t_q : aw_in;
         end
-        if (aw_in_v && !(aw_out_take && !aw_tv_q)) begin
-            aw_t_q <= aw_in;
-        end
+        // the spare takes the input whenever it is empty (an entry arrives only then: aw_rdy_q)
+        // and is marked full by aw_tv_q only when the entry did not go straight out
+        if (!aw_tv_q) aw_t_q <= aw_in;
     end
 
     assign m_axi_awid    = 1'b0;
@@ -1638,17 +1766,17 @@ module dma_ring_writer
     end
 
     assign w_in_v     = w_data_go || w_wb_go;
-    assign w_in       = w_data_go ? {wdf_word, wdf_strb, wdf_last}
-                                  : {{(DATA_W / 32){wc_val}}, KEEP_W'(4'hF) << wc_lane, 1'b1};
+    // selected by the W command's kind alone: a beat is taken only when it agrees
+    assign w_in       = !wc_wb ? {wdf_word, wdf_strb, wdf_last}
+                               : {{(DATA_W / 32){wc_val}}, KEEP_W'(4'hF) << wc_lane, 1'b1};
     assign w_out_take = !w_v_q || m_axi_wready;
 
     always_ff @(posedge clk) begin
         if (w_out_take) begin
             {w_data_q, w_strb_q, w_last_q} <= w_tv_q ? w_t_q : w_in;
         end
-        if (w_in_v && !(w_out_take && !w_tv_q)) begin
-            w_t_q <= w_in;
-        end
+        // as the AW spare: loaded whenever empty (a beat arrives only then: w_rdy_q)
+        if (!w_tv_q) w_t_q <= w_in;
     end
 
     assign m_axi_wdata  = w_data_q;
@@ -1824,6 +1952,7 @@ module dma_ring_writer
     // Writes: registered (c1), performed at the end of c1; the queue's limit at c2, c3
     logic           wq_v;
     logic [QW-1:0]  wq_q;       // data
+    logic [QUEUES-1:0] wq_oh;   // data: wq_q one-hot (the per-queue enables take a register)
     logic [31:0]    wq_r;       // data: the queue register's offset
     logic [31:0]    wq_data;    // data
     logic [3:0]     wq_strb;    // data
@@ -1844,6 +1973,7 @@ module dma_ring_writer
 
     always_ff @(posedge clk) begin
         wq_q    <= qidx(wr_addr);
+        for (int q = 0; q < QUEUES; q++) wq_oh[q] <= qidx(wr_addr) == QW'(q);
         wq_r    <= qreg(wr_addr[3:0]);
         wq_data <= wr_data;
         wq_strb <= wr_strb;
@@ -1861,7 +1991,7 @@ module dma_ring_writer
         end else if (wq_v) begin
             // byte-lane enables into the queue's registers: no read of the old value
             for (int q = 0; q < QUEUES; q++) begin
-                if (wq_q == QW'(q)) begin
+                if (wq_oh[q]) begin
                     if (wq_r == DMA_REG_Q_CTRL) begin
                         if (wq_strb[0]) q_en[q] <= wq_data[DMA_Q_CTRL_ENABLE];
                         if (wq_strb[1]) begin
@@ -1919,14 +2049,20 @@ module dma_ring_writer
         end
     end
 
+    // The readable registers in rd_sel2_q's order: the queue's, then the global ones
+    localparam logic [11:0][31:0] RD_QREGS = {DMA_REG_Q_DROP_OFF, DMA_REG_Q_DROP_BUF,
+        DMA_REG_Q_DROP_FULL, DMA_REG_Q_BYTES, DMA_REG_Q_FRAMES, DMA_REG_Q_PROD, DMA_REG_Q_CONS,
+        DMA_REG_Q_WB_HI, DMA_REG_Q_WB_LO, DMA_REG_Q_BASE_HI, DMA_REG_Q_BASE_LO, DMA_REG_Q_CTRL};
+    localparam logic [4:0][31:0] RD_GREGS = {DMA_REG_CNT_BURSTS, DMA_REG_CNT_WB,
+        DMA_REG_CNT_BRESP_ERR, DMA_REG_PARAMS, DMA_REG_INFO};
+
     // Reads: c0 address registered; c1 the queue's words; c2 the word; c3 rd_ack
     logic           rd_v1_q;
     logic           rd_v2_q;
     logic           rd_v3_q;
     logic [RAW-1:0] rd_a1_q;
-    logic [RAW-1:0] rd_a2_q;
-    logic           rd_isq2_q;   // c2: a queue register
-    logic [3:0]     rd_r2_q;     // c2: which (word in the queue's 0x40 bytes)
+    logic [1:0][QW-1:0] rd_q1_q;   // c1: the queue, two copies (the registers' 16-way reads)
+    logic [16:0]    rd_sel2_q;   // c2: which register, one-hot (12 of the queue's, 5 global)
     logic           rd_ok2_q;    // c2: mapped and readable
     logic [31:0]    rq_ctrl;
     logic [31:0]    rq_base_lo;
@@ -1960,11 +2096,14 @@ module dma_ring_writer
         logic [63:0]   base;
         logic [63:0]   wb;
         if (rd_req) rd_a1_q <= rd_addr;
-        rd_a2_q    <= rd_a1_q;
-        rd_isq2_q  <= is_queue(rd_a1_q);
-        rd_r2_q    <= rd_a1_q[3:0];
+        for (int r = 0; r < 12; r++) begin
+            rd_sel2_q[r] <= is_queue(rd_a1_q) && qreg(rd_a1_q[3:0]) == RD_QREGS[r];
+        end
+        for (int r = 0; r < 5; r++) begin
+            rd_sel2_q[12 + r] <= !is_queue(rd_a1_q) && {rd_a1_q, 2'b00} == AXIL_ADDR_W'(RD_GREGS[r]);
+        end
         rd_ok2_q   <= rd_ok(rd_a1_q);
-        q          = qidx(rd_a1_q);
+        q          = rd_q1_q[0];
         base       = 64'({q_base[q], 12'd0});
         wb         = 64'({q_wb[q], 2'd0});
         rq_ctrl    <= {19'd0, q_lsize[q], 7'd0, q_en[q]};
@@ -1973,6 +2112,7 @@ module dma_ring_writer
         rq_wb_lo   <= wb[31:0];
         rq_wb_hi   <= wb[63:32];
         rq_cons    <= q_cons[q];
+        q          = rd_q1_q[1];
         rq_prod    <= q_cprod[q];
         rq_frames  <= n_frames[q];
         rq_bytes   <= n_bytes[q];
@@ -1981,34 +2121,24 @@ module dma_ring_writer
         rq_off     <= n_off[q];
     end
 
+    // The queue's index from the address as it is registered, so c1's reads select with
+    // registers (kept apart: two select nets, each over half of the registers)
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < 2; k++) if (rd_req) rd_q1_q[k] <= qidx(rd_addr);
+    end
+
+    // c2: an AND-OR of the registered values by the one-hot select
     always_ff @(posedge clk) begin
+        logic [16:0][31:0] v;
+        logic [31:0]       w;
+        v = {n_bursts, n_wb, n_berr, {16'(BURST_BYTES), 16'(BUF_BYTES / 1024)},
+             {8'(QUEUES - 1), 8'(HDR), 8'd3, 8'd1},
+             rq_off, rq_buf, rq_full, rq_bytes, rq_frames, rq_prod, rq_cons, rq_wb_hi, rq_wb_lo,
+             rq_base_hi, rq_base_lo, rq_ctrl};
+        w = '0;
+        for (int r = 0; r < 17; r++) w = w | (rd_sel2_q[r] ? v[r] : '0);
         rd_e_q <= !rd_ok2_q;
-        if (rd_isq2_q) begin
-            case (qreg(rd_r2_q))
-                DMA_REG_Q_CTRL:      rd_w_q <= rq_ctrl;
-                DMA_REG_Q_BASE_LO:   rd_w_q <= rq_base_lo;
-                DMA_REG_Q_BASE_HI:   rd_w_q <= rq_base_hi;
-                DMA_REG_Q_WB_LO:     rd_w_q <= rq_wb_lo;
-                DMA_REG_Q_WB_HI:     rd_w_q <= rq_wb_hi;
-                DMA_REG_Q_CONS:      rd_w_q <= rq_cons;
-                DMA_REG_Q_PROD:      rd_w_q <= rq_prod;
-                DMA_REG_Q_FRAMES:    rd_w_q <= rq_frames;
-                DMA_REG_Q_BYTES:     rd_w_q <= rq_bytes;
-                DMA_REG_Q_DROP_FULL: rd_w_q <= rq_full;
-                DMA_REG_Q_DROP_BUF:  rd_w_q <= rq_buf;
-                DMA_REG_Q_DROP_OFF:  rd_w_q <= rq_off;
-                default:             rd_w_q <= '0;
-            endcase
-        end else begin
-            case (32'({rd_a2_q, 2'b00}))
-                DMA_REG_INFO:          rd_w_q <= {8'(QUEUES - 1), 8'(HDR), 8'd3, 8'd1};
-                DMA_REG_PARAMS:        rd_w_q <= {16'(BURST_BYTES), 16'(BUF_BYTES / 1024)};
-                DMA_REG_CNT_BRESP_ERR: rd_w_q <= n_berr;
-                DMA_REG_CNT_WB:        rd_w_q <= n_wb;
-                DMA_REG_CNT_BURSTS:    rd_w_q <= n_bursts;
-                default:               rd_w_q <= '0;
-            endcase
-        end
+        rd_w_q <= w;
     end
 
     assign rd_ack  = rd_v3_q;
@@ -2017,7 +2147,7 @@ module dma_ring_writer
 
     // Unused: the FIFOs' s_ready where credits keep them from filling; the ID of B
     logic unused;
-    assign unused = ^{d2_room[30:0], st_s_ready, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
+    assign unused = ^{d2_room[30:0], st_s_ready, stq_s_ready, stq_valid, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
                       m_axi_bresp};
 
 endmodule
