@@ -39,8 +39,8 @@
 //   t+5   I5: shift past the inner Ethernet header (TEB, VXLAN); the tunnel's inner
 //             EtherType; the bytes left for the inner packet
 //   t+6   I6: inner IPv4 / IPv6 fields (as P2); the 16 bytes holding the ports
-//   t+7   I7: inner length checks (as P3); the ports
-//   t+8   I8: joined; the inner tuple when it is whole, else the outer one (the outputs)
+//   t+7   I7: inner length checks (as P3), joined; the ports
+//   t+8   I8: the inner tuple when it is whole, else the outer one (the outputs)
 // Window bytes past the frame's end may hold an earlier frame's bytes: every field read is
 // guarded by a length check, as in the model (the inner packet's bytes lie inside the outer
 // IP packet, itself checked against the frame's length). The window holds every inner header
@@ -497,6 +497,9 @@ module rss_parse #(
     logic [127:0]       i6_pr_q;       // data: 16 bytes holding the ports (see I7)
     logic [1:0]         i6_pw_q;       // data: the ports' word in them
     logic [15:0]        i6_rem_q;      // data
+    logic               i6_ge40_q;     // data: rem >= 40
+    logic [15:0]        i6_rem40_q;    // data: rem - 40 (IPv6: the payload length it allows)
+    logic [6:0]         i6_hl20_q, i6_hl8_q;   // data: IPv4 header bytes (IPv6: 0) + 20, + 8
 
     always_ff @(posedge clk) begin
         if (rst) i6_v_q <= 1'b0;
@@ -525,6 +528,10 @@ module rss_parse #(
         i6_v6_q   <= i5_v6_q;
         i6_ihl_q  <= {ihl, 2'b00};
         i6_rem_q  <= i5_rem_q;
+        i6_ge40_q  <= i5_rem_q >= 16'd40;
+        i6_rem40_q <= i5_rem_q - 16'd40;
+        i6_hl20_q  <= (i5_v4_q ? {1'b0, ihl, 2'b00} : 7'd0) + 7'd20;
+        i6_hl8_q   <= (i5_v4_q ? {1'b0, ihl, 2'b00} : 7'd0) + 7'd8;
         i6_frag_q <= {b6, ib(i5_h_q, 7)} != 14'd0;
         if (i5_v6_q) begin
             i6_ver_q   <= b0[7:4] == 4'd6;
@@ -543,13 +550,15 @@ module rss_parse #(
         end
     end
 
-    // ---- I7: inner checks, each on its own (as P3); rem = the bytes the inner packet may use
+    // ---- I7: inner checks, compared and joined (the operands were prepared in I6, so each
+    // is one compare and a few ANDs); I8 then has one OR before its 2:1 select, whose select
+    // fans out to the whole tuple (joined in I8, it was the longest path: 136 MHz at 256 bits)
     logic         i7_v_q;
-    logic         i7_tun_q, i7_v4_q, i7_v6_q, i7_ver_q, i7_frag_q;   // data
+    logic         i7_v4ok_q;     // data: an inner IPv4 header whole, in a tunnel parsed
+    logic         i7_v6ok_q;     // data: an inner IPv6 header whole, in a tunnel parsed
+    logic         i7_bad_q;      // data: TCP/UDP too short for its header (not a fragment)
+    logic         i7_frag_q;     // data: the inner IPv4 MF or offset
     logic         i7_tcp_q, i7_udp_q;                                // data
-    logic         i7_ge20_q, i7_ge40_q, i7_ihl20_q, i7_geihl_q;     // data
-    logic         i7_lenihl_q, i7_gelen_q, i7_ge6_q;                 // data
-    logic         i7_shtcp_q, i7_shudp_q;                            // data
     logic [127:0] i7_src_q, i7_dst_q;                                // data
     logic [15:0]  i7_sport_q, i7_dport_q;                            // data
 
@@ -559,31 +568,27 @@ module rss_parse #(
     end
 
     always_ff @(posedge clk) begin
-        logic [16:0] hl;
-        hl = i6_v4_q ? 17'(i6_ihl_q) : 17'd0;
-        i7_tun_q    <= i6_tun_q;
-        i7_v4_q     <= i6_v4_q;
-        i7_v6_q     <= i6_v6_q;
-        i7_ver_q    <= i6_ver_q;
-        i7_frag_q   <= i6_frag_q;
-        i7_tcp_q    <= i6_proto_q == 8'd6;
-        i7_udp_q    <= i6_proto_q == 8'd17;
-        i7_ge20_q   <= i6_rem_q >= 16'd20;
-        i7_ge40_q   <= i6_rem_q >= 16'd40;
-        i7_ihl20_q  <= i6_ihl_q >= 6'd20;
-        i7_geihl_q  <= i6_rem_q >= 16'(i6_ihl_q);
-        i7_lenihl_q <= i6_iplen_q >= 16'(i6_ihl_q);
-        i7_gelen_q  <= i6_rem_q >= i6_iplen_q;
-        i7_ge6_q    <= 17'(i6_rem_q) >= 17'(i6_iplen_q) + 17'd40;
-        i7_shtcp_q  <= 17'(i6_iplen_q) < hl + 17'd20;
-        i7_shudp_q  <= 17'(i6_iplen_q) < hl + 17'd8;
-        i7_src_q    <= i6_src_q;
-        i7_dst_q    <= i6_dst_q;
-        i7_sport_q  <= {i6_pr_q[8*(4*i6_pw_q)     +: 8], i6_pr_q[8*(4*i6_pw_q + 1) +: 8]};
-        i7_dport_q  <= {i6_pr_q[8*(4*i6_pw_q + 2) +: 8], i6_pr_q[8*(4*i6_pw_q + 3) +: 8]};
+        logic tcp, udp;
+        tcp = i6_proto_q == 8'd6;
+        udp = i6_proto_q == 8'd17;
+        i7_v4ok_q  <= i6_tun_q && i6_v4_q && i6_ver_q && i6_rem_q >= 16'd20
+                   && i6_ihl_q >= 6'd20 && i6_rem_q >= 16'(i6_ihl_q)
+                   && i6_iplen_q >= 16'(i6_ihl_q) && i6_rem_q >= i6_iplen_q;
+        i7_v6ok_q  <= i6_tun_q && i6_v6_q && i6_ver_q && i6_ge40_q
+                   && i6_rem40_q >= i6_iplen_q;
+        // A fragment is hashed by its addresses: its L4 header is not checked
+        i7_bad_q   <= !(i6_v4_q && i6_frag_q)
+                   && ((tcp && i6_iplen_q < 16'(i6_hl20_q)) || (udp && i6_iplen_q < 16'(i6_hl8_q)));
+        i7_frag_q  <= i6_frag_q;
+        i7_tcp_q   <= tcp;
+        i7_udp_q   <= udp;
+        i7_src_q   <= i6_src_q;
+        i7_dst_q   <= i6_dst_q;
+        i7_sport_q <= {i6_pr_q[8*(4*i6_pw_q)     +: 8], i6_pr_q[8*(4*i6_pw_q + 1) +: 8]};
+        i7_dport_q <= {i6_pr_q[8*(4*i6_pw_q + 2) +: 8], i6_pr_q[8*(4*i6_pw_q + 3) +: 8]};
     end
 
-    // ---- I8: the inner checks joined; the inner tuple if whole, else the outer one ---------
+    // ---- I8: the inner tuple if whole, else the outer one ------------------------------
     logic         i8_v_q;
     logic         i8_v4_q, i8_v6_q, i8_tcp_q, i8_udp_q, i8_inner_q;   // data
     logic [127:0] i8_src_q, i8_dst_q;                                 // data
@@ -595,20 +600,13 @@ module rss_parse #(
     end
 
     always_ff @(posedge clk) begin
-        logic v4ok, v6ok, frag, use_in;
-        v4ok = i7_v4_q && i7_ver_q && i7_ge20_q && i7_ihl20_q && i7_geihl_q && i7_lenihl_q
-            && i7_gelen_q;
-        v6ok = i7_v6_q && i7_ver_q && i7_ge40_q && i7_ge6_q;
-        frag = v4ok && i7_frag_q;
-        if (!frag && ((i7_tcp_q && i7_shtcp_q) || (i7_udp_q && i7_shudp_q))) begin
-            v4ok = 1'b0;
-            v6ok = 1'b0;
-        end
-        use_in = i7_tun_q && (v4ok || v6ok);
+        logic use_in, frag;
+        use_in = (i7_v4ok_q || i7_v6ok_q) && !i7_bad_q;
+        frag   = i7_v4ok_q && i7_frag_q;
         i8_inner_q <= use_in;
         if (use_in) begin
-            i8_v4_q    <= v4ok;
-            i8_v6_q    <= v6ok;
+            i8_v4_q    <= i7_v4ok_q;
+            i8_v6_q    <= i7_v6ok_q;
             i8_tcp_q   <= i7_tcp_q && !frag;
             i8_udp_q   <= i7_udp_q && !frag;
             i8_src_q   <= i7_src_q;
