@@ -131,11 +131,13 @@ module gre_classify
     // Every length check against "G + gre_len + c" is made for each of the four GRE header
     // lengths with constants, in parallel, and the one of this header selected: no adder in
     // front of a 17-bit comparison.
+    // (c < 64: below c means negative, or the bits above the low six all 0 and those below c;
+    // the high bits' test is one term all the compares share, no carry chain per compare)
     function automatic logic pl_lt(input logic signed [16:0] pl, input logic [5:0] c);
-        pl_lt = pl < $signed({11'd0, c});
+        pl_lt = pl[16] || (pl[15:6] == '0 && pl[5:0] < c);
     endfunction
     function automatic logic have_lt(input logic signed [8:0] have, input logic [5:0] c);
-        have_lt = have < $signed({3'd0, c});
+        have_lt = have[8] || (have[7:6] == '0 && have[5:0] < c);
     endfunction
     // v[n] for the header with n optional fields: selected by the C, K and S flags themselves,
     // so no count of them lies in front of the select.
