@@ -507,8 +507,8 @@ module rss_parse #(
     end
 
     // The ports lie at word IHL (IPv4) or word 10 (IPv6) of the inner header: selected in two
-    // 4:1 steps, by the word's bits [3:2] here and [1:0] in I7 (one 11:1 select here, with
-    // the IHL's fan-out, was the longest path at 256 bits: 145 MHz)
+    // 4:1 steps, by the word's bits [3:2] here and [1:0] in I7, so the IHL's fan-out drives
+    // no wide select in one stage
     always_ff @(posedge clk) begin
         logic [7:0]  b0;
         logic [5:0]  b6;
@@ -550,9 +550,9 @@ module rss_parse #(
         end
     end
 
-    // ---- I7: inner checks, compared and joined (the operands were prepared in I6, so each
-    // is one compare and a few ANDs); I8 then has one OR before its 2:1 select, whose select
-    // fans out to the whole tuple (joined in I8, it was the longest path: 136 MHz at 256 bits)
+    // ---- I7: inner checks, compared and joined (their operands prepared in I6, so each is
+    // one compare and a few ANDs); I8 then has one OR before its 2:1 select, whose select
+    // fans out to the whole tuple, so the join itself stays out of I8
     logic         i7_v_q;
     logic         i7_v4ok_q;     // data: an inner IPv4 header whole, in a tunnel parsed
     logic         i7_v6ok_q;     // data: an inner IPv6 header whole, in a tunnel parsed
