@@ -14,10 +14,10 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from tb.block_csr.axil import Axil
+from tb.common.bench import clock_and_reset
 from tb.rss import tunnel_frames as tf
 from wirespeed.capture_check import CaptureModel
 from wirespeed.model.rss import parse_frame
@@ -80,20 +80,11 @@ def check(bench: Bench, frames: list[bytes], model: CaptureModel) -> int:
 
 @cocotb.test()
 async def inner_option_in_the_top(dut):
-    Clock(dut.clk, 4, unit="ns").start()
-    dut.rst.value = 1
-    dut.pps.value = 0
-    dut.s_axis_tvalid.value = 0
-    dut.s_axis_tuser.value = 0
-    dut.m_axi_awready.value = 0
-    dut.m_axi_wready.value = 0
-    dut.m_axi_bvalid.value = 0
-    dut.m_axi_bid.value = 0
-    dut.m_axi_bresp.value = 0
     axil = Axil(dut)
-    await ClockCycles(dut.clk, 5)
-    dut.rst.value = 0
-    await ClockCycles(dut.clk, 3)
+    await clock_and_reset(dut, ("pps", "s_axis_tvalid", "s_axis_tuser", "m_axi_awready",
+                                "m_axi_wready", "m_axi_bvalid", "m_axi_bid", "m_axi_bresp"),
+                          reset_cycles=5)
+    await ClockCycles(dut.clk, 2)
     rng = random.Random(DATA_W)
     bench = Bench(dut, rng)
     cocotb.start_soon(bench.monitor())
