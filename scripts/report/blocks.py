@@ -289,8 +289,8 @@ TIMING_NOTES: dict[str, str] = {
     "gre_decap": (
         "Wire between blocks, not logic depth: at 256 bits `block_csr`'s TX byte counter, a "
         "64-bit carry chain 2.4 ns of wire from its valid register `t3_valid_q`, with the "
-        "classifier's and front end's 4- to 5-LUT paths close behind (one seed moves the "
-        "figure by about 7 %). Next: the counters' adds in two registered 32-bit halves, and "
+        "classifier's and front end's 4- to 5-LUT paths close behind (the placement seed alone "
+        "moves the figure by up to 18 %). Next: the counters' adds in two registered 32-bit halves, and "
         "register slices on the nets that cross the die."),
     "vxlan_decap": (
         "The shell's frame-start gate: `took_q`, which Yosys merges with the edit engine's "
