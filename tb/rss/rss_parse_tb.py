@@ -12,9 +12,9 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
+from tb.common.bench import clock_and_reset
 from tb.rss import tunnel_frames as tf
 from wirespeed.model.rss import FlowTuple, parse_frame
 
@@ -109,18 +109,8 @@ class Bench:
 
 
 async def setup(dut, seed: int) -> Bench:
-    Clock(dut.clk, 4, unit="ns").start()
-    dut.rst.value = 1
-    dut.s_hs.value = 0
-    dut.s_tlast.value = 0
-    dut.s_tkeep.value = 0
-    dut.s_tdata.value = 0
-    dut.inner_en.value = 0
     dut.max_len.value = MAX_LEN
-    for _ in range(3):
-        await RisingEdge(dut.clk)
-    dut.rst.value = 0
-    await RisingEdge(dut.clk)
+    await clock_and_reset(dut, ("s_hs", "s_tlast", "s_tkeep", "s_tdata", "inner_en"))
     b = Bench(dut, random.Random(seed))
     cocotb.start_soon(b.monitor())
     return b
