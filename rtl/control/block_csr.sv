@@ -327,8 +327,6 @@ module block_csr #(
     logic [15:0]       t1_len_q;   // data
     logic              t2_valid_q;
     logic [15:0]       t2_len_q;   // data
-    logic              t3_valid_q;
-    logic [15:0]       t3_len_q;   // data
 
     logic [DEPTH-1:0] cnt_zero_q;   // counter reads as zero (reset, COUNTER_CLEAR)
 
@@ -339,14 +337,12 @@ module block_csr #(
             e3_valid_q <= 1'b0;
             t1_valid_q <= 1'b0;
             t2_valid_q <= 1'b0;
-            t3_valid_q <= 1'b0;
         end else begin
             e1_valid_q <= stat_valid && 32'(stat_outcome) < 32'(NUM_OUTCOMES);
             e2_valid_q <= e1_valid_q;
             e3_valid_q <= e2_valid_q;
             t1_valid_q <= tx_valid;
             t2_valid_q <= t1_valid_q;
-            t3_valid_q <= t2_valid_q;
         end
     end
 
@@ -378,7 +374,6 @@ module block_csr #(
                       && (clear_qq || cnt_zero_q[e2_slot_q]));
         t1_len_q  <= tx_len;
         t2_len_q  <= t1_len_q;
-        t3_len_q  <= t2_len_q;
     end
 
     // E3: read-modify-write, (zero ? 0 : count) + increment
@@ -457,25 +452,49 @@ module block_csr #(
 
 
     // ------------------------------------------------------------------------------------
-    // TX counters: flip-flops
+    // TX counters: flip-flops, each a 32-bit low half and an upper half that takes the low
+    // half's carry a cycle later (c_q), so that no 64-bit carry chain follows a register.
+    // The value is {up + c, lo}: _LO reads lo, the latch of _HI adds the pending carry.
+    // The addends are registered already masked by the event (t3_*_add_q), so t3 drives no
+    // enable.
     // ------------------------------------------------------------------------------------
-    logic [63:0] tx_pkts_q;
-    logic [63:0] tx_bytes_q;
-    logic [63:0] rd_tx_pkts;   // as a read sees them (zero while being cleared)
-    logic [63:0] rd_tx_bytes;
-    assign rd_tx_pkts  = clear_qq ? 64'd0 : tx_pkts_q;
-    assign rd_tx_bytes = clear_qq ? 64'd0 : tx_bytes_q;
+    logic [31:0] tx_pkts_lo_q, tx_pkts_up_q;
+    logic [31:0] tx_bytes_lo_q, tx_bytes_up_q;
+    logic        tx_pkts_c_q, tx_bytes_c_q;    // the low half's carry, not yet in the high
+    logic        t3_pkts_add_q;                // 1 with a TX event in T3
+    logic [15:0] t3_bytes_add_q;               // its length, 0 without one
+    logic [31:0] rd_tx_pkts_lo;   // as a read sees them (zero while being cleared)
+    logic [31:0] rd_tx_bytes_lo;
+    assign rd_tx_pkts_lo  = clear_qq ? 32'd0 : tx_pkts_lo_q;
+    assign rd_tx_bytes_lo = clear_qq ? 32'd0 : tx_bytes_lo_q;
     logic [31:0] tx_pkts_hi_q;
     logic [31:0] tx_bytes_hi_q;
 
     always_ff @(posedge clk) begin
+        t3_pkts_add_q  <= t2_valid_q;
+        t3_bytes_add_q <= t2_valid_q ? t2_len_q : 16'd0;
         if (rst) begin
-            tx_pkts_q  <= '0;
-            tx_bytes_q <= '0;
-        end else if (clear_qq || t3_valid_q) begin
-            tx_pkts_q  <= (clear_qq ? 64'd0 : tx_pkts_q) + {63'd0, t3_valid_q};
-            tx_bytes_q <= (clear_qq ? 64'd0 : tx_bytes_q)
-                        + (t3_valid_q ? {48'd0, t3_len_q} : 64'd0);
+            t3_pkts_add_q  <= 1'b0;
+            t3_bytes_add_q <= '0;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst || clear_qq) begin
+            // a clear counts this cycle's event from zero
+            {tx_pkts_c_q, tx_pkts_lo_q}   <= {32'd0, t3_pkts_add_q};
+            {tx_bytes_c_q, tx_bytes_lo_q} <= {17'd0, t3_bytes_add_q};
+            tx_pkts_up_q  <= '0;
+            tx_bytes_up_q <= '0;
+        end else begin
+            {tx_pkts_c_q, tx_pkts_lo_q}   <= {1'b0, tx_pkts_lo_q} + 33'(t3_pkts_add_q);
+            {tx_bytes_c_q, tx_bytes_lo_q} <= {1'b0, tx_bytes_lo_q} + 33'(t3_bytes_add_q);
+            tx_pkts_up_q  <= tx_pkts_up_q + 32'(tx_pkts_c_q);
+            tx_bytes_up_q <= tx_bytes_up_q + 32'(tx_bytes_c_q);
+        end
+        if (rst) begin
+            {tx_pkts_c_q, tx_pkts_lo_q}   <= '0;
+            {tx_bytes_c_q, tx_bytes_lo_q} <= '0;
         end
     end
 
@@ -492,7 +511,8 @@ module block_csr #(
             ld_tx_pkts_q  <= latch_pkts && rd_tx && !clear_q;
             ld_tx_bytes_q <= latch_bytes && rd_tx && !clear_q;
         end
-        ld_tx_hi_q <= rd_addr_q[1] ? rd_tx_bytes[63:32] : rd_tx_pkts[63:32];
+        ld_tx_hi_q <= clear_qq     ? 32'd0
+                    : rd_addr_q[1] ? tx_bytes_up_q + 32'(tx_bytes_c_q) : tx_pkts_up_q + 32'(tx_pkts_c_q);
     end
 
     always_ff @(posedge clk) begin
@@ -552,9 +572,9 @@ module block_csr #(
             rd_other = 32'd0;   // R2 selects the counter
         end else if (rd_tx) begin
             unique case (rd_addr_q[1:0])
-                2'd0:    rd_other = rd_tx_pkts[31:0];
+                2'd0:    rd_other = rd_tx_pkts_lo;
                 2'd1:    rd_other = tx_pkts_hi_q;
-                2'd2:    rd_other = rd_tx_bytes[31:0];
+                2'd2:    rd_other = rd_tx_bytes_lo;
                 default: rd_other = tx_bytes_hi_q;
             endcase
         end else begin

@@ -260,26 +260,35 @@ module decap_shell #(
     assign beat_tlast = k_tlast;
     assign beat_tuser = k_tuser;
 
-    // The next count and its room either way, from registers only; the cycle's handshake
-    // then only selects (no adder or compare after s_hs, which starts at start_ok_q).
-    logic [OPEN_W-1:0] open_0, open_1;   // no frame starts / one starts
-    logic              room_0, room_1;
-    assign open_0 = open_q - OPEN_W'(took_q);
-    assign open_1 = open_q + OPEN_W'(1) - OPEN_W'(took_q);
-    assign room_0 = open_0 != OPEN_W'(DESC_DEPTH);
-    assign room_1 = open_1 != OPEN_W'(DESC_DEPTH);
+    // The count's three possible next values (one more, one fewer, the same) and their room,
+    // from open_q alone; took_q and the cycle's start then only select (no adder or compare
+    // after either). took_q is kept apart: synthesis would otherwise merge it with the
+    // engine's identical register, a flip-flop far from this logic.
+    logic [OPEN_W-1:0] open_up, open_dn;   // one frame started and none taken / the reverse
+    logic              room_up, room_dn, room_eq;
+    assign open_up = open_q + OPEN_W'(1);
+    assign open_dn = open_q - OPEN_W'(1);
+    assign room_up = open_q != OPEN_W'(DESC_DEPTH - 1);   // open_up != DESC_DEPTH
+    assign room_dn = open_q != OPEN_W'(DESC_DEPTH + 1);   // open_dn != DESC_DEPTH
+    assign room_eq = open_q != OPEN_W'(DESC_DEPTH);
+
+    (* keep *) always_ff @(posedge clk) begin
+        took_q <= dq_valid && d_ready;
+        if (rst) took_q <= 1'b0;
+    end
 
     always_ff @(posedge clk) begin
         logic start, in_frame_d;
         start      = s_hs && !in_frame_q;
         in_frame_d = s_hs ? !k_tlast : in_frame_q;
-        took_q     <= dq_valid && d_ready;
         in_frame_q <= in_frame_d;
-        open_q     <= start ? open_1 : open_0;
-        start_ok_q <= in_frame_d || (start ? room_1 : room_0);
+        unique case ({start, took_q})
+            2'b10:   begin open_q <= open_up; start_ok_q <= in_frame_d || room_up; end
+            2'b01:   begin open_q <= open_dn; start_ok_q <= in_frame_d || room_dn; end
+            default: begin open_q <= open_q;  start_ok_q <= in_frame_d || room_eq; end
+        endcase
         if (rst) begin
             in_frame_q <= 1'b0;
-            took_q     <= 1'b0;
             open_q     <= '0;
             start_ok_q <= 1'b1;
         end
