@@ -232,41 +232,52 @@ module gre_classify
         ACT_DECAP   = 2'd2
     } action_e;
 
-    outcome_e g2_outcome;     // the early outcome (steps 1-7), the allow-list taken as a hit
-    logic     g2_need_hit;    // ... where the allow-list decides: a miss is DROP_NOT_ALLOWED
+    // The decision as three registered parts that G3 joins with one 4-input LUT per bit:
+    // the header steps (1-7) where one of them decides, the payload steps (8 on) otherwise,
+    // and the outer IPv4 checksum (step 5), which comes from the front end's far end, as an
+    // override. No chain here is longer than one part's.
+    outcome_e g2_hdr;         // the first header step that fails (g2_hdr_hit), the checksum aside
+    logic     g2_hdr_hit;
+    outcome_e g2_pay;         // steps 8 on, the allow-list taken as a hit
+    logic     g2_before_ck;   // a step before the checksum decides
+    assign g2_before_ck = g1_not_gre_q || g1_trunc_fixed_q || g1_ver_bad_q || g1_trunc_opts_q;
     always_comb begin
-        g2_need_hit  = 1'b0;
-        if (g1_not_gre_q)                               g2_outcome = OUT_PASS;
-        else if (g1_trunc_fixed_q)                      g2_outcome = OUT_DROP_TRUNCATED;
-        else if (g1_ver_bad_q)                          g2_outcome = OUT_DROP_IP_HEADER;
-        else if (g1_trunc_opts_q)                       g2_outcome = OUT_DROP_TRUNCATED;
-        else if (!tap_csum_ok)                          g2_outcome = OUT_DROP_IP_CHECKSUM;
-        else if (g1_frag_q)                             g2_outcome = OUT_DROP_FRAGMENT;
-        else if (g1_pl_bad_q)                           g2_outcome = OUT_DROP_IP_HEADER;
-        else if (g1_trunc_gre4_q)                       g2_outcome = OUT_DROP_TRUNCATED;
-        else if (g1_gre_bad_q)                          g2_outcome = OUT_DROP_GRE_HEADER;
-        else if (g1_pl_lt_gre_q)                        g2_outcome = OUT_DROP_IP_HEADER;
-        else if (g1_trunc_gre_q)                        g2_outcome = OUT_DROP_TRUNCATED;
+        g2_hdr_hit = 1'b1;
+        if (g1_not_gre_q)                               g2_hdr = OUT_PASS;
+        else if (g1_trunc_fixed_q)                      g2_hdr = OUT_DROP_TRUNCATED;
+        else if (g1_ver_bad_q)                          g2_hdr = OUT_DROP_IP_HEADER;
+        else if (g1_trunc_opts_q)                       g2_hdr = OUT_DROP_TRUNCATED;
+        else if (g1_frag_q)                             g2_hdr = OUT_DROP_FRAGMENT;
+        else if (g1_pl_bad_q)                           g2_hdr = OUT_DROP_IP_HEADER;
+        else if (g1_trunc_gre4_q)                       g2_hdr = OUT_DROP_TRUNCATED;
+        else if (g1_gre_bad_q)                          g2_hdr = OUT_DROP_GRE_HEADER;
+        else if (g1_pl_lt_gre_q)                        g2_hdr = OUT_DROP_IP_HEADER;
+        else if (g1_trunc_gre_q)                        g2_hdr = OUT_DROP_TRUNCATED;
         else begin
-            // From here the allow list decides (step 8): a miss is DROP_NOT_ALLOWED, G3's
-            // last select; an IPv6 outer header is never on it
-            g2_need_hit = ctrl_allow_enable && !g1_v6_q;
-            if (ctrl_allow_enable && g1_v6_q)               g2_outcome = OUT_DROP_NOT_ALLOWED;
-            else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_outcome = OUT_PUNT;
-            else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
-                                                            g2_outcome = OUT_DROP_TRUNCATED;
-            else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_drop6_q : g1_ecn_drop4_q))
-                                                            g2_outcome = OUT_DROP_ECN;
-            else if (g1_p_teb_q && g1_teb_short_q)          g2_outcome = OUT_DROP_TRUNCATED;
-            else if (g1_p_teb_q)                            g2_outcome = OUT_DECAP_TEB;
-            else                                            g2_outcome = OUT_DECAP_L3;
+            g2_hdr     = OUT_PASS;
+            g2_hdr_hit = 1'b0;
         end
+    end
+    // From step 8 the allow list decides: a miss is DROP_NOT_ALLOWED, G3's last select; an
+    // IPv6 outer header is never on it.
+    always_comb begin
+        if (ctrl_allow_enable && g1_v6_q)               g2_pay = OUT_DROP_NOT_ALLOWED;
+        else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_pay = OUT_PUNT;
+        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
+                                                        g2_pay = OUT_DROP_TRUNCATED;
+        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_drop6_q : g1_ecn_drop4_q))
+                                                        g2_pay = OUT_DROP_ECN;
+        else if (g1_p_teb_q && g1_teb_short_q)          g2_pay = OUT_DROP_TRUNCATED;
+        else if (g1_p_teb_q)                            g2_pay = OUT_DECAP_TEB;
+        else                                            g2_pay = OUT_DECAP_L3;
     end
 
     // RFC 6040 and the first half of RFC 1624 for an inner IPv4 header.
     logic               g2_valid_q, g2_ecn_set_q, g2_p_v6_q;
-    outcome_e           g2_early_q;                // steps 1-7
-    logic               g2_need_hit_q, g2_hit_q;   // the allow-list decides; its answer
+    outcome_e           g2_hdr_q, g2_pay_q;        // the decision's parts (above)
+    logic               g2_hdr_hit_q;
+    logic               g2_ck_drop_q;              // step 5 fails: IP_CHECKSUM
+    logic               g2_need_hit_q, g2_hit_q;   // the allow-list decides (steps 8 on); its answer
     logic               g2_rx_bad_q, g2_len_short_q;
     logic [7:0]         g2_tos_q;                  // inner byte K+1, rewritten
     logic [17:0]        g2_hc_sum_q;               // ~HC + ~m + m'
@@ -292,8 +303,11 @@ module gre_classify
             necn = ecn_combine(g1_oecn_q, iecn);
             tos  = g1_p_v6_q ? {g1_inner_q[1][7:6], necn, g1_inner_q[1][3:0]}
                              : {g1_inner_q[1][7:2], necn};
-            g2_early_q     <= g2_outcome;
-            g2_need_hit_q  <= g2_need_hit;
+            g2_hdr_q       <= g2_hdr;
+            g2_hdr_hit_q   <= g2_hdr_hit;
+            g2_pay_q       <= g2_pay;
+            g2_ck_drop_q   <= !g2_before_ck && !tap_csum_ok;
+            g2_need_hit_q  <= ctrl_allow_enable && !g1_v6_q;
             g2_hit_q       <= lookup_hit;
             g2_rx_bad_q    <= g1_whole_q && g1_rx_err_q;
             g2_len_short_q <= g1_len_short_q;
@@ -323,17 +337,21 @@ module gre_classify
     // ---- G3: what the frame becomes, with the policy and the checks a whole frame allows --
     action_e  g3_action;
     outcome_e g3_final;
+    outcome_e g3_early;       // the outcome of the steps, the allow-list taken as a hit
+    logic     g3_need_hit;    // the allow-list decides
+    assign g3_early    = g2_ck_drop_q ? OUT_DROP_IP_CHECKSUM : g2_hdr_hit_q ? g2_hdr_q : g2_pay_q;
+    assign g3_need_hit = g2_need_hit_q && !g2_ck_drop_q && !g2_hdr_hit_q;
     always_comb begin
         logic decap, fwd, malformed;
-        decap = g2_early_q == OUT_DECAP_L3 || g2_early_q == OUT_DECAP_TEB;
-        malformed = g2_early_q == OUT_DROP_IP_HEADER || g2_early_q == OUT_DROP_IP_CHECKSUM
-                 || g2_early_q == OUT_DROP_FRAGMENT || g2_early_q == OUT_DROP_GRE_HEADER;
-        fwd = (g2_early_q == OUT_PASS && !ctrl_drop_pass)
-           || (g2_early_q == OUT_PUNT && !ctrl_drop_punt)
+        decap = g3_early == OUT_DECAP_L3 || g3_early == OUT_DECAP_TEB;
+        malformed = g3_early == OUT_DROP_IP_HEADER || g3_early == OUT_DROP_IP_CHECKSUM
+                 || g3_early == OUT_DROP_FRAGMENT || g3_early == OUT_DROP_GRE_HEADER;
+        fwd = (g3_early == OUT_PASS && !ctrl_drop_pass)
+           || (g3_early == OUT_PUNT && !ctrl_drop_punt)
            || (malformed && ctrl_forward_malformed);
-        g3_final  = g2_early_q;
+        g3_final  = g3_early;
         g3_action = ACT_DROP;
-        if (g2_early_q == OUT_PASS || g2_early_q == OUT_PUNT) begin
+        if (g3_early == OUT_PASS || g3_early == OUT_PUNT) begin
             if (!fwd) g3_final = OUT_DROP_POLICY;
         end
         if (g2_rx_bad_q) begin
@@ -345,7 +363,7 @@ module gre_classify
         end else if (fwd) begin
             g3_action = ACT_FORWARD;
         end
-        if (!g2_rx_bad_q && g2_need_hit_q && !g2_hit_q) begin
+        if (!g2_rx_bad_q && g3_need_hit && !g2_hit_q) begin
             g3_final  = OUT_DROP_NOT_ALLOWED;
             g3_action = ACT_DROP;
         end

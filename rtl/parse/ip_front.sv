@@ -141,6 +141,22 @@ module ip_front
     logic [L3_BYTES*8-1:0]  s1_l3_q;
     logic [PAIRS-1:0][16:0] s1_pair_q;      // raw pair m: window bytes 14 + 4m .. 17 + 4m
     logic [PAIRS-1:0]       s1_pair_on_q;   // raw pair m lies in the IP header
+    // "The window ends before L2 + c" for each tag count t (L2 = 14 + 4t), for the c that S2
+    // checks: 0 (L2), 7 / 10 (IPv6 / IPv4 protocol byte), 40 / 20 (fixed header).
+    logic [2:0]             s1_lt_l2_q, s1_lt_pr6_q, s1_lt_pr4_q, s1_lt_fx6_q, s1_lt_fx4_q;
+
+    // The window holds fewer than n bytes (n a constant): decoded from the last beat's index
+    // and one tkeep bit (tkeep is contiguous from lane 0), no adder and no carry chain.
+    function automatic logic window_below(input int n);
+        window_below = 1'b0;
+        for (int b = 0; b < HDR_BEATS; b++) begin
+            // beat b holds bytes b*KEEP_W .. b*KEEP_W + (1..KEEP_W) - 1
+            if (int'(c_beat) == b) begin
+                if ((b + 1) * KEEP_W < n)  window_below = 1'b1;
+                else if (b * KEEP_W < n)   window_below = !c_keep[n - b * KEEP_W - 1];
+            end
+        end
+    endfunction
 
     logic [PAIRS-1:0][16:0] raw_pair;
     always_comb begin
@@ -209,6 +225,13 @@ module ip_front
             s1_whole_q  <= c_whole;
             s1_rx_err_q <= c_rx_err;
             s1_have_q   <= 8'(int'(c_beat) * KEEP_W) + 8'(last_bytes(c_keep));
+            for (int t = 0; t < 3; t++) begin
+                s1_lt_l2_q[t]  <= window_below(14 + 4*t);
+                s1_lt_pr6_q[t] <= window_below(14 + 4*t + 7);
+                s1_lt_pr4_q[t] <= window_below(14 + 4*t + 10);
+                s1_lt_fx6_q[t] <= window_below(14 + 4*t + 40);
+                s1_lt_fx4_q[t] <= window_below(14 + 4*t + 20);
+            end
             s1_tags_q   <= s1_tags;
             s1_v4_q     <= c_v4_q[s1_tags];
             s1_v6_q     <= c_v6_q[s1_tags];
@@ -261,16 +284,9 @@ module ip_front
     logic [1:0]              s2_fine_q;           // the 4-byte steps left for S3
     logic [L4_COARSE*8-1:0]  s2_l4_q;
 
-    // "The window ends before L2 + c": one compare with a constant per tag count, selected by
-    // the count, so no adder lies in front of a comparison.
-    function automatic logic ends_before(input logic [7:0] have, input logic [1:0] tags,
-                                         input int c);
-        unique case (tags)
-            2'd0:    ends_before = have < 8'(14 + c);
-            2'd1:    ends_before = have < 8'(18 + c);
-            2'd2:    ends_before = have < 8'(22 + c);
-            default: ends_before = have < 8'(26 + c);
-        endcase
+    // The tag count selects S1's "ends before L2 + c" flags.
+    function automatic logic by_tags(input logic [2:0] lt);
+        by_tags = (s1_tags_q == 2'd0) ? lt[0] : (s1_tags_q == 2'd1) ? lt[1] : lt[2];
     endfunction
 
     always_ff @(posedge clk) begin
@@ -291,15 +307,13 @@ module ip_front
             s2_have_q     <= s1_have_q;
             s2_have_l3_q  <= s1_have_q - l2;
             s2_l2_len_q   <= 5'(l2);
-            s2_l2_short_q <= ends_before(s1_have_q, s1_tags_q, 0);
+            s2_l2_short_q <= by_tags(s1_lt_l2_q);
             s2_l2_q       <= s1_l2_q;
             s2_et_q       <= s1_et_q;
             s2_v4_q       <= v4;
             s2_v6_q       <= v6;
-            s2_short_proto_q <= v6 ? ends_before(s1_have_q, s1_tags_q, 7)
-                                   : ends_before(s1_have_q, s1_tags_q, 10);
-            s2_short_fixed_q <= v6 ? ends_before(s1_have_q, s1_tags_q, 40)
-                                   : ends_before(s1_have_q, s1_tags_q, 20);
+            s2_short_proto_q <= v6 ? by_tags(s1_lt_pr6_q) : by_tags(s1_lt_pr4_q);
+            s2_short_fixed_q <= v6 ? by_tags(s1_lt_fx6_q) : by_tags(s1_lt_fx4_q);
             s2_ver_bad_q  <= v6 ? l3_byte(0)[7:4] != 4'd6
                                 : (l3_byte(0)[7:4] != 4'd4 || ihl < 4'd5);
             s2_frag_q     <= l3_byte(6)[5] || {l3_byte(6)[4:0], l3_byte(7)} != 13'd0;

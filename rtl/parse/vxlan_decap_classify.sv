@@ -123,7 +123,8 @@ module vxlan_decap_classify
     // ---- V1: fields and flags ----------------------------------------------------------------
     logic               v1_valid_q, v1_whole_q, v1_rx_err_q, v1_v6_q;
     logic               v1_pass_ip_q;       // steps 1-2: not UDP over a usable outer IP
-    logic               v1_short4_q, v1_port_ok_q;
+    logic               v1_short4_q;
+    logic               v1_port1_q, v1_port2_q; // the UDP port is PORT / PORT2 (V2 enables it)
     logic               v1_mf_q, v1_pl_lt16_q, v1_short8_q, v1_ulen_bad_q;
     logic               v1_short16_q, v1_no_i_q, v1_rsv_q;
     logic               v1_pl_lt30_q, v1_short30_q;
@@ -154,7 +155,8 @@ module vxlan_decap_classify
             v1_pass_ip_q   <= tap_l2_short || !(tap_ipv4 || tap_ipv6) || tap_short_fixed
                               || tap_ip_ver_bad || tap_ip_proto != IPPROTO_UDP || tap_ip_frag_off;
             v1_short4_q    <= tap_have_l4 < 9'sd4;
-            v1_port_ok_q   <= dport == ctrl_port || (ctrl_port2_enable && dport == ctrl_port2);
+            v1_port1_q     <= dport == ctrl_port;
+            v1_port2_q     <= dport == ctrl_port2;
             v1_mf_q        <= tap_ip_frag;      // the offset is 0 here (else PASS): MF
             v1_pl_lt16_q   <= tap_ip_pl < 17'sd16;
             v1_short8_q    <= tap_have_l4 < 9'sd8;
@@ -196,7 +198,8 @@ module vxlan_decap_classify
         iecn      = v1_in_v4_q ? v1_tos_q[1:0] : v1_tos_q[5:4];
         v2_ecn_on = v1_in_ip_q && v1_oecn_q[0];
         v2_hdr_ok = 1'b0;
-        if (v1_pass_ip_q || v1_short4_q || !v1_port_ok_q) v2_outcome = OUT_PASS;
+        if (v1_pass_ip_q || v1_short4_q || !(v1_port1_q || (ctrl_port2_enable && v1_port2_q)))
+                                                       v2_outcome = OUT_PASS;
         else if (!tap_csum_ok)                         v2_outcome = OUT_DROP_IP_CHECKSUM;
         else if (v1_mf_q)                              v2_outcome = OUT_DROP_FRAGMENT;
         else if (v1_pl_lt16_q)                         v2_outcome = OUT_DROP_IP_HEADER;

@@ -375,8 +375,14 @@ module axis_edit #(
         end
     end
 
-    always_ff @(posedge clk) begin
+    // Kept (as the users' own registers of the same signals are, e.g. the header front end's
+    // input register): synthesis merges identical flip-flops unless both are kept, and one
+    // flip-flop would then drive both ends of the die.
+    (* keep *) always_ff @(posedge clk) begin
         in_din_q <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+    end
+
+    always_ff @(posedge clk) begin
         in_we_q  <= in_push;
         if (rst) begin
             in_we_q <= 1'b0;
@@ -506,16 +512,18 @@ module axis_edit #(
         d_plan.shift   = s_desc_shift;
     end
 
+    // Kept: the descriptor's producer may register the same handshake (see in_din_q).
+    (* keep *) always_ff @(posedge clk) begin
+        d_we_q <= d_push;
+        if (rst) d_we_q <= 1'b0;
+    end
+
     always_ff @(posedge clk) begin
         d_plan_q <= d_plan;
         d_head_q <= {s_desc_head_en, s_desc_head};
-        d_we_q   <= d_push;
         if (d_we_q) begin
             pl_mem[d_wr_q] <= d_plan_q;
             hd_mem[d_wr_q] <= d_head_q;
-        end
-        if (rst) begin
-            d_we_q <= 1'b0;
         end
     end
 

@@ -262,8 +262,8 @@ module decap_shell #(
 
     // The count's three possible next values (one more, one fewer, the same) and their room,
     // from open_q alone; took_q and the cycle's start then only select (no adder or compare
-    // after either). took_q is kept apart: synthesis would otherwise merge it with the
-    // engine's identical register, a flip-flop far from this logic.
+    // after either). took_q is kept apart (as the engine keeps its own): synthesis merges
+    // identical flip-flops unless both are kept, and the engine's is far from this logic.
     logic [OPEN_W-1:0] open_up, open_dn;   // one frame started and none taken / the reverse
     logic              room_up, room_dn, room_eq;
     assign open_up = open_q + OPEN_W'(1);
