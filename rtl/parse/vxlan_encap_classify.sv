@@ -24,13 +24,16 @@
 // after the beat that completes it or ends the frame):
 //   capture  the first HDR_BYTES bytes by beat position (HDR_BYTES: the deepest byte read,
 //            the destination port's at 18 + 60 + 3, rounded up to a beat); the frame's
-//            length and flags (constant over the frame at the FIFO's output) beside it
-//   (H)      the key (the tag, the inner destination address) looked up from the window,
-//            answered in H+5 (hash_table LOOKUP_LATENCY 5)
-//   E1 (H+1) the tag; the IPv4 fixed header selected by it; "frame ends before" flags
-//   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths
-//   E3 (H+3) the ports selected; the 13 hashed bytes
-//   E4 (H+4) the flow hash (CRC-32C as an XOR matrix)
+//            length and flags (constant over the frame at the FIFO's output) beside it,
+//            and its "frame holds n bytes" compares
+//   (H)      the key (the tag, the inner destination address), captured by beat position
+//            beside the window, looked up; answered in H+5 (hash_table LOOKUP_LATENCY 5)
+//   E1 (H+1) the tag; the IPv4 fixed header selected by it; TCP/UDP and not a fragment
+//            (judged at both header places, selected by the tag)
+//   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths;
+//            the flow hash's part of the source, destination and protocol (partial XORs)
+//   E3 (H+3) the ports selected; the partial XORs added
+//   E4 (H+4) the flow hash (CRC-32C as an XOR matrix): the ports' part added
 //   E5 (H+5) the checksum's table-free words summed; the UDP source port
 //   F1 (H+6) the table's answer: the outcome, the descriptor's shift and lengths; the
 //            checksum's words in three pair sums
@@ -99,6 +102,9 @@ module vxlan_encap_classify
     localparam int PW_OFF    = 34;
     localparam int PW_BYTES  = NEED - PW_OFF;
     localparam int FLOW_BITS = 13 * 8;
+    // The hash's source, destination and protocol bits (72) in E2's partial XORs: 16 each.
+    localparam int SDP_GRP   = 16;
+    localparam int SDP_PARTS = (9 * 8 + SDP_GRP - 1) / SDP_GRP;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("vxlan_encap_classify: DATA_W must be 64, 128, 256 or 512");
@@ -139,9 +145,13 @@ module vxlan_encap_classify
     );
 
     // The FIFO's length and flags of the beat taken two cycles ago: hdr_valid comes two
-    // cycles after the beat that completes the window, and that beat is the frame's.
+    // cycles after the beat that completes the window, and that beat is the frame's. The
+    // "frame holds n bytes" compares are made from c1 and registered beside c2_len_q, so E1
+    // only selects them.
     logic [15:0] c1_len_q, c2_len_q;
     logic        c1_bad_q, c2_bad_q, c1_over_q, c2_over_q;
+    logic        c2_ge14_q, c2_ge18_q, c2_ge34_q, c2_ge38_q;
+    logic [11:0] c2_gep_q;
 
     always_ff @(posedge clk) begin
         c1_len_q  <= s_len;
@@ -150,137 +160,22 @@ module vxlan_encap_classify
         c2_len_q  <= c1_len_q;
         c2_bad_q  <= c1_bad_q;
         c2_over_q <= c1_over_q;
+        c2_ge14_q <= c1_len_q >= 16'd14;
+        c2_ge18_q <= c1_len_q >= 16'd18;
+        c2_ge34_q <= c1_len_q >= 16'd34;
+        c2_ge38_q <= c1_len_q >= 16'd38;
+        for (int k = 0; k < 12; k++) c2_gep_q[k] <= c1_len_q >= 16'(38 + 4 * k);
     end
 
     function automatic logic [7:0] hb(input int i);
         hb = hdr_q[8*i +: 8];
     endfunction
 
-    // ---- E1: the tag, the IPv4 header after it, the key, "ends before" flags ----------------
-    logic                    e1_valid_q, e1_vlan_q, e1_et_ok_q, e1_bad_q, e1_over_q;
-    logic [20*8-1:0]         e1_ip_q;         // the IPv4 fixed header, byte 0 low
-    logic [PW_BYTES*8-1:0]   e1_pw_q;         // bytes PW_OFF .. NEED-1
-    logic [12*8-1:0]         e1_macs_q;       // inner dst, src
-    logic [15:0]             e1_len_q;
-    logic                    e1_ge14_q, e1_ge18_q, e1_ge34_q, e1_ge38_q;
-    logic [11:0]             e1_gep_q;        // bit k: the frame holds 38 + 4k bytes
-
-    always_ff @(posedge clk) begin
-        logic vlan;
-        e1_valid_q <= hdr_valid;
-        if (hdr_valid) begin
-            vlan = {hb(12), hb(13)} == ET_VLAN;
-            e1_vlan_q  <= vlan;
-            e1_et_ok_q <= (vlan ? {hb(16), hb(17)} : {hb(12), hb(13)}) == ET_IPV4;
-            e1_ip_q    <= vlan ? hdr_q[18*8 +: 20*8] : hdr_q[14*8 +: 20*8];
-            e1_pw_q    <= hdr_q[PW_OFF*8 +: PW_BYTES*8];
-            e1_macs_q  <= hdr_q[0 +: 12*8];
-            e1_len_q   <= c2_len_q;
-            e1_bad_q   <= c2_bad_q;
-            e1_over_q  <= c2_over_q;
-            e1_ge14_q  <= c2_len_q >= 16'd14;
-            e1_ge18_q  <= c2_len_q >= 16'd18;
-            e1_ge34_q  <= c2_len_q >= 16'd34;
-            e1_ge38_q  <= c2_len_q >= 16'd38;
-            for (int k = 0; k < 12; k++) e1_gep_q[k] <= c2_len_q >= 16'(38 + 4 * k);
-        end
-        if (rst) e1_valid_q <= 1'b0;
-    end
-
-    // Every frame is looked up (the answer is used where the frame is IPv4), from the window
-    // itself as it is presented (H): the tag and the inner destination address after it are
-    // one compare and a 2:1 select in front of the table's hash, and the answer (LOOKUP_LATENCY
-    // 5) lands in H+5, with E5.
-    logic        lk_vlan;
-    logic [31:0] lk_dip;
-    assign lk_vlan  = {hb(12), hb(13)} == ET_VLAN;
-    assign lk_dip   = lk_vlan ? {hb(34), hb(35), hb(36), hb(37)}
-                              : {hb(30), hb(31), hb(32), hb(33)};
-    assign lk_valid = hdr_valid;
-    assign lk_key   = {lk_vlan, lk_vlan ? {hb(14)[3:0], hb(15)} : 12'd0, lk_dip};
-
-    function automatic logic [7:0] ipb(input int i);
-        ipb = e1_ip_q[8*i +: 8];
-    endfunction
-
-    // ---- E2: IPv4 or not; the ports' place; the lengths written -----------------------------
-    logic                    e2_valid_q, e2_ipv4_q, e2_vlan_q, e2_bad_q, e2_over_q;
-    logic [11:0]             e2_u_q;          // one-hot: the ports at PW_OFF + 4u, hashed
-    logic [1:0]              e2_ecn_q;
-    logic [9*8-1:0]          e2_sdp_q;        // src, dst, protocol (the hashed bytes 0..8)
-    logic [PW_BYTES*8-1:0]   e2_pw_q;
-    logic [12*8-1:0]         e2_macs_q;
-    logic [15:0]             e2_len_q, e2_ip_len_q, e2_udp_len_q;
-    logic [LEN_W-1:0]        e2_enc_len_q;    // the encapsulated frame
-
-    always_ff @(posedge clk) begin
-        logic [3:0] ihl;
-        logic [7:0] proto;
-        logic       l4p;
-        e2_valid_q <= e1_valid_q;
-        if (e1_valid_q) begin
-            ihl   = ipb(0)[3:0];
-            proto = ipb(9);
-            // step 1: a complete IPv4 header after the tag, if any
-            e2_ipv4_q <= e1_ge14_q && (!e1_vlan_q || e1_ge18_q) && e1_et_ok_q
-                         && (e1_vlan_q ? e1_ge38_q : e1_ge34_q)
-                         && ipb(0)[7:4] == 4'd4 && ihl >= 4'd5;
-            // step 4: ports hashed for TCP and UDP, not a fragment (MF = 0, offset 0), inside
-            // the frame; u = tag + IHL - 5 (at least 5 words: else not IPv4, the hash unused)
-            l4p = (proto == IPPROTO_TCP || proto == IPPROTO_UDP)
-                  && !ipb(6)[5] && {ipb(6)[4:0], ipb(7)} == 13'd0;
-            for (int k = 0; k < 12; k++)
-                e2_u_q[k] <= l4p && e1_gep_q[k] && 4'(e1_vlan_q) + ihl - 4'd5 == 4'(k);
-            e2_ecn_q  <= ipb(1)[1:0];
-            e2_sdp_q  <= {proto, e1_ip_q[12*8 +: 8*8]};
-            e2_pw_q   <= e1_pw_q;
-            e2_macs_q <= e1_macs_q;
-            e2_vlan_q <= e1_vlan_q;
-            e2_bad_q  <= e1_bad_q;
-            e2_over_q <= e1_over_q;
-            e2_len_q  <= e1_len_q;
-            // the inner frame loses its 4-byte tag when it selected the tunnel
-            e2_ip_len_q  <= e1_len_q + (e1_vlan_q ? 16'd32 : 16'd36);
-            e2_udp_len_q <= e1_len_q + (e1_vlan_q ? 16'd12 : 16'd16);
-            e2_enc_len_q <= LEN_W'(e1_len_q) + (e1_vlan_q ? LEN_W'(46) : LEN_W'(50));
-        end
-        if (rst) e2_valid_q <= 1'b0;
-    end
-
-    // ---- E3: the ports selected; the hashed bytes ------------------------------------------
-    logic                    e3_valid_q, e3_ipv4_q, e3_vlan_q, e3_bad_q, e3_over_q;
-    logic [1:0]              e3_ecn_q;
-    logic [FLOW_BITS-1:0]    e3_flow_q;       // src(4) dst(4) proto sport dport, byte 0 low
-    logic [12*8-1:0]         e3_macs_q;
-    logic [15:0]             e3_len_q, e3_ip_len_q, e3_udp_len_q;
-    logic [LEN_W-1:0]        e3_enc_len_q;
-
-    always_ff @(posedge clk) begin
-        logic [31:0] ports;
-        e3_valid_q <= e2_valid_q;
-        if (e2_valid_q) begin
-            // an AND-OR select by the one-hot (none set: ports 0), not a priority chain
-            ports = '0;
-            for (int k = 0; k < 12; k++) ports = ports | ({32{e2_u_q[k]}} & e2_pw_q[32*k +: 32]);
-            e3_flow_q    <= {ports, e2_sdp_q};
-            e3_ipv4_q    <= e2_ipv4_q;
-            e3_ecn_q     <= e2_ecn_q;
-            e3_macs_q    <= e2_macs_q;
-            e3_vlan_q    <= e2_vlan_q;
-            e3_bad_q     <= e2_bad_q;
-            e3_over_q    <= e2_over_q;
-            e3_len_q     <= e2_len_q;
-            e3_ip_len_q  <= e2_ip_len_q;
-            e3_udp_len_q <= e2_udp_len_q;
-            e3_enc_len_q <= e2_enc_len_q;
-        end
-        if (rst) e3_valid_q <= 1'b0;
-    end
-
-    // ---- E4: the flow hash -------------------------------------------------------------------
+    // ---- the flow hash's matrix (E2, E4) -----------------------------------------------------
     // CRC-32C is affine in its input: hash(x) = hash(0) ^ the XOR of hash(e_i) ^ hash(0) over
     // the set bits i of x, so each hash bit is one balanced XOR tree over the bits its mask
-    // selects (a few LUT levels), not a byte-serial chain.
+    // selects (a few LUT levels), not a byte-serial chain; and the tree may be split by
+    // bytes across stages (E2: src, dst, protocol; E4: the ports).
     function automatic logic [31:0] flow_crc(input logic [FLOW_BITS-1:0] flow);
         logic [31:0] crc;
         crc = 32'hFFFF_FFFF;
@@ -303,6 +198,173 @@ module vxlan_encap_classify
     localparam logic [31:0]                FLOW_CRC_0    = flow_crc('0);
     localparam logic [31:0][FLOW_BITS-1:0] FLOW_CRC_MASK = flow_crc_masks();
 
+    // ---- the key --------------------------------------------------------------------------
+    // Every frame is looked up in H (the answer, LOOKUP_LATENCY 5, lands in H+5 with E5). The
+    // key is captured by beat position beside the window, from the registered beat that
+    // hdr_capture writes into it, so in H it is registers only and the table's hash is the
+    // only logic before its index register: the tag from bytes 12..13, the VLAN ID (zero
+    // untagged) from 14..15 (the same beat), and the inner destination address from 30..33
+    // or, after a tag, 34..37 (the tag known by their beat: the same beat or an earlier one).
+    // A frame too short for a byte keeps an older frame's: such a frame is not IPv4, and its
+    // answer is not used.
+    localparam int KB_TAG = 12 / KEEP_W;      // the beat of bytes 12..15
+
+    function automatic logic [7:0] bb(input int i);   // byte i, where the beat holds it
+        bb = beat_tdata[8 * (i % KEEP_W) +: 8];
+    endfunction
+
+    logic        kv_vlan_q;
+    logic [11:0] kv_vid_q;
+    logic [31:0] kv_dip_q;
+
+    always_ff @(posedge clk) begin
+        logic tag_now, vlan_now;
+        tag_now  = {bb(12), bb(13)} == ET_VLAN;
+        vlan_now = beat_wen[KB_TAG] ? tag_now : kv_vlan_q;
+        if (beat_wen[KB_TAG]) begin
+            kv_vlan_q <= tag_now;
+            kv_vid_q  <= tag_now ? {bb(14)[3:0], bb(15)} : 12'd0;
+        end
+        for (int j = 0; j < 4; j++) begin
+            if (beat_wen[(30 + j) / KEEP_W] && !vlan_now) kv_dip_q[8*(3-j) +: 8] <= bb(30 + j);
+            if (beat_wen[(34 + j) / KEEP_W] &&  vlan_now) kv_dip_q[8*(3-j) +: 8] <= bb(34 + j);
+        end
+    end
+
+    assign lk_valid = hdr_valid;
+    assign lk_key   = {kv_vlan_q, kv_vid_q, kv_dip_q};
+
+    // ---- E1: the tag, the IPv4 header after it, "ends before" flags -------------------------
+    logic                    e1_valid_q, e1_vlan_q, e1_et_ok_q, e1_bad_q, e1_over_q;
+    logic [20*8-1:0]         e1_ip_q;         // the IPv4 fixed header, byte 0 low
+    logic [PW_BYTES*8-1:0]   e1_pw_q;         // bytes PW_OFF .. NEED-1
+    logic [12*8-1:0]         e1_macs_q;       // inner dst, src
+    logic [15:0]             e1_len_q;
+    logic                    e1_ge14_q, e1_ge18_q, e1_ge34_q, e1_ge38_q;
+    logic [11:0]             e1_gep_q;        // bit k: the frame holds 38 + 4k bytes
+    logic                    e1_l4p_q;        // TCP or UDP, not a fragment: ports hashed
+
+    // Ports hashed (step 4): TCP or UDP, not a fragment (MF = 0, offset 0), judged at both
+    // places the IPv4 header may start (14, 18) and selected by the tag.
+    function automatic logic l4p_at(input int e);
+        l4p_at = (hb(e + 9) == IPPROTO_TCP || hb(e + 9) == IPPROTO_UDP)
+                 && !hb(e + 6)[5] && {hb(e + 6)[4:0], hb(e + 7)} == 13'd0;
+    endfunction
+
+    always_ff @(posedge clk) begin
+        logic vlan;
+        e1_valid_q <= hdr_valid;
+        if (hdr_valid) begin
+            vlan = kv_vlan_q;   // bytes 12..13 of the window, compared at their capture
+            e1_l4p_q   <= vlan ? l4p_at(18) : l4p_at(14);
+            e1_vlan_q  <= vlan;
+            e1_et_ok_q <= (vlan ? {hb(16), hb(17)} : {hb(12), hb(13)}) == ET_IPV4;
+            e1_ip_q    <= vlan ? hdr_q[18*8 +: 20*8] : hdr_q[14*8 +: 20*8];
+            e1_pw_q    <= hdr_q[PW_OFF*8 +: PW_BYTES*8];
+            e1_macs_q  <= hdr_q[0 +: 12*8];
+            e1_len_q   <= c2_len_q;
+            e1_bad_q   <= c2_bad_q;
+            e1_over_q  <= c2_over_q;
+            e1_ge14_q  <= c2_ge14_q;
+            e1_ge18_q  <= c2_ge18_q;
+            e1_ge34_q  <= c2_ge34_q;
+            e1_ge38_q  <= c2_ge38_q;
+            e1_gep_q   <= c2_gep_q;
+        end
+        if (rst) e1_valid_q <= 1'b0;
+    end
+
+    function automatic logic [7:0] ipb(input int i);
+        ipb = e1_ip_q[8*i +: 8];
+    endfunction
+
+    // ---- E2: IPv4 or not; the ports' place; the lengths written -----------------------------
+    logic                    e2_valid_q, e2_ipv4_q, e2_vlan_q, e2_bad_q, e2_over_q;
+    logic [11:0]             e2_u_q;          // one-hot: the ports at PW_OFF + 4u, hashed
+    logic [1:0]              e2_ecn_q;
+    // the hash's part from src, dst, protocol, in partial XORs of SDP_GRP bits each
+    logic [SDP_PARTS-1:0][13:0] e2_sdp_p_q;
+    logic [PW_BYTES*8-1:0]   e2_pw_q;
+    logic [12*8-1:0]         e2_macs_q;
+    logic [15:0]             e2_len_q, e2_ip_len_q, e2_udp_len_q;
+    logic [LEN_W-1:0]        e2_enc_len_q;    // the encapsulated frame
+
+    always_ff @(posedge clk) begin
+        logic [3:0]           ihl;
+        logic [7:0]           proto;
+        logic [FLOW_BITS-1:0] sdp;
+        e2_valid_q <= e1_valid_q;
+        if (e1_valid_q) begin
+            ihl   = ipb(0)[3:0];
+            proto = ipb(9);
+            // step 1: a complete IPv4 header after the tag, if any
+            e2_ipv4_q <= e1_ge14_q && (!e1_vlan_q || e1_ge18_q) && e1_et_ok_q
+                         && (e1_vlan_q ? e1_ge38_q : e1_ge34_q)
+                         && ipb(0)[7:4] == 4'd4 && ihl >= 4'd5;
+            // step 4: ports hashed (E1's l4p) inside the frame; u = tag + IHL - 5 (at least 5
+            // words: else not IPv4, the hash unused)
+            for (int k = 0; k < 12; k++)
+                e2_u_q[k] <= e1_l4p_q && e1_gep_q[k] && 4'(e1_vlan_q) + ihl - 4'd5 == 4'(k);
+            e2_ecn_q  <= ipb(1)[1:0];
+            // the hash is affine in the flow bits: the part of src, dst and protocol (flow
+            // bytes 0..8) here as partial XORs (two LUT levels each), added up in E3; the
+            // ports' part and the constant in E4
+            sdp = FLOW_BITS'({proto, e1_ip_q[12*8 +: 8*8]});
+            for (int g = 0; g < SDP_PARTS; g++)
+                for (int b = 0; b < 14; b++)
+                    e2_sdp_p_q[g][b] <= ^(sdp[g*SDP_GRP +: SDP_GRP]
+                                          & FLOW_CRC_MASK[b][g*SDP_GRP +: SDP_GRP]);
+            e2_pw_q   <= e1_pw_q;
+            e2_macs_q <= e1_macs_q;
+            e2_vlan_q <= e1_vlan_q;
+            e2_bad_q  <= e1_bad_q;
+            e2_over_q <= e1_over_q;
+            e2_len_q  <= e1_len_q;
+            // the inner frame loses its 4-byte tag when it selected the tunnel
+            e2_ip_len_q  <= e1_len_q + (e1_vlan_q ? 16'd32 : 16'd36);
+            e2_udp_len_q <= e1_len_q + (e1_vlan_q ? 16'd12 : 16'd16);
+            e2_enc_len_q <= LEN_W'(e1_len_q) + (e1_vlan_q ? LEN_W'(46) : LEN_W'(50));
+        end
+        if (rst) e2_valid_q <= 1'b0;
+    end
+
+    // ---- E3: the ports selected; the hash's partial XORs added -------------------------------
+    logic                    e3_valid_q, e3_ipv4_q, e3_vlan_q, e3_bad_q, e3_over_q;
+    logic [1:0]              e3_ecn_q;
+    logic [31:0]             e3_ports_q;      // sport dport, byte 0 low (flow bytes 9..12)
+    logic [13:0]             e3_sdp_h_q;
+    logic [12*8-1:0]         e3_macs_q;
+    logic [15:0]             e3_len_q, e3_ip_len_q, e3_udp_len_q;
+    logic [LEN_W-1:0]        e3_enc_len_q;
+
+    always_ff @(posedge clk) begin
+        logic [31:0] ports;
+        logic [13:0] sdp_h;
+        e3_valid_q <= e2_valid_q;
+        if (e2_valid_q) begin
+            // an AND-OR select by the one-hot (none set: ports 0), not a priority chain
+            ports = '0;
+            for (int k = 0; k < 12; k++) ports = ports | ({32{e2_u_q[k]}} & e2_pw_q[32*k +: 32]);
+            e3_ports_q   <= ports;
+            sdp_h = '0;
+            for (int g = 0; g < SDP_PARTS; g++) sdp_h = sdp_h ^ e2_sdp_p_q[g];
+            e3_sdp_h_q   <= sdp_h;
+            e3_ipv4_q    <= e2_ipv4_q;
+            e3_ecn_q     <= e2_ecn_q;
+            e3_macs_q    <= e2_macs_q;
+            e3_vlan_q    <= e2_vlan_q;
+            e3_bad_q     <= e2_bad_q;
+            e3_over_q    <= e2_over_q;
+            e3_len_q     <= e2_len_q;
+            e3_ip_len_q  <= e2_ip_len_q;
+            e3_udp_len_q <= e2_udp_len_q;
+            e3_enc_len_q <= e2_enc_len_q;
+        end
+        if (rst) e3_valid_q <= 1'b0;
+    end
+
+    // ---- E4: the flow hash -------------------------------------------------------------------
+    // The ports' part XORed onto the part E2 made of the other bytes, and the constant.
     logic                    e4_valid_q, e4_ipv4_q, e4_vlan_q, e4_bad_q, e4_over_q;
     logic [13:0]             e4_hash_q;       // the bits the source port takes
     logic [1:0]              e4_ecn_q;
@@ -314,7 +376,8 @@ module vxlan_encap_classify
         e4_valid_q <= e3_valid_q;
         if (e3_valid_q) begin
             for (int b = 0; b < 14; b++)
-                e4_hash_q[b] <= FLOW_CRC_0[b] ^ (^(e3_flow_q & FLOW_CRC_MASK[b]));
+                e4_hash_q[b] <= FLOW_CRC_0[b] ^ e3_sdp_h_q[b]
+                                ^ (^(e3_ports_q & FLOW_CRC_MASK[b][9*8 +: 32]));
             e4_ipv4_q    <= e3_ipv4_q;
             e4_ecn_q     <= e3_ecn_q;
             e4_macs_q    <= e3_macs_q;

@@ -203,14 +203,33 @@ module vxlan_encap
     wire               f_hs = f_tvalid && f_tready;
     assign f_tready = e_tready && start_ok_q;
 
+    // The count's three possible next values (one more, one fewer, the same) and their room,
+    // from open_q alone; then the permission for either outcome of this cycle's handshake
+    // (the engine's event is a register), so that the handshake, the latest signal (the
+    // engine's ready and the FIFO's valid), only selects between two precomputed values.
+    logic [OPEN_W-1:0] open_up, open_dn;
+    logic              room_up, room_dn, room_eq, ok_hs, ok_idle;
+    assign open_up = open_q + OPEN_W'(1);
+    assign open_dn = open_q - OPEN_W'(1);
+    assign room_up = open_up < OPEN_W'(OPEN_MAX);
+    assign room_dn = open_dn < OPEN_W'(OPEN_MAX);
+    assign room_eq = open_q < OPEN_W'(OPEN_MAX);
+    // a beat taken: inside a frame after it unless it is the last; a frame starts unless one
+    // was open
+    assign ok_hs   = !f_tlast || (in_frame_q ? (e_stat_valid ? room_dn : room_eq)
+                                             : (e_stat_valid ? room_eq : room_up));
+    assign ok_idle = in_frame_q || (e_stat_valid ? room_dn : room_eq);
+
     always_ff @(posedge clk) begin
-        logic              in_frame_d;
-        logic [OPEN_W-1:0] open_d;
-        in_frame_d = f_hs ? !f_tlast : in_frame_q;
-        open_d     = open_q + OPEN_W'(f_hs && !in_frame_q) - OPEN_W'(e_stat_valid);
-        in_frame_q <= in_frame_d;
-        open_q     <= open_d;
-        start_ok_q <= in_frame_d || open_d < OPEN_W'(OPEN_MAX);
+        logic start;
+        start      = f_hs && !in_frame_q;
+        in_frame_q <= f_hs ? !f_tlast : in_frame_q;
+        start_ok_q <= f_hs ? ok_hs : ok_idle;
+        unique case ({start, e_stat_valid})
+            2'b10:   open_q <= open_up;
+            2'b01:   open_q <= open_dn;
+            default: open_q <= open_q;
+        endcase
         if (rst) begin
             in_frame_q <= 1'b0;
             open_q     <= '0;
