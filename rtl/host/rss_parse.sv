@@ -27,17 +27,21 @@
 //   inner IP (at most L4 + 30, at most byte 112 of the frame) + 64 bytes: window of 192
 //
 // Stages (registers at the end of each; t = the last beat's cycle)
-//   t     C0: the first HDR_BYTES (192) bytes (the window, the last beat merged in), length
-//   t+1   P1: VLAN tags (0..2) -> the IP header's offset, EtherType; 154 bytes from there;
-//             the length against max_len (f_* out)
-//   t+2   P2: IPv4 / IPv6 fields, the L4 ports at the IHL's offset, length - offset;
-//             inner: the bytes from L4 = IP + (IHL*4 or 40), first shift (by 16s)
-//   t+3   P3: each length check compared on its own; inner: second shift (by 4s), the
-//             outer protocol GRE / UDP to 4789, the outer IP payload's length
+//   t     C0: the first HDR_BYTES (192) bytes (the window, the last beat merged in), length,
+//             the VLAN tags (0..2) counted by their TPIDs
+//   t+1   P1: the tags -> the IP header's offset, EtherType; 154 bytes from there; the
+//             length against max_len (f_* out)
+//   t+2   P2: IPv4 / IPv6 fields, the 16 bytes holding the L4 ports (by the IHL's
+//             bits [3:2]), length - offset; inner: the bytes from L4 = IP + (IHL*4 or 40),
+//             first shift (by 16s)
+//   t+3   P3: each length check compared on its own; the ports (by the IHL's bits [1:0]);
+//             inner: second shift (by 4s), the outer protocol GRE / UDP to 4789, the outer
+//             IP payload's length
 //   t+4   P4: the checks joined -> the outer tuple; inner: the GRE flags and protocol type
-//             decoded, shift past GRE's 4..16 bytes or VXLAN's 16 (the C/K/S count)
-//   t+5   I5: shift past the inner Ethernet header (TEB, VXLAN); the tunnel's inner
-//             EtherType; the bytes left for the inner packet
+//             decoded, shift past GRE's 4..16 bytes or VXLAN's 16 (the C/K/S count); the
+//             inner EtherType compared at each of its four places, picked by that count
+//   t+5   I5: shift past the inner Ethernet header (TEB, VXLAN); the tunnel's checks
+//             joined; the bytes left for the inner packet
 //   t+6   I6: inner IPv4 / IPv6 fields (as P2); the 16 bytes holding the ports
 //   t+7   I7: inner length checks (as P3), joined; the ports
 //   t+8   I8: the inner tuple when it is whole, else the outer one (the outputs)
@@ -152,11 +156,21 @@ module rss_parse #(
         if (s_hs) win_q <= win_next;
     end
 
+    function automatic logic [15:0] be16(input logic [HDR*8-1:0] w, input int i);
+        be16 = {w[8*i +: 8], w[8*(i+1) +: 8]};
+    endfunction
+
+    function automatic logic is_tpid(input logic [15:0] et);
+        is_tpid = et == 16'h8100 || et == 16'h88A8;
+    endfunction
+
     // ---- C0: the frame's window and length --------------------------------------------------
+    localparam int TC = 8;           // copies of the tag count: each selects GB*8/TC bits of P1
     logic               c0_v_q;
     logic [HDR*8-1:0]   c0_win_q;    // data
     logic [LEN_W-1:0]   c0_len_q;    // data
     logic               c0_en_q;     // data: inner_en at the last beat
+    logic [TC-1:0][1:0] c0_tags_q;   // data: VLAN tags (0..2), by their TPIDs at 12 and 16
 
     always_ff @(posedge clk) begin
         if (rst) c0_v_q <= 1'b0;
@@ -171,13 +185,13 @@ module rss_parse #(
         end
     end
 
-    function automatic logic [15:0] be16(input logic [HDR*8-1:0] w, input int i);
-        be16 = {w[8*i +: 8], w[8*(i+1) +: 8]};
-    endfunction
-
-    function automatic logic is_tpid(input logic [15:0] et);
-        is_tpid = et == 16'h8100 || et == 16'h88A8;
-    endfunction
+    // The tags counted here, so P1's wide select by them takes registers (kept apart: each
+    // copy drives a part of it)
+    (* keep *) always_ff @(posedge clk) begin
+        logic [1:0] tags;
+        tags = !is_tpid(be16(win_next, 12)) ? 2'd0 : !is_tpid(be16(win_next, 16)) ? 2'd1 : 2'd2;
+        if (s_hs && s_tlast) c0_tags_q <= {TC{tags}};
+    end
 
     // ---- P1: tags, EtherType, the IP header's bytes -------------------------------------------
     logic               p1_v_q;
@@ -199,39 +213,35 @@ module rss_parse #(
     assign f_len   = p1_len_q;
     assign f_giant = p1_giant_q;
 
+    localparam int GS = GB * 8 / TC;   // bits of P1's select per tag copy (TC divides GB * 8)
+
     always_ff @(posedge clk) begin
-        logic [15:0] et0, et1, et2, et;
         logic [1:0]  tags;
         logic        ok, giant;
-        et0  = be16(c0_win_q, 12);
-        et1  = be16(c0_win_q, 16);
-        et2  = be16(c0_win_q, 20);
-        giant = c0_len_q > LEN_W'(max_len);
-        ok   = c0_len_q >= LEN_W'(14) && !giant;
-        tags = 2'd0;
-        et   = et0;
-        if (is_tpid(et0)) begin
-            ok   = ok && c0_len_q >= LEN_W'(18);
-            tags = 2'd1;
-            et   = et1;
-            if (is_tpid(et1)) begin
-                ok   = ok && c0_len_q >= LEN_W'(22);
-                tags = 2'd2;
-                et   = et2;
-            end
+        logic [2:0]  e4, e6;   // the EtherType after 0, 1, 2 tags: IPv4, IPv6
+        logic [GB*8-1:0] h;
+        tags  = c0_tags_q[0];
+        for (int k = 0; k < 3; k++) begin
+            e4[k] = be16(c0_win_q, 12 + 4*k) == 16'h0800;
+            e6[k] = be16(c0_win_q, 12 + 4*k) == 16'h86DD;
         end
+        giant = c0_len_q > LEN_W'(max_len);
+        ok    = c0_len_q >= LEN_W'(14 + 4 * 32'(tags)) && !giant;
         p1_ok_q  <= ok;
         p1_giant_q <= giant;
-        p1_v4_q  <= et == 16'h0800;
-        p1_v6_q  <= et == 16'h86DD;
+        p1_v4_q  <= e4[tags];
+        p1_v6_q  <= e6[tags];
         p1_ip_q  <= 5'd14 + {tags, 2'b00};
         p1_len_q <= c0_len_q;
         p1_en_q  <= c0_en_q;
-        unique case (tags)
-            2'd0:    p1_h_q <= c0_win_q[8*14 +: GB*8];
-            2'd1:    p1_h_q <= c0_win_q[8*18 +: GB*8];
-            default: p1_h_q <= c0_win_q[8*22 +: GB*8];
-        endcase
+        for (int c = 0; c < TC; c++) begin
+            unique case (c0_tags_q[c])
+                2'd0:    h[c*GS +: GS] = c0_win_q[8*14 + c*GS +: GS];
+                2'd1:    h[c*GS +: GS] = c0_win_q[8*18 + c*GS +: GS];
+                default: h[c*GS +: GS] = c0_win_q[8*22 + c*GS +: GS];
+            endcase
+        end
+        p1_h_q <= h;
     end
 
     function automatic logic [7:0] hb(input logic [GB*8-1:0] h, input int i);
@@ -251,7 +261,10 @@ module rss_parse #(
     logic               p2_frag_q;     // data: IPv4 MF or fragment offset
     logic [7:0]         p2_proto_q;    // data
     logic [127:0]       p2_src_q, p2_dst_q;          // data
-    logic [15:0]        p2_sport_q, p2_dport_q;      // data
+    logic [127:0]       p2_pr_q;       // data: 16 bytes holding the ports (see P3)
+    logic [1:0]         p2_pw_q;       // data: the ports' word in them
+    logic               p2_pz_q;       // data: IPv4 with IHL < 5: ports 0
+    logic [3:0]         p2_vxc_q;      // data: per word of p2_pr_q, its dport is 4789
     logic [LEN_W-1:0]   p2_rem_q;      // data: frame bytes from the IP header on
     logic [AB*8-1:0]    i2_a_q;        // data: bytes from IP + 16 * (L3 length / 16)
     logic [1:0]         i2_b_q;        // data: (L3 length / 4) mod 4, the shift left to do
@@ -262,24 +275,44 @@ module rss_parse #(
         else     p2_v_q <= p1_v_q;
     end
 
+    // The ports lie at word IHL (IPv4; 5..15, a smaller IHL fails a check in P3 and its ports
+    // are 0) or word 10 (IPv6) of the IP header: selected in two 4:1 steps, by the word's
+    // bits [3:2] here and [1:0] in P3, so the IHL's fan-out drives no wide select in one
+    // stage. VXLAN's destination port (4789) is compared here at each word the first step
+    // keeps, and picked with the ports in P3.
     always_ff @(posedge clk) begin
         logic [7:0]  b0;
         logic [5:0]  b6;    // the fragment offset's high bits
         logic [3:0]  ihl;
-        logic [31:0] ports4;
-        logic [5:2]  l3len;   // the L3 length / 4 (IHL, or 10 for IPv6)
+        logic [5:2]  l3len;   // the L3 length / 4 (IHL, or 10 for IPv6): the ports' word
+        logic [3:1][3:0] vx;   // per 16-byte group (the ports are at word 5 or later)
         b0     = hb(p1_h_q, 0);
         b6     = p1_h_q[8*6 +: 6];
         ihl    = b0[3:0];
-        // The ports at IHL * 4 (5..15; a smaller IHL fails a check in P3)
-        ports4 = '0;
-        for (int i = 5; i < 16; i++) begin
-            if (ihl == 4'(i)) ports4 = {hb(p1_h_q, 4*i), hb(p1_h_q, 4*i+1), hb(p1_h_q, 4*i+2),
-                                        hb(p1_h_q, 4*i+3)};
+        l3len  = p1_v6_q ? 4'd10 : ihl;
+        for (int i = 1; i < 4; i++) begin
+            for (int k = 0; k < 4; k++) begin
+                vx[i][k] = {hb(p1_h_q, 16*i + 4*k + 2), hb(p1_h_q, 16*i + 4*k + 3)} == 16'd4789;
+            end
         end
+        unique case (l3len[5:4])
+            2'd0, 2'd1: begin
+                p2_pr_q  <= p1_h_q[8*16 +: 128];
+                p2_vxc_q <= vx[1];
+            end
+            2'd2: begin
+                p2_pr_q  <= p1_h_q[8*32 +: 128];
+                p2_vxc_q <= vx[2];
+            end
+            default: begin
+                p2_pr_q  <= p1_h_q[8*48 +: 128];
+                p2_vxc_q <= vx[3];
+            end
+        endcase
+        p2_pw_q   <= l3len[3:2];
+        p2_pz_q   <= !p1_v6_q && ihl < 4'd5;
         // Inner: the outer L4 starts at the L3 length (IHL * 4, or 40): shifted in two steps
         // of one 4:1 select each, by its bits [5:4] here and [3:2] in P3
-        l3len = p1_v6_q ? 4'd10 : ihl;
         unique case (l3len[5:4])
             2'd0:    i2_a_q <= p1_h_q[0     +: AB*8];
             2'd1:    i2_a_q <= p1_h_q[8*16  +: AB*8];
@@ -302,16 +335,12 @@ module rss_parse #(
                 p2_src_q[8*(15-i) +: 8] <= hb(p1_h_q, 8 + i);
                 p2_dst_q[8*(15-i) +: 8] <= hb(p1_h_q, 24 + i);
             end
-            p2_sport_q <= {hb(p1_h_q, 40), hb(p1_h_q, 41)};
-            p2_dport_q <= {hb(p1_h_q, 42), hb(p1_h_q, 43)};
         end else begin
             p2_ver_q   <= b0[7:4] == 4'd4;
             p2_iplen_q <= {hb(p1_h_q, 2), hb(p1_h_q, 3)};
             p2_proto_q <= hb(p1_h_q, 9);
             p2_src_q   <= {96'd0, hb(p1_h_q, 12), hb(p1_h_q, 13), hb(p1_h_q, 14), hb(p1_h_q, 15)};
             p2_dst_q   <= {96'd0, hb(p1_h_q, 16), hb(p1_h_q, 17), hb(p1_h_q, 18), hb(p1_h_q, 19)};
-            p2_sport_q <= ports4[31:16];
-            p2_dport_q <= ports4[15:0];
         end
     end
 
@@ -363,8 +392,10 @@ module rss_parse #(
         p3_shudp_q  <= 17'(p2_iplen_q) < hl + 17'd8;
         p3_src_q    <= p2_src_q;
         p3_dst_q    <= p2_dst_q;
-        p3_sport_q  <= p2_sport_q;
-        p3_dport_q  <= p2_dport_q;
+        p3_sport_q  <= p2_pz_q ? 16'd0
+                     : {p2_pr_q[8*(4*p2_pw_q)     +: 8], p2_pr_q[8*(4*p2_pw_q + 1) +: 8]};
+        p3_dport_q  <= p2_pz_q ? 16'd0
+                     : {p2_pr_q[8*(4*p2_pw_q + 2) +: 8], p2_pr_q[8*(4*p2_pw_q + 3) +: 8]};
         unique case (i2_b_q)
             2'd0:    i3_w_q <= i2_a_q[0     +: WB*8];
             2'd1:    i3_w_q <= i2_a_q[8*4   +: WB*8];
@@ -372,7 +403,7 @@ module rss_parse #(
             default: i3_w_q <= i2_a_q[8*12  +: WB*8];
         endcase
         i3_gre_q    <= p2_proto_q == 8'd47;
-        i3_vx_q     <= p2_proto_q == 8'd17 && p2_dport_q == 16'd4789;
+        i3_vx_q     <= p2_proto_q == 8'd17 && !p2_pz_q && p2_vxc_q[p2_pw_q];
         i3_pay_q    <= p2_iplen_q - 16'(hl);
         p3_en_q     <= p2_en_q;
     end
@@ -389,6 +420,9 @@ module rss_parse #(
     logic         i4_vx_q;       // data: VXLAN with the I flag
     logic         i4_short_q;    // data: the outer payload shorter than the GRE/VXLAN header
     logic [15:0]  i4_rem_q;      // data: the outer payload's bytes after it
+    logic         i4_et4_q;      // data: the inner Ethernet header's type is IPv4
+    logic         i4_et6_q;      // data: IPv6
+    logic         i4_ge14_q;     // data: the outer payload holds an inner Ethernet header
 
     always_ff @(posedge clk) begin
         if (rst) p4_v_q <= 1'b0;
@@ -424,13 +458,25 @@ module rss_parse #(
 
     // Inner, P4: GRE's flags and protocol type; the shift past GRE's 4 + 4 * (C + K + S)
     // bytes, or past UDP and VXLAN's 16 (n = 3): each select bit is a function of 4 flops.
+    // The inner Ethernet header's type (at 4 + 4 * n + 12) is compared at its four places
+    // here and the result selected by n, so I5 takes the compare from a register.
     always_ff @(posedge clk) begin
         logic [7:0] f0;
         logic [1:0] n;
         logic [4:0] hl;
+        logic [3:0] c4, c6, c14;
         f0 = wb(i3_w_q, 0);
         n  = i3_vx_q ? 2'd3 : 2'(f0[7]) + 2'(f0[5]) + 2'(f0[4]);
         hl = 5'd4 + {1'b0, n, 2'b00};
+        for (int k = 0; k < 4; k++) begin
+            c4[k]  = {wb(i3_w_q, 16 + 4*k), wb(i3_w_q, 17 + 4*k)} == 16'h0800;
+            c6[k]  = {wb(i3_w_q, 16 + 4*k), wb(i3_w_q, 17 + 4*k)} == 16'h86DD;
+            // the payload after the GRE/VXLAN header holds 14 bytes (when it holds the header)
+            c14[k] = i3_pay_q >= 16'(18 + 4*k);
+        end
+        i4_et4_q  <= c4[n];
+        i4_et6_q  <= c6[n];
+        i4_ge14_q <= c14[n];
         unique case (n)
             2'd0:    i4_w_q <= i3_w_q[8*4  +: EB*8];
             2'd1:    i4_w_q <= i3_w_q[8*8  +: EB*8];
@@ -471,15 +517,13 @@ module rss_parse #(
 
     always_ff @(posedge clk) begin
         logic        eth, et4, et6, l3;
-        logic [15:0] et;
         eth = (i4_gre_q && i4_teb_q) || i4_vx_q;     // an inner Ethernet header (14 bytes)
         l3  = i4_gre_q && (i4_pt4_q || i4_pt6_q);
-        et  = {i4_w_q[8*12 +: 8], i4_w_q[8*13 +: 8]};
-        et4 = et == 16'h0800;                        // no inner tags: 0x8100 is not parsed
-        et6 = et == 16'h86DD;
+        et4 = i4_et4_q;                              // no inner tags: 0x8100 is not parsed
+        et6 = i4_et6_q;
         i5_h_q   <= eth ? i4_w_q[8*14 +: IPB*8] : i4_w_q[0 +: IPB*8];
         i5_tun_q <= p4_en_q && p4_nofrag_q && !i4_short_q
-                 && (l3 || (eth && (et4 || et6) && i4_rem_q >= 16'd14));
+                 && (l3 || (eth && (et4 || et6) && i4_ge14_q));
         i5_v4_q  <= eth ? et4 : i4_pt4_q;
         i5_v6_q  <= eth ? et6 : i4_pt6_q;
         i5_rem_q <= eth ? i4_rem_q - 16'd14 : i4_rem_q;
