@@ -136,10 +136,15 @@ module rss_parse #(
             if (beat_q == HB_W'(j)) win_next[j*DATA_W +: DATA_W] = masked;
         end
         // A beat has at most 64 bytes: one saturating add. len_q moves by whole beats only,
-        // so tkeep's count reaches the frame's length (C0), never the running count.
-        len_next = (len_q > LEN_MAX - LEN_W'(KW)) ? LEN_MAX
-                 : len_q + LEN_W'(count_keep(s_tkeep));
+        // so tkeep's count reaches the frame's length (C0), never the running count; and
+        // below saturation len_q is a multiple of KW, so the length is len_q + KW (a full
+        // beat) or len_q with tkeep's count in its low bits: no adder behind tkeep.
         len_beat = (len_q > LEN_MAX - LEN_W'(KW)) ? LEN_MAX : len_q + LEN_W'(KW);
+        if (len_q > LEN_MAX - LEN_W'(KW) || s_tkeep[KEEP_W-1]) begin
+            len_next = len_beat;
+        end else begin
+            len_next = {len_q[LEN_W-1:LOG_KW], LOG_KW'(count_keep(s_tkeep))};
+        end
     end
 
     always_ff @(posedge clk) begin
@@ -171,6 +176,7 @@ module rss_parse #(
     logic [LEN_W-1:0]   c0_len_q;    // data
     logic               c0_en_q;     // data: inner_en at the last beat
     logic [TC-1:0][1:0] c0_tags_q;   // data: VLAN tags (0..2), by their TPIDs at 12 and 16
+    logic [TC:0][1:0]   p1_l3s_q;    // data: the L3 length's bits [5:4] (IHL * 4 or 40), copies
 
     always_ff @(posedge clk) begin
         if (rst) c0_v_q <= 1'b0;
@@ -214,6 +220,7 @@ module rss_parse #(
     assign f_giant = p1_giant_q;
 
     localparam int GS = GB * 8 / TC;   // bits of P1's select per tag copy (TC divides GB * 8)
+    localparam int AS = AB * 8 / TC;   // bits of P2's first inner shift per copy of its select
 
     always_ff @(posedge clk) begin
         logic [1:0]  tags;
@@ -242,6 +249,18 @@ module rss_parse #(
             endcase
         end
         p1_h_q <= h;
+    end
+
+    // The L3 length's 16s (IPv6: 40; else the IHL at the IP header's first byte, whatever its
+    // EtherType, as P2 reads it), for P2's selects by them: registers, one copy per part
+    (* keep *) always_ff @(posedge clk) begin
+        logic [3:2] ihl;
+        unique case (c0_tags_q[1])
+            2'd0:    ihl = c0_win_q[8*14 + 2 +: 2];
+            2'd1:    ihl = c0_win_q[8*18 + 2 +: 2];
+            default: ihl = c0_win_q[8*22 + 2 +: 2];
+        endcase
+        p1_l3s_q <= {(TC+1){be16(c0_win_q, 12 + 4 * 32'(c0_tags_q[1])) == 16'h86DD ? 2'd2 : ihl}};
     end
 
     function automatic logic [7:0] hb(input logic [GB*8-1:0] h, input int i);
@@ -284,18 +303,19 @@ module rss_parse #(
         logic [7:0]  b0;
         logic [5:0]  b6;    // the fragment offset's high bits
         logic [3:0]  ihl;
-        logic [5:2]  l3len;   // the L3 length / 4 (IHL, or 10 for IPv6): the ports' word
+        logic [3:2]  l3len;   // the L3 length / 4 (IHL, or 10 for IPv6), bits [3:2]; bits
+                              // [5:4] (the ports' 16 bytes, the first shift) come from P1
         logic [3:1][3:0] vx;   // per 16-byte group (the ports are at word 5 or later)
         b0     = hb(p1_h_q, 0);
         b6     = p1_h_q[8*6 +: 6];
         ihl    = b0[3:0];
-        l3len  = p1_v6_q ? 4'd10 : ihl;
+        l3len  = p1_v6_q ? 2'd2 : ihl[1:0];
         for (int i = 1; i < 4; i++) begin
             for (int k = 0; k < 4; k++) begin
                 vx[i][k] = {hb(p1_h_q, 16*i + 4*k + 2), hb(p1_h_q, 16*i + 4*k + 3)} == 16'd4789;
             end
         end
-        unique case (l3len[5:4])
+        unique case (p1_l3s_q[TC])
             2'd0, 2'd1: begin
                 p2_pr_q  <= p1_h_q[8*16 +: 128];
                 p2_vxc_q <= vx[1];
@@ -313,12 +333,14 @@ module rss_parse #(
         p2_pz_q   <= !p1_v6_q && ihl < 4'd5;
         // Inner: the outer L4 starts at the L3 length (IHL * 4, or 40): shifted in two steps
         // of one 4:1 select each, by its bits [5:4] here and [3:2] in P3
-        unique case (l3len[5:4])
-            2'd0:    i2_a_q <= p1_h_q[0     +: AB*8];
-            2'd1:    i2_a_q <= p1_h_q[8*16  +: AB*8];
-            2'd2:    i2_a_q <= p1_h_q[8*32  +: AB*8];
-            default: i2_a_q <= p1_h_q[8*48  +: AB*8];
-        endcase
+        for (int c = 0; c < TC; c++) begin
+            unique case (p1_l3s_q[c])
+                2'd0:    i2_a_q[c*AS +: AS] <= p1_h_q[c*AS         +: AS];
+                2'd1:    i2_a_q[c*AS +: AS] <= p1_h_q[8*16 + c*AS  +: AS];
+                2'd2:    i2_a_q[c*AS +: AS] <= p1_h_q[8*32 + c*AS  +: AS];
+                default: i2_a_q[c*AS +: AS] <= p1_h_q[8*48 + c*AS  +: AS];
+            endcase
+        end
         i2_b_q    <= l3len[3:2];
         p2_en_q   <= p1_en_q;
         p2_ok_q   <= p1_ok_q;
@@ -531,8 +553,7 @@ module rss_parse #(
 
     // ---- I6: inner IP fields (as P2) --------------------------------------------------
     logic               i6_v_q;
-    logic               i6_tun_q, i6_v4_q, i6_v6_q;   // data
-    logic               i6_ver_q;      // data
+    logic               i6_v4_q;       // data
     logic [5:0]         i6_ihl_q;      // data
     logic [15:0]        i6_iplen_q;    // data
     logic               i6_frag_q;     // data
@@ -541,9 +562,10 @@ module rss_parse #(
     logic [127:0]       i6_pr_q;       // data: 16 bytes holding the ports (see I7)
     logic [1:0]         i6_pw_q;       // data: the ports' word in them
     logic [15:0]        i6_rem_q;      // data
-    logic               i6_ge40_q;     // data: rem >= 40
     logic [15:0]        i6_rem40_q;    // data: rem - 40 (IPv6: the payload length it allows)
     logic [6:0]         i6_hl20_q, i6_hl8_q;   // data: IPv4 header bytes (IPv6: 0) + 20, + 8
+    logic               i6_ok4_q;      // data: the IPv4 checks of I5's fields alone (as I7's)
+    logic               i6_ok6_q;      // data: the IPv6 checks of I5's fields alone
 
     always_ff @(posedge clk) begin
         if (rst) i6_v_q <= 1'b0;
@@ -567,18 +589,17 @@ module rss_parse #(
             default:    i6_pr_q <= i5_h_q[8*48 +: 128];
         endcase
         i6_pw_q   <= pw[1:0];
-        i6_tun_q  <= i5_tun_q;
         i6_v4_q   <= i5_v4_q;
-        i6_v6_q   <= i5_v6_q;
         i6_ihl_q  <= {ihl, 2'b00};
         i6_rem_q  <= i5_rem_q;
-        i6_ge40_q  <= i5_rem_q >= 16'd40;
         i6_rem40_q <= i5_rem_q - 16'd40;
         i6_hl20_q  <= (i5_v4_q ? {1'b0, ihl, 2'b00} : 7'd0) + 7'd20;
         i6_hl8_q   <= (i5_v4_q ? {1'b0, ihl, 2'b00} : 7'd0) + 7'd8;
         i6_frag_q <= {b6, ib(i5_h_q, 7)} != 14'd0;
+        i6_ok4_q  <= i5_tun_q && i5_v4_q && !i5_v6_q && b0[7:4] == 4'd4 && i5_rem_q >= 16'd20
+                  && ihl >= 4'd5;
+        i6_ok6_q  <= i5_tun_q && i5_v6_q && b0[7:4] == 4'd6 && i5_rem_q >= 16'd40;
         if (i5_v6_q) begin
-            i6_ver_q   <= b0[7:4] == 4'd6;
             i6_iplen_q <= {ib(i5_h_q, 4), ib(i5_h_q, 5)};
             i6_proto_q <= ib(i5_h_q, 6);
             for (int i = 0; i < 16; i++) begin
@@ -586,7 +607,6 @@ module rss_parse #(
                 i6_dst_q[8*(15-i) +: 8] <= ib(i5_h_q, 24 + i);
             end
         end else begin
-            i6_ver_q   <= b0[7:4] == 4'd4;
             i6_iplen_q <= {ib(i5_h_q, 2), ib(i5_h_q, 3)};
             i6_proto_q <= ib(i5_h_q, 9);
             i6_src_q   <= {96'd0, ib(i5_h_q, 12), ib(i5_h_q, 13), ib(i5_h_q, 14), ib(i5_h_q, 15)};
@@ -615,11 +635,9 @@ module rss_parse #(
         logic tcp, udp;
         tcp = i6_proto_q == 8'd6;
         udp = i6_proto_q == 8'd17;
-        i7_v4ok_q  <= i6_tun_q && i6_v4_q && i6_ver_q && i6_rem_q >= 16'd20
-                   && i6_ihl_q >= 6'd20 && i6_rem_q >= 16'(i6_ihl_q)
+        i7_v4ok_q  <= i6_ok4_q && i6_rem_q >= 16'(i6_ihl_q)
                    && i6_iplen_q >= 16'(i6_ihl_q) && i6_rem_q >= i6_iplen_q;
-        i7_v6ok_q  <= i6_tun_q && i6_v6_q && i6_ver_q && i6_ge40_q
-                   && i6_rem40_q >= i6_iplen_q;
+        i7_v6ok_q  <= i6_ok6_q && i6_rem40_q >= i6_iplen_q;
         // A fragment is hashed by its addresses: its L4 header is not checked
         i7_bad_q   <= !(i6_v4_q && i6_frag_q)
                    && ((tcp && i6_iplen_q < 16'(i6_hl20_q)) || (udp && i6_iplen_q < 16'(i6_hl8_q)));
