@@ -45,9 +45,9 @@
 //   decided; M2 the buffer's word (the block RAM's own register); M2b registered again; M3
 //   the record's beat composed (header, frame shifted by 16 bytes above 128 bits); R rotated
 //   to the record's 8-byte lane; S written to staging words w and w + 1 (one per bank), the
-//   flush queued. reader (one beat a cycle): R0 the staging address; R1 the word; R2 the
-//   strobes, into the W FIFO with the burst's last-beat flag, a flush's AW entry with its
-//   first beat.
+//   flush queued. reader (one beat a cycle): R0 the staging address; R1 the RAMs' read; R2
+//   their output registers; R3 the bank's word and the strobes, into the W FIFO with the
+//   burst's last-beat flag, a flush's AW entry with its first beat.
 //   AXI: the AW output register (data bursts and write-backs), the W output register, B
 //   always ready.
 //
@@ -173,7 +173,6 @@ module dma_ring_writer
     localparam int SB      = 8;                     // staging blocks a queue (a ring's 4 KiB holds them)
     localparam int SBW     = 3;                     // log2 SB
     localparam int SA_W    = QW + SBW + BBW;        // staging word: {queue, block mod SB, beat}
-    localparam int SD      = 1 << SA_W;
     localparam int FLD     = 32;                    // flushes queued for the reader
     localparam int PC_W    = $clog2(FLD) + 2;
     localparam int AGE_W   = $clog2(FLUSH_CYCLES + 1);
@@ -1190,17 +1189,8 @@ module dma_ring_writer
     end
 
     // S: the staging blocks, QUEUES x SB x BURST_BYTES in two banks of the even and odd
-    // beats; a flush is queued in the cycle its last bytes are written, so the reader sees them
-    logic [DATA_W-1:0] stg0_mem [SD / 2];
-    logic [DATA_W-1:0] stg1_mem [SD / 2];
-
-    always_ff @(posedge clk) begin
-        for (int g = 0; g < G; g++) begin
-            if (r_we[0] && r_en[0][g]) stg0_mem[r_a[0]][64*g +: 64] <= r_beat[64*g +: 64];
-            if (r_we[1] && r_en[1][g]) stg1_mem[r_a[1]][64*g +: 64] <= r_beat[64*g +: 64];
-        end
-    end
-
+    // beats; a flush is queued in the cycle its last bytes are written, so the reader sees them.
+    // (the RAMs are instantiated with the reader, below)
     logic             flf_valid;
     logic [FL_W-1:0]  flf_data;
     logic             flf_pop;
@@ -1268,32 +1258,38 @@ module dma_ring_writer
         if (rd_go) rd_nlast_q <= BBW'(rd_n_q + 1'b1) == f_nm1;
     end
 
-    // R0 the address; R1 the word; R2 registered (the block RAM's register), into the FIFO
+    // R0 the address; R1 the RAM's read; R2 its output register; R3 the bank's word, into
+    // the FIFO
     logic              rr1_v;
     logic [1:0][SA_W-2:0] rr1_a;     // per bank (each drives its own block RAMs)
     logic              rr1_bank;
     logic [G-1:0]      rr1_gen;
     logic              rr1_last;     // the flush's last beat
     logic              rr2_v;
-    logic [DATA_W-1:0] rr2_w0;
-    logic [DATA_W-1:0] rr2_w1;
+    logic [1:0][DATA_W-1:0] rr_word; // R2: per bank, the word read at R0's address
     logic              rr2_bank;
     logic [G-1:0]      rr2_gen;
     logic              rr2_last;
     logic              rr3_v;
-    logic [DATA_W-1:0] rr3_word;
-    logic [KW-1:0]     rr3_strb;
+    logic              rr3_bank;
+    logic [G-1:0]      rr3_gen;
     logic              rr3_last;
+    logic              rr4_v;
+    logic [DATA_W-1:0] rr4_word;
+    logic [KW-1:0]     rr4_strb;
+    logic              rr4_last;
 
     always_ff @(posedge clk) begin
         if (rst) begin
             rr1_v <= 1'b0;
             rr2_v <= 1'b0;
             rr3_v <= 1'b0;
+            rr4_v <= 1'b0;
         end else begin
             rr1_v <= rd_go;
             rr2_v <= rr1_v;
             rr3_v <= rr2_v;
+            rr4_v <= rr3_v;
         end
     end
 
@@ -1303,18 +1299,39 @@ module dma_ring_writer
         for (int g = 0; g < G; g++) begin
             rr1_gen[g] <= (!rd_n0_q || LGW'(g) >= f_lo) && (!rd_last || LGW'(g) <= f_hi);
         end
-        rr2_w0   <= stg0_mem[rr1_a[0]];
-        rr2_w1   <= stg1_mem[rr1_a[1]];
         rr2_bank <= rr1_bank;
         rr2_gen  <= rr1_gen;
         rr2_last <= rr1_last;
-        rr3_word <= rr2_bank ? rr2_w1 : rr2_w0;
-        for (int b = 0; b < KW; b++) rr3_strb[b] <= rr2_gen[b / 8];
+        rr3_bank <= rr2_bank;
+        rr3_gen  <= rr2_gen;
         rr3_last <= rr2_last;
+        rr4_word <= rr3_bank ? rr_word[1] : rr_word[0];
+        for (int b = 0; b < KW; b++) rr4_strb[b] <= rr3_gen[b / 8];
+        rr4_last <= rr3_last;
     end
 
     (* keep *) always_ff @(posedge clk) begin
         for (int k = 0; k < 2; k++) rr1_a[k] <= {f_q, f_p, rd_b[BBW-1:1]};
+    end
+
+    // The staging RAMs: one per bank and 8-byte granule (the granules are written apart), each
+    // read through its own output register (ram_sdp_reg), so the word leaves the RAM from a
+    // register next to it and the bank select has a cycle of its own
+
+    for (genvar b = 0; b < 2; b++) begin : g_stg_bank
+        for (genvar g = 0; g < G; g++) begin : g_stg
+            ram_sdp_reg #(
+                .ADDR_W (SA_W - 1),
+                .DATA_W (64)
+            ) u_stg (
+                .clk   (clk),
+                .we    (r_we[b] && r_en[b][g]),
+                .waddr (r_a[b]),
+                .wdata (r_beat[64*g +: 64]),
+                .raddr (rr1_a[b]),
+                .rdata (rr_word[b][64*g +: 64])
+            );
+        end
     end
 
     // AW entries, pushed with a flush's first beat: {address, len, commit, queue, PROD}
@@ -1431,8 +1448,8 @@ module dma_ring_writer
     ) u_wdf (
         .clk     (clk),
         .rst     (rst),
-        .s_data  ({rr3_word, rr3_strb, rr3_last}),
-        .s_valid (rr3_v),
+        .s_data  ({rr4_word, rr4_strb, rr4_last}),
+        .s_valid (rr4_v),
         .s_ready (wdf_s_ready),
         .m_data  (wdf_data),
         .m_valid (wdf_valid),
@@ -1470,7 +1487,8 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         if (rst) pipe_busy_q <= 1'b0;
         else     pipe_busy_q <= m1_v || m1_to || m2_v || m2_fv || m2b_v || m2b_fv || m3_v
-                                || m3_fv || r_v || r_fv || flf_valid || rr1_v || rr2_v || rr3_v;
+                                || m3_fv || r_v || r_fv || flf_valid || rr1_v || rr2_v || rr3_v
+                                || rr4_v;
     end
 
     // ====================================================================================
@@ -1590,6 +1608,7 @@ module dma_ring_writer
     logic [WC_W-1:0]  wcf_in_q;
     logic [BE_W-1:0]  bf_in_q;
     logic             wb_due_q;      // WB_GAP cycles since the last write-back: it goes first
+    logic             wb_first_q;    // wbr_v_q && wb_due_q: a write-back waits and goes first
     logic [10:0]      wb_gap_q;
     logic             d_idle_q;      // no record in the mover nor a beat in the W FIFO
     logic             aw_load;
@@ -1608,13 +1627,13 @@ module dma_ring_writer
     // reaches only the slice
     assign aw_load   = aw_rdy_q;
     assign aw_can    = aw_load && wr_room_q;
-    assign take_data = aw_can && awf_valid && !(wbr_v_q && wb_due_q);
+    assign take_data = aw_can && awf_valid && !wb_first_q;
     assign wb_take   = aw_can && wbr_v_q && !take_data && (wb_due_q || d_idle_q);
     assign awf_pop   = take_data;
     assign wcf_push  = take_data || wb_take;
     // The entry taken, if any: a burst whenever one is offered and no write-back is due (the
     // selects need not wait for the slice's room; without a take nothing is pushed)
-    assign aw_sel_d  = awf_valid && !(wbr_v_q && wb_due_q);
+    assign aw_sel_d  = awf_valid && !wb_first_q;
     assign wcf_in    = aw_sel_d ? {1'b0, LOG_KW'(0), 32'd0}
                                 : {1'b1, wbr_addr_q[LOG_KW-1:0], wbr_val_q};
     assign bf_in     = aw_sel_d ? {awf_cv, awf_cq, awf_cp} : {1'b0, QW'(0), 32'd0};
@@ -1625,6 +1644,7 @@ module dma_ring_writer
             aw_tv_q  <= 1'b0;
             aw_rdy_q <= 1'b0;
             wb_due_q <= 1'b1;
+            wb_first_q <= 1'b0;
             wb_gap_q <= '0;
             d_idle_q <= 1'b0;
         end else begin
@@ -1644,6 +1664,10 @@ module dma_ring_writer
             end else begin
                 wb_due_q <= 1'b1;
             end
+            // wbr_v_q and wb_due_q as they are next cycle (a take clears both; a request is
+            // made, wbp_v_q, only while none waits), so the data burst's take, which pops
+            // the AW FIFO, reads one register for them
+            wb_first_q <= !wb_take && (wbp_v_q || wbr_v_q) && (wb_due_q || wb_gap_q == '0);
         end
     end
 
