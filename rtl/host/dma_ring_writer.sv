@@ -298,7 +298,6 @@ module dma_ring_writer
     end
 
     // The buffer (BUF_BYTES): written at wp, read by the mover at rp
-    logic [DATA_W-1:0] buf_mem [DEPTH];
     logic [BP_W:0]     wp_q;        // next free beat
     logic [BP_W:0]     fwp_q;       // the current frame's first beat
     logic [BP_W:0]     rpf_q;       // beats before it are free (the mover's pointer, delayed)
@@ -333,9 +332,7 @@ module dma_ring_writer
     assign f_drop  = in_frame_q ? (fdrop_q || !f_room) : !(f_room && f_sroom);
     assign f_write = i_v && !f_drop;
 
-    always_ff @(posedge clk) begin
-        if (f_write) buf_mem[wp_q[BP_W-1:0]] <= i_data;
-    end
+    // (the buffer's RAM is instantiated with the mover that reads it, at M2)
 
     // E1: the frame's end
     logic              e1_v;
@@ -750,8 +747,18 @@ module dma_ring_writer
     end
 
     // skips: a dropped frame's beats are given back (one cycle per skip, at the head)
+    // (the read pointer passes them a cycle later, from registers: the mover is empty in the
+    // cycle after a skip, so no beat reads before the pointer has moved)
     logic skip_now;
+    logic skip_q;
+    logic [BP_W:0]   skip_nb_q;
     assign skip_now = cmd_pop && c_skip;
+
+    always_ff @(posedge clk) begin
+        if (rst) skip_q <= 1'b0;
+        else     skip_q <= skip_now;
+        skip_nb_q <= (BP_W+1)'(c_nb_in);
+    end
 
     // M0's gating state is registered, so a beat's go is one LUT of registers; the registers
     // the mover loads or steps take their enables from copies of it, one set per group of
@@ -792,7 +799,7 @@ module dma_ring_writer
             m_stall_q <= 1'b0;
             rp_q      <= '0;
         end else begin
-            rp_q      <= rp_q + (BP_W+1)'(m_rd) + (skip_now ? (BP_W+1)'(c_nb_in) : '0);
+            rp_q      <= rp_q + (BP_W+1)'(m_rd) + (skip_q ? skip_nb_q : '0);
             m_v_q     <= m_v_d;
             m_free_q  <= m_free_d;
             m_stall_q <= m_stall_d;
@@ -1054,7 +1061,6 @@ module dma_ring_writer
     // A flush as the reader takes it: {queue, slot, first beat, beats - 1, first granule in
     // the first beat, last granule in the last beat, burst address, commit, PROD, one beat}
     localparam int FL_W = QW + SBW + 2 * BBW + 2 * LGW + ADDR_W + 1 + 32 + 1;
-    logic [DATA_W-1:0] m2_word;
     logic              m2_v;
     logic              m2_rd;
     logic [NB_W-1:0]   m2_j;
@@ -1070,6 +1076,20 @@ module dma_ring_writer
     logic [LGW-1:0]    m2b_rl;
     logic              m2b_fv;
     logic [FL_W-1:0]   m2b_fl;
+
+    // The buffer's RAM: the mover's read address at M1, the RAM's read at M2, its own output
+    // register at M2b, so the word leaves the RAM from a register next to it
+    ram_sdp_reg #(
+        .ADDR_W (BP_W),
+        .DATA_W (DATA_W)
+    ) u_buf (
+        .clk   (clk),
+        .we    (f_write),
+        .waddr (wp_q[BP_W-1:0]),
+        .wdata (i_data),
+        .raddr (m1_addr),
+        .rdata (m2b_word)
+    );
     logic              m3_v;
     logic [DATA_W-1:0] m3_beat;
     logic [SW_W-1:0]   m3_sw;
@@ -1107,13 +1127,11 @@ module dma_ring_writer
         gl = BGW'(g1 - 1'b1);
         fb = BBW'(g0 >> LG);
         a  = {blk, LOG_BB'(0)} | ADDR_W'(32'(fb) << LOG_KW);
-        m2_word  <= buf_mem[m1_addr];
         m2_rd    <= m1_rd;
         m2_j     <= m1_j;
         m2_hdr   <= m1_hdr;
         m2_sw    <= {m1_sa0, m1_sa1[SA_W-1:1], m1_en0, m1_en1};
         m2_rl    <= m1_rl;
-        m2b_word <= m2_word;
         m2b_rd   <= m2_rd;
         m2b_j    <= m2_j;
         m2b_hdr  <= m2_hdr;
@@ -1679,10 +1697,12 @@ module dma_ring_writer
             wr_room_q <= 1'b0;
             wq_push_q <= 1'b0;
         end else begin
-            wr_out_q  <= wr_out_q + ($clog2(MAX_OUTSTANDING)+1)'(aw_in_v)
+            // counted from the take registered (wq_push_q), so the take's logic drives one
+            // register, not the count's adder
+            wr_out_q  <= wr_out_q + ($clog2(MAX_OUTSTANDING)+1)'(wq_push_q)
                                   - ($clog2(MAX_OUTSTANDING)+1)'(bf_pop);
-            // room for one more: the count lags a cycle, and one may be taken meanwhile
-            wr_room_q <= 32'(wr_out_q) <= MAX_OUTSTANDING - 3;
+            // room for one more: the count lags two cycles, and one may be taken meanwhile
+            wr_room_q <= 32'(wr_out_q) <= MAX_OUTSTANDING - 4;
             wq_push_q <= aw_in_v;
         end
     end
@@ -1977,7 +1997,8 @@ module dma_ring_writer
     logic           wq_v;
     logic [QW-1:0]  wq_q;       // data
     logic [QUEUES-1:0] wq_oh;   // data: wq_q one-hot (the per-queue enables take a register)
-    logic [31:0]    wq_r;       // data: the queue register's offset
+    logic [5:0]     wq_r;       // data: which queue register, one-hot (the enables take
+                                // registers): CTRL, BASE_LO, BASE_HI, WB_LO, WB_HI, CONS
     logic [31:0]    wq_data;    // data
     logic [3:0]     wq_strb;    // data
     logic           lim_v1_q;
@@ -1985,7 +2006,7 @@ module dma_ring_writer
     logic [QW-1:0]  lim_q1_q;
     logic [QW-1:0]  lim_q2_q;
     logic [31:0]    lim_cons_q;
-    logic [4:0]     lim_ls_q;
+    logic [31:0]    lim_sz_q;   // the ring size (decoded at c2, so c3 is the add alone)
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1998,7 +2019,9 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         wq_q    <= qidx(wr_addr);
         for (int q = 0; q < QUEUES; q++) wq_oh[q] <= qidx(wr_addr) == QW'(q);
-        wq_r    <= qreg(wr_addr[3:0]);
+        wq_r    <= {qreg(wr_addr[3:0]) == DMA_REG_Q_CONS, qreg(wr_addr[3:0]) == DMA_REG_Q_WB_HI,
+                    qreg(wr_addr[3:0]) == DMA_REG_Q_WB_LO, qreg(wr_addr[3:0]) == DMA_REG_Q_BASE_HI,
+                    qreg(wr_addr[3:0]) == DMA_REG_Q_BASE_LO, qreg(wr_addr[3:0]) == DMA_REG_Q_CTRL};
         wq_data <= wr_data;
         wq_strb <= wr_strb;
     end
@@ -2016,7 +2039,7 @@ module dma_ring_writer
             // byte-lane enables into the queue's registers: no read of the old value
             for (int q = 0; q < QUEUES; q++) begin
                 if (wq_oh[q]) begin
-                    if (wq_r == DMA_REG_Q_CTRL) begin
+                    if (wq_r[0]) begin
                         if (wq_strb[0]) q_en[q] <= wq_data[DMA_Q_CTRL_ENABLE];
                         if (wq_strb[1]) begin
                             q_lsize[q] <= (wq_data[12:8] < 5'd12) ? 5'd12
@@ -2024,23 +2047,23 @@ module dma_ring_writer
                         end
                     end
                     for (int i = 12; i < 32; i++) begin
-                        if (wq_r == DMA_REG_Q_BASE_LO && wq_strb[i / 8]) q_base[q][i - 12] <= wq_data[i];
+                        if (wq_r[1] && wq_strb[i / 8]) q_base[q][i - 12] <= wq_data[i];
                     end
                     for (int i = 32; i < ADDR_W; i++) begin
-                        if (wq_r == DMA_REG_Q_BASE_HI && wq_strb[(i - 32) / 8]) begin
+                        if (wq_r[2] && wq_strb[(i - 32) / 8]) begin
                             q_base[q][i - 12] <= wq_data[i - 32];
                         end
                     end
                     for (int i = 2; i < 32; i++) begin
-                        if (wq_r == DMA_REG_Q_WB_LO && wq_strb[i / 8]) q_wb[q][i - 2] <= wq_data[i];
+                        if (wq_r[3] && wq_strb[i / 8]) q_wb[q][i - 2] <= wq_data[i];
                     end
                     for (int i = 32; i < ADDR_W; i++) begin
-                        if (wq_r == DMA_REG_Q_WB_HI && wq_strb[(i - 32) / 8]) begin
+                        if (wq_r[4] && wq_strb[(i - 32) / 8]) begin
                             q_wb[q][i - 2] <= wq_data[i - 32];
                         end
                     end
                     for (int b = 0; b < 4; b++) begin
-                        if (wq_r == DMA_REG_Q_CONS && wq_strb[b]) q_cons[q][8*b +: 8] <= wq_data[8*b +: 8];
+                        if (wq_r[5] && wq_strb[b]) q_cons[q][8*b +: 8] <= wq_data[8*b +: 8];
                     end
                 end
             end
@@ -2053,7 +2076,7 @@ module dma_ring_writer
             lim_v1_q <= 1'b0;
             lim_v2_q <= 1'b0;
         end else begin
-            lim_v1_q <= wq_v && (wq_r == DMA_REG_Q_CONS || wq_r == DMA_REG_Q_CTRL);
+            lim_v1_q <= wq_v && (wq_r[5] || wq_r[0]);
             lim_v2_q <= lim_v1_q;
         end
     end
@@ -2062,14 +2085,14 @@ module dma_ring_writer
         lim_q1_q   <= wq_q;
         lim_q2_q   <= lim_q1_q;
         lim_cons_q <= q_cons[lim_q1_q];
-        lim_ls_q   <= q_lsize[lim_q1_q];
+        lim_sz_q   <= 32'd1 << q_lsize[lim_q1_q];
     end
 
     always_ff @(posedge clk) begin
         if (rst) begin
             for (int q = 0; q < QUEUES; q++) q_lim[q] <= 32'd4096;
         end else if (lim_v2_q) begin
-            q_lim[lim_q2_q] <= lim_cons_q + (32'd1 << lim_ls_q);
+            q_lim[lim_q2_q] <= lim_cons_q + lim_sz_q;
         end
     end
 
