@@ -49,6 +49,11 @@ CLOCK_GOALS_MHZ = {256: 165.0, 512: 160.0}
 AREA_GOALS_LUT4 = {"gre_decap": 10_000, "vxlan_decap": 10_000, "vtep_top": 25_000}
 LATENCY_GOAL_CYCLES = 12
 LATENCY_GOAL_NS = 75.0
+# Simulation speed: the default scenario's simulated frames per wall second at least this
+# many times the RTL issue 27 was filed against (98f596d, the last commit before its rework:
+# the 14-16 MHz tops, ~0.11 M frames/s), both measured in one `wirespeed bench --baseline` run.
+SIM_SPEED_GOAL_X = 4.0
+SIM_SPEED_BASELINE = "98f596d"
 
 # The anchor: Alex Forencich's eth_axis_rx (verilog-ethernet), a fixed-offset header strip,
 # routed on the same flow (out of context, every port registered, --freq 250, seed 1). Figures
@@ -286,30 +291,34 @@ TIMING_NOTES: dict[str, str] = {
         "The collision-bypass flag `cmp_byp` → the eight way comparisons and their priority → "
         "the value multiplexer → `rs_value`. Next: register the eight match bits before the "
         "value multiplexer (+1 cycle)."),
+    "axis_edit": (
+        "At 512 bits the plan FIFO's read pointer `pl_rd_q`: its enable (the issue's pop, two "
+        "LUTs from `can_real_q`) crosses the die to the register beside the plan RAM (3.8 ns "
+        "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
+        "output slices are built."),
     "gre_decap": (
-        "Wire between blocks, not logic depth: at 256 bits `block_csr`'s TX byte counter, a "
-        "64-bit carry chain 2.4 ns of wire from its valid register `t3_valid_q`, with the "
-        "classifier's and front end's 4- to 5-LUT paths close behind (the placement seed alone "
-        "moves the figure by up to 18 %). Next: the counters' adds in two registered 32-bit halves, and "
-        "register slices on the nets that cross the die."),
+        "Wire between blocks: the classifier's first stage reads the front end's L4 window "
+        "register `tap_l4` from across the die (1.7 and 2.1 ns of wire on a 4-LUT path into "
+        "`g1_trunc_gre_q`), and each cut of the decision moves the limit to another such path "
+        "at 6.3–6.7 ns. Next: the GRE length checks against `tap_have_l4` made as flags in the "
+        "front end's last stage (as its \"window ends before\" flags are), and the placement "
+        "seed spread on this RTL."),
     "vxlan_decap": (
-        "The shell's frame-start gate: `took_q`, which Yosys merges with the edit engine's "
-        "identical `d_we_q` (both register the descriptor handshake), reaches the open-frame "
-        "count `open_q` across the die (3.9 ns) and its carry chain to `start_ok_q`. Next: "
-        "`took_q` kept apart (`(* keep *)`) and the count's next value a late select of "
-        "`open_q - 1`, `open_q` and `open_q + 1`, as the engine's counts are made."),
+        "The VNI table: a block RAM's output register into the eight key comparisons (2.1 ns "
+        "of wire, five LUT levels to `hit_q`). Next: the words read registered in fabric beside "
+        "each memory before the comparisons (`LOOKUP_LATENCY` 6, one cycle more)."),
     "geneve_decap": (
-        "The classifier's tap FIFO: one slice's output state `out_valid_r_q` through the "
-        "consumer's pop decision to another slice's load enable, 7.4 of its 8.5 ns wire (3.4 ns "
-        "on one net across the die). Next: the pop decided from registers (the consumer's "
-        "ready registered, as for the shell's descriptor queue), so no slice's enable waits "
-        "for the FIFO's own output."),
-    "vxlan_encap": UNROUTED + " Next: route it on an unloaded core (on axis_edit and "
-                              "vxlan_encap_classify since issue 27).",
+        "The classifier's tap FIFO: its output state through the join's pop decision "
+        "(`skip_q`'s logic) to a slice's load enable, 6.6 of 7.8 ns wire. Next: the join's "
+        "pop decided a cycle ahead from registers, so that no wide enable waits for the two "
+        "FIFOs' outputs."),
+    "vxlan_encap": UNROUTED + (" Next: the tunnel table (120 of its 136 DP16KD, each half "
+                              "used) read on 512 x 36 pseudo-dual-port block RAMs, 64 in all, "
+                              "so that router1 converges."),
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
-        "A staging bank's unregistered block RAM output (4.3 ns clock-to-output) and 2.2 ns "
-        "of wire into the bank select and the W FIFO's input. Next: each bank's word "
-        "registered off its RAM and the select a stage later, the cycle won back by driving "
-        "the staging address from the flush FIFO's head."),
+        "A register read: `rd_a1_q` (merged by Yosys with the read's queue select) through a "
+        "16-way read into `rq_cons`, 5.8 of 7.1 ns wire. Next: the queue select one-hot and "
+        "kept apart, the stat FIFO's word through a RAM output register, and the flush FIFO "
+        "popped from a registered first-is-last flag."),
 }

@@ -625,7 +625,23 @@ def _goal_row(what: str, target: str, now: str, ok: bool | None) -> list[str]:
     return [what, target, now, "–" if ok is None else "meets" if ok else "**short**"]
 
 
-def goal_rows(synth: Synth, lat: dict[str, Any] | None) -> list[list[str]]:
+def sim_speed_ratio(simspeed: dict[str, Any] | None) -> tuple[float, float] | None:
+    """(current, baseline) simulated packets per wall second at 256 bits from the one run
+    that measured both the current RTL and issue 27's baseline revision, or None."""
+    if not simspeed:
+        return None
+    cur = (simspeed.get("widths") or {}).get("256")
+    for b in simspeed.get("baselines") or []:
+        if b.get("commit", "").startswith(blocks.SIM_SPEED_BASELINE) or \
+                b.get("rev") == blocks.SIM_SPEED_BASELINE:
+            old = (b.get("widths") or {}).get("256")
+            if cur and old:
+                return cur["sim_packets_per_second"], old["sim_packets_per_second"]
+    return None
+
+
+def goal_rows(synth: Synth, lat: dict[str, Any] | None,
+              simspeed: dict[str, Any] | None = None) -> list[list[str]]:
     rows = []
     for w, g in sorted(synth.goals.items()):
         st = clock_status(synth, w)
@@ -654,6 +670,13 @@ def goal_rows(synth: Synth, lat: dict[str, Any] | None) -> list[list[str]]:
                           f"{fnum(ns)} ns at {fnum(synth.fmax('gre_decap', 256))} MHz"
                           if ns is not None else NOT_CURRENT,
                           None if ns is None else ns <= blocks.LATENCY_GOAL_NS))
+    sp = sim_speed_ratio(simspeed)
+    rows.append(_goal_row("simulation speed, default scenario, 256 bits",
+                          f"≥ {blocks.SIM_SPEED_GOAL_X:g}× `{blocks.SIM_SPEED_BASELINE}` "
+                          "(the RTL the issue measured), one run",
+                          f"{fnum(sp[0] / sp[1])}× ({fint(sp[0])} against {fint(sp[1])} "
+                          "simulated packets / s)" if sp else NOT_CURRENT,
+                          None if sp is None else sp[0] / sp[1] >= blocks.SIM_SPEED_GOAL_X))
     return rows
 
 
@@ -676,7 +699,7 @@ def throughput_bullet(sweep: dict[str, Any], lr: dict[str, Any]) -> str:
     return s
 
 
-def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
+def section_summary(synth: Synth, sweep, lr, lat, simspeed=None) -> list[str]:
     out = ["## Summary", ""]
     bullets = []
     if synth:
@@ -691,7 +714,8 @@ def section_summary(synth: Synth, sweep, lr, lat) -> list[str]:
     if synth:
         out += ["**The goals** (issue 27; LFE5UM-85F speed 8, routed: a placement estimate "
                 "does not count; LUT4 without block RAM; latency with no MAC, PHY or PCIe):",
-                "", table(["goal", "target", "now", ""], goal_rows(synth, lat), "llll"), ""]
+                "", table(["goal", "target", "now", ""], goal_rows(synth, lat, simspeed),
+                      "llll"), ""]
     return out
 
 
@@ -1737,7 +1761,7 @@ def build_doc(bench_dir: Path, img_rel: str = "img") -> tuple[str, dict[str, Any
              "Synthesis, timing, throughput and latency of every datapath block of "
              "wirespeed, per bus width, measured by `make synth` and `make bench` and written "
              "here by `make report`. Block contract: [gre_decap.md](gre_decap.md).", ""]
-    parts += section_summary(synth, sweep, lr, lat)
+    parts += section_summary(synth, sweep, lr, lat, simspeed)
     parts += section_synth(synth)
     parts += section_measures()
     parts += section_throughput(sweep, lr, synth, vlr)
