@@ -297,12 +297,12 @@ TIMING_NOTES: dict[str, str] = {
         "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
         "output slices are built."),
     "gre_decap": (
-        "Wire between blocks: the classifier's first stage reads the front end's L4 window "
-        "register `tap_l4` from across the die (1.7 and 2.1 ns of wire on a 4-LUT path into "
-        "`g1_trunc_gre_q`), and each cut of the decision moves the limit to another such path "
-        "at 6.3–6.7 ns. Next: the GRE length checks against `tap_have_l4` made as flags in the "
-        "front end's last stage (as its \"window ends before\" flags are), and the placement "
-        "seed spread on this RTL."),
+        "Wire between blocks: at seed 1 the classifier's first stage reads the front end's L4 "
+        "window register `tap_l4` from across the die (1.7 and 2.1 ns of wire on a 4-LUT path "
+        "into `g1_trunc_gre_q`); seeds 2-5 end on the capture's `c_u_q` and on G3's head fold "
+        "(138-158 MHz). Next: those three paths cut (the GRE length checks against "
+        "`tap_have_l4` as flags of the front end's last stage, `c_u_q` from registered "
+        "compares, the RFC 1624 fold a stage earlier)."),
     "vxlan_decap": (
         "The VNI table: a block RAM's output register into the eight key comparisons (2.1 ns "
         "of wire, five LUT levels to `hit_q`). Next: the words read registered in fabric beside "
