@@ -377,23 +377,38 @@ module hash_table #(
             byp_hit_q <= byp_word_q[SLOT_W-1] && byp_word_q[VALUE_W +: KEY_W] == s2_key_q;
         end
 
-        logic [MEMS-1:0]              hit_q;
+        // Each landed word's {valid, key} compare is registered alone (rd_hit_q): the
+        // lookup's qualifiers (valid, the table cleared, the way bypassed) are registered
+        // beside it and joined after, so the compare tree has no input but the word and the
+        // key (the RAM's output crosses to fabric in front of it).
+        logic [MEMS-1:0]              rd_hit_q;
+        logic                         qual_q;     // a lookup, after the post-reset clear
+        logic [MEMS-1:0]              hit;
         logic [MEMS-1:0]              byp_sel_q;  // the way's word is the bypassed one
+        logic                         byp_hit_d_q;
         logic [VALUE_W-1:0]           val_q [MEMS]; // data: not reset
         logic [VALUE_W-1:0]           byp_val_q;  // data: not reset
 
         for (genvar m = 0; m < MEMS; m++) begin : g_way
-            logic rd_hit;
-            assign rd_hit = cmp_rd[m][SLOT_W-1] && cmp_rd[m][VALUE_W +: KEY_W] == cmp_key;
             always_ff @(posedge clk) begin
-                if (rst) hit_q[m] <= 1'b0;
-                else     hit_q[m] <= cmp_valid && cmp_ok && (cmp_byp[m] ? byp_hit_q : rd_hit);
+                rd_hit_q[m] <= cmp_rd[m][SLOT_W-1] && cmp_rd[m][VALUE_W +: KEY_W] == cmp_key;
+            end
+            assign hit[m] = qual_q && (byp_sel_q[m] ? byp_hit_d_q : rd_hit_q[m]);
+        end
+
+        always_ff @(posedge clk) begin
+            if (rst) begin
+                qual_q    <= 1'b0;
+                byp_sel_q <= '0;
+            end else begin
+                qual_q    <= cmp_valid && cmp_ok;
+                byp_sel_q <= cmp_byp;
             end
         end
 
         always_ff @(posedge clk) begin
+            byp_hit_d_q <= byp_hit_q;
             if (cmp_valid) begin
-                byp_sel_q <= cmp_byp;
                 byp_val_q <= cmp_byp_word[VALUE_W-1:0];
                 for (int m = 0; m < MEMS; m++) val_q[m] <= cmp_rd[m][VALUE_W-1:0];
             end
@@ -405,7 +420,7 @@ module hash_table #(
             sel_byp   = 1'b0;
             sel_value = '0;
             for (int m = MEMS - 1; m >= 0; m--) begin   // memory 0 has priority
-                if (hit_q[m]) begin
+                if (hit[m]) begin
                     sel_byp   = byp_sel_q[m];
                     sel_value = val_q[m];
                 end
@@ -414,7 +429,7 @@ module hash_table #(
 
         always_ff @(posedge clk) begin
             if (rst) rs_hit_q <= 1'b0;
-            else     rs_hit_q <= |hit_q;
+            else     rs_hit_q <= |hit;
         end
         always_ff @(posedge clk) begin
             rs_value_q <= sel_byp ? byp_val_q : sel_value;
