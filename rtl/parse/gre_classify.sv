@@ -19,8 +19,9 @@
 //   G3 (T+2)  the policy and the checks a whole frame allows (the final outcome and the
 //             action; a miss where the allow-list decides makes it DROP_NOT_ALLOWED, the
 //             outcome's last select); the bytes a DECAP_L3 lays over the output head, the
-//             checksum's fold
-//   G4 (T+3)  the descriptor: the head kept for DECAP_L3, lengths selected by the action
+//             checksum's first fold
+//   G4 (T+3)  the descriptor: the head kept for DECAP_L3 with the checksum's second fold
+//             patched in, lengths selected by the action
 // desc_valid is high in cycle T+4 for one cycle; the caller queues descriptors (no ready).
 //
 // Late checks (the frame's end) are the engine's: MAC RX error, a frame shorter than ip_end
@@ -63,6 +64,7 @@ module gre_classify
     input  wire logic [7:0]                tap_g,
     input  wire logic signed [8:0]         tap_have_l4,
     input  wire logic [L4_BYTES*8-1:0]     tap_l4,
+    input  wire logic [L4_BYTES-1:0]       tap_l4_ok,       // the window holds L4 byte i
     input  wire logic                      tap_csum_ok,     // cycle T+1
 
     // CONTROL bits
@@ -136,8 +138,9 @@ module gre_classify
     function automatic logic pl_lt(input logic signed [16:0] pl, input logic [5:0] c);
         pl_lt = pl[16] || (pl[15:6] == '0 && pl[5:0] < c);
     endfunction
-    function automatic logic have_lt(input logic signed [8:0] have, input logic [5:0] c);
-        have_lt = have[8] || (have[7:6] == '0 && have[5:0] < c);
+    // The window ends before L4 byte c (1 <= c <= L4_BYTES): one bit of the front end's.
+    function automatic logic have_lt(input int c);
+        have_lt = !tap_l4_ok[c - 1];
     endfunction
     // v[n] for the header with n optional fields: selected by the C, K and S flags themselves,
     // so no count of them lies in front of the select.
@@ -172,9 +175,9 @@ module gre_classify
                 lt_ecn4[n]  = pl_lt(tap_ip_pl, 6'(16 + 4*n));
                 lt_ecn6[n]  = pl_lt(tap_ip_pl, 6'(6 + 4*n));
                 lt_teb[n]   = pl_lt(tap_ip_pl, 6'(18 + 4*n));
-                have_gre[n] = have_lt(tap_have_l4, 6'(4 + 4*n));
-                have_ecn4[n] = have_lt(tap_have_l4, 6'(16 + 4*n));
-                have_ecn6[n] = have_lt(tap_have_l4, 6'(6 + 4*n));
+                have_gre[n] = have_lt(4 + 4*n);
+                have_ecn4[n] = have_lt(16 + 4*n);
+                have_ecn6[n] = have_lt(6 + 4*n);
                 drop4[n]    = ecn_drop(tap_ip_ecn, tap_l4[8 * (5 + 4*n) +: 2]);
                 drop6[n]    = ecn_drop(tap_ip_ecn, tap_l4[8 * (5 + 4*n) + 4 +: 2]);
             end
@@ -187,7 +190,7 @@ module gre_classify
             g1_trunc_opts_q  <= tap_short_opts;
             g1_frag_q        <= tap_ip_frag;
             g1_pl_bad_q      <= tap_ip_pl < 17'sd4;
-            g1_trunc_gre4_q  <= tap_have_l4 < 9'sd4;
+            g1_trunc_gre4_q  <= have_lt(4);
             g1_gre_bad_q     <= (flags & 16'h4FFF) != 16'h0;
             g1_pl_lt_gre_q   <= by_opts(lt_gre, cks);
             g1_trunc_gre_q   <= by_opts(have_gre, cks);
@@ -372,18 +375,20 @@ module gre_classify
     logic               g3_valid_q, g3_l3_q, g3_csum_q;
     action_e            g3_action_q;
     outcome_e           g3_outcome_q;
-    logic [HEAD_BYTES*8-1:0] g3_head_q;            // a DECAP_L3's head
+    logic [HEAD_BYTES*8-1:0] g3_head_q;            // a DECAP_L3's head, the checksum aside
     logic [HEAD_BYTES-1:0]   g3_head_en_q;
+    logic [16:0]        g3_hc_f1_q;                // the checksum sum's first fold
+    logic [2:0]         g3_hc_at_q;                // one-hot: the checksum is patched at 24 + 4t
     logic [LEN_W:0]     g3_dec_shift_q;
     logic [LEN_W-1:0]   g3_dec_out_len_q, g3_ip_end_q, g3_sum_start_q;
 
     always_ff @(posedge clk) begin
-        logic [16:0] f1;
-        logic [15:0] hc_new;
         g3_valid_q <= g2_valid_q;
         if (g2_valid_q) begin
-            f1     = 17'(g2_hc_sum_q[15:0]) + 17'(g2_hc_sum_q[17:16]);
-            hc_new = ~(f1[15:0] + 16'(f1[16]));
+            // RFC 1624's end-around carry in two registered folds (here and in G4): one
+            // carry chain per stage
+            g3_hc_f1_q   <= 17'(g2_hc_sum_q[15:0]) + 17'(g2_hc_sum_q[17:16]);
+            g3_hc_at_q   <= '0;
             g3_action_q  <= g3_action;
             g3_outcome_q <= g3_final;
             g3_l3_q      <= g3_action == ACT_DECAP && g3_final == OUT_DECAP_L3;
@@ -403,8 +408,8 @@ module gre_classify
                         g3_head_q[8*(15 + 4*t) +: 8] <= g2_tos_q;
                         g3_head_en_q[15 + 4*t]       <= 1'b1;
                         if (!g2_p_v6_q) begin
-                            g3_head_q[8*(24 + 4*t) +: 16] <= {hc_new[7:0], hc_new[15:8]};
-                            g3_head_en_q[24 + 4*t +: 2]   <= 2'b11;
+                            g3_hc_at_q[t]               <= 1'b1;
+                            g3_head_en_q[24 + 4*t +: 2] <= 2'b11;
                         end
                     end
                 end
@@ -420,9 +425,16 @@ module gre_classify
 
     // ---- G4: the descriptor -----------------------------------------------------------------
     always_ff @(posedge clk) begin
+        logic [15:0]             hc_new;
+        logic [HEAD_BYTES*8-1:0] head;
         desc_valid <= g3_valid_q;
         if (g3_valid_q) begin
-            desc_head      <= g3_l3_q ? g3_head_q : '0;
+            hc_new = ~(g3_hc_f1_q[15:0] + 16'(g3_hc_f1_q[16]));
+            head   = g3_head_q;
+            for (int t = 0; t < 3; t++) begin
+                if (g3_hc_at_q[t]) head[8*(24 + 4*t) +: 16] = {hc_new[7:0], hc_new[15:8]};
+            end
+            desc_head      <= g3_l3_q ? head : '0;
             desc_head_en   <= g3_l3_q ? g3_head_en_q : '0;
             desc_drop      <= g3_action_q == ACT_DROP;
             // Decap: L3 keeps the L2 header, TEB drops it; forward: everything, unchanged.

@@ -22,7 +22,8 @@
 //   S2       IP fields; the enabled pairs summed two by two; the L4 window taken from the
 //            copy by 16-byte steps of u; payload length
 //   S3       nine sums to two; the L4 window shifted by 4-byte steps of u; G; what the
-//            frame holds from L3 and from G
+//            frame holds from L3 and from G (a count, and a bit per L4 byte shifted with the
+//            bytes)
 //   S4       the last sum and the checksum verdict (tap_csum_ok), one cycle after the tap
 // tap_valid is high 5 cycles after the beat that completes the window (or ends the frame);
 // tap_csum_ok is valid in the cycle after tap_valid.
@@ -82,6 +83,9 @@ module ip_front
     output      logic [7:0]             tap_g,           // G = L2 + IP header length
     output      logic signed [8:0]      tap_have_l4,     // window bytes from G (may be < 0)
     output      logic [L4_BYTES*8-1:0]  tap_l4,          // bytes G .. G + L4_BYTES - 1
+    // Bit i: the window holds tap_l4's byte i (i < tap_have_l4), for an IP header of a valid
+    // length: "frame ends before G + c" checks read one bit, no compare
+    output      logic [L4_BYTES-1:0]    tap_l4_ok,
     output      logic                   tap_csum_ok      // cycle after tap_valid: v4 sum ok
 );
 
@@ -137,6 +141,7 @@ module ip_front
     logic                   s1_v4_q, s1_v6_q;
     logic [3:0]             s1_u_q;         // (G - L4_BASE) / 4
     logic [L4_SPAN*8-1:0]   s1_span_q;      // window bytes L4_BASE .. (unshifted)
+    logic [L4_SPAN-1:0]     s1_span_ok_q;   // the window holds that byte
     logic [22*8-1:0]        s1_l2_q;
     logic [L3_BYTES*8-1:0]  s1_l3_q;
     logic [PAIRS-1:0][16:0] s1_pair_q;      // raw pair m: window bytes 14 + 4m .. 17 + 4m
@@ -176,12 +181,26 @@ module ip_front
     // And for each tag count t the EtherType and the IP version/IHL byte at 12 + 4t .. 14 + 4t
     // (always inside one beat), decoded as their beat passes: S1 then only selects by the tag
     // count, and the window's wide register feeds no compare.
+    // The EtherType compares are made on the stream's beat itself, into registers loaded
+    // every cycle beside the capture's input register (hdr_capture's in_data_q): they hold
+    // the compares of the beat the capture registered, so the per-beat step below starts
+    // from one flip-flop, not from a 16-bit compare across the die.
+    function automatic logic [15:0] s_et(input int t);
+        s_et = {s_tdata[8 * ((12 + 4*t) % KEEP_W) +: 8], s_tdata[8 * ((13 + 4*t) % KEEP_W) +: 8]};
+    endfunction
+    logic [2:0] pre_v4_q, pre_v6_q;
+    always_ff @(posedge clk) begin
+        for (int t = 0; t < 3; t++) begin
+            pre_v4_q[t] <= s_et(t) == 16'h0800;
+            pre_v6_q[t] <= s_et(t) == 16'h86DD;
+        end
+    end
+
     logic                  c_tpid1_q, c_tpid2_q;
     logic [2:0]            c_v4_q, c_v6_q;
     logic [2:0][3:0]       c_u_q;      // u for each tag count
     logic [2:0][PAIRS-1:0] c_on_q;     // raw pair m lies in the IP header, for each tag count
     always_ff @(posedge clk) begin
-        logic [15:0] et;
         logic [3:0]  ihl, step;
         if (c_beat_wen[12 / KEEP_W]) begin
             c_tpid1_q <= is_tpid({beat_byte(12), beat_byte(13)});
@@ -191,12 +210,11 @@ module ip_front
         end
         for (int t = 0; t < 3; t++) begin
             if (c_beat_wen[(12 + 4*t) / KEEP_W]) begin
-                et  = {beat_byte(12 + 4*t), beat_byte(13 + 4*t)};
                 ihl = beat_byte(14 + 4*t)[3:0];
-                c_v4_q[t] <= et == 16'h0800;
-                c_v6_q[t] <= et == 16'h86DD;
+                c_v4_q[t] <= pre_v4_q[t];
+                c_v6_q[t] <= pre_v6_q[t];
                 // (IP header length - 20) / 4: 0..10; IPv6 5 (40 bytes)
-                step       = (et == 16'h86DD) ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+                step       = pre_v6_q[t] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
                 c_u_q[t]  <= step + 4'(t);
                 // Raw pair m is pair m - t of the header: in it when 0 <= m - t < IHL.
                 for (int m = 0; m < PAIRS; m++) c_on_q[t][m] <= m >= t && m - t < int'(ihl);
@@ -238,6 +256,7 @@ module ip_front
             s1_u_q      <= c_u_q[s1_tags];
             // Whole slices, not byte loops: the same wires, and Verilator copies words.
             s1_span_q   <= c_win[8*L4_BASE +: 8*L4_SPAN];
+            for (int j = 0; j < L4_SPAN; j++) s1_span_ok_q[j] <= !window_below(L4_BASE + j + 1);
             // Constant byte indices under a select (no index arithmetic on the window).
             case (s1_tags)
                 2'd0:    s1_et_q <= {win_byte(12), win_byte(13)};
@@ -283,6 +302,9 @@ module ip_front
     logic [8:0][17:0]        s2_sum_q;
     logic [1:0]              s2_fine_q;           // the 4-byte steps left for S3
     logic [L4_COARSE*8-1:0]  s2_l4_q;
+    logic [L4_COARSE-1:0]    s2_l4_ok_q;
+    logic [SPAN_EXT-1:0]     span_ok_ext;
+    assign span_ok_ext = SPAN_EXT'(s1_span_ok_q);
 
     // The tag count selects S1's "ends before L2 + c" flags.
     function automatic logic by_tags(input logic [2:0] lt);
@@ -333,10 +355,22 @@ module ip_front
             // L4 window from span byte 16 * (u / 4); S3 adds 4 * (u % 4).
             s2_fine_q <= s1_u_q[1:0];
             case (s1_u_q[3:2])
-                2'd0:    s2_l4_q <= span_ext[8*0  +: 8*L4_COARSE];
-                2'd1:    s2_l4_q <= span_ext[8*16 +: 8*L4_COARSE];
-                2'd2:    s2_l4_q <= span_ext[8*32 +: 8*L4_COARSE];
-                default: s2_l4_q <= span_ext[8*48 +: 8*L4_COARSE];
+                2'd0: begin
+                    s2_l4_q    <= span_ext[8*0  +: 8*L4_COARSE];
+                    s2_l4_ok_q <= span_ok_ext[0  +: L4_COARSE];
+                end
+                2'd1: begin
+                    s2_l4_q    <= span_ext[8*16 +: 8*L4_COARSE];
+                    s2_l4_ok_q <= span_ok_ext[16 +: L4_COARSE];
+                end
+                2'd2: begin
+                    s2_l4_q    <= span_ext[8*32 +: 8*L4_COARSE];
+                    s2_l4_ok_q <= span_ok_ext[32 +: L4_COARSE];
+                end
+                default: begin
+                    s2_l4_q    <= span_ext[8*48 +: 8*L4_COARSE];
+                    s2_l4_ok_q <= span_ok_ext[48 +: L4_COARSE];
+                end
             endcase
         end
         if (rst) s2_valid_q <= 1'b0;
@@ -393,10 +427,22 @@ module ip_front
             tap_g           <= 8'(s2_l2_len_q) + 8'(s2_hl_q);
             tap_have_l4     <= 9'(s2_have_l3_q) - 9'(s2_hl_q);
             case (s2_fine_q)
-                2'd0:    tap_l4 <= s2_l4_q[8*0  +: 8*L4_BYTES];
-                2'd1:    tap_l4 <= s2_l4_q[8*4  +: 8*L4_BYTES];
-                2'd2:    tap_l4 <= s2_l4_q[8*8  +: 8*L4_BYTES];
-                default: tap_l4 <= s2_l4_q[8*12 +: 8*L4_BYTES];
+                2'd0: begin
+                    tap_l4    <= s2_l4_q[8*0  +: 8*L4_BYTES];
+                    tap_l4_ok <= s2_l4_ok_q[0  +: L4_BYTES];
+                end
+                2'd1: begin
+                    tap_l4    <= s2_l4_q[8*4  +: 8*L4_BYTES];
+                    tap_l4_ok <= s2_l4_ok_q[4  +: L4_BYTES];
+                end
+                2'd2: begin
+                    tap_l4    <= s2_l4_q[8*8  +: 8*L4_BYTES];
+                    tap_l4_ok <= s2_l4_ok_q[8  +: L4_BYTES];
+                end
+                default: begin
+                    tap_l4    <= s2_l4_q[8*12 +: 8*L4_BYTES];
+                    tap_l4_ok <= s2_l4_ok_q[12 +: L4_BYTES];
+                end
             endcase
             s3_sum_q[0] <= 21'(s2_sum_q[0]) + 21'(s2_sum_q[1]) + 21'(s2_sum_q[2])
                          + 21'(s2_sum_q[3]) + 21'(s2_sum_q[4]);

@@ -158,6 +158,7 @@ module decap_shell #(
     output      logic [7:0]              tap_g,
     output      logic signed [8:0]       tap_have_l4,
     output      logic [L4_BYTES*8-1:0]   tap_l4,
+    output      logic [L4_BYTES-1:0]     tap_l4_ok,
     output      logic                    tap_csum_ok,
 
     // The beats the front end sees (after the tkeep guard) and their handshake, for a
@@ -311,7 +312,8 @@ module decap_shell #(
         .tap_ip_frag_off(tap_ip_frag_off), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
-        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok)
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_l4_ok(tap_l4_ok),
+        .tap_csum_ok(tap_csum_ok)
     );
 
     // ---- descriptor queue and edit engine -------------------------------------------------

@@ -120,6 +120,7 @@ module geneve_decap
     logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
+    logic [L4_BYTES-1:0]     tap_l4_ok;
     logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees
     logic [DATA_W/8-1:0]     b_tkeep;
     logic                    b_hs, b_tlast, b_tuser;
@@ -186,7 +187,8 @@ module geneve_decap
         .tap_ip_frag_off(tap_ip_frag_off), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
-        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_l4_ok(tap_l4_ok),
+        .tap_csum_ok(tap_csum_ok),
         .beat_tdata(b_tdata), .beat_tkeep(b_tkeep), .beat_hs(b_hs), .beat_tlast(b_tlast),
         .beat_tuser(b_tuser),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
@@ -201,7 +203,7 @@ module geneve_decap
     logic unused;   // the tap fields Geneve does not read (the window count, the EtherType,
                     // the protocol's and options' short checks: the fixed header's cover them,
                     // the early pair), CONTROL's upper bits
-    assign unused = ^{tap_have, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
+    assign unused = ^{tap_have, tap_l4_ok, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
                       early_ip_dst, regs[63:48], regs[31:4]};
 
     logic        lk_valid, rs_valid, rs_hit;

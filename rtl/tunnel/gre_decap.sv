@@ -110,6 +110,7 @@ module gre_decap
     logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
+    logic [L4_BYTES-1:0]     tap_l4_ok;
     logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees (not read)
     logic [DATA_W/8-1:0]     b_tkeep;
     logic                    b_hs, b_tlast, b_tuser;
@@ -169,7 +170,8 @@ module gre_decap
         .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
-        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_l4_ok(tap_l4_ok),
+        .tap_csum_ok(tap_csum_ok),
         .beat_tdata(b_tdata), .beat_tkeep(b_tkeep), .beat_hs(b_hs), .beat_tlast(b_tlast),
         .beat_tuser(b_tuser),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
@@ -203,7 +205,7 @@ module gre_decap
         .tap_short_fixed(tap_short_fixed), .tap_ip_ver_bad(tap_ip_ver_bad),
         .tap_short_opts(tap_short_opts), .tap_ip_frag(tap_ip_frag), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_g(tap_g), .tap_have_l4(tap_have_l4), .tap_l4(tap_l4),
-        .tap_csum_ok(tap_csum_ok),
+        .tap_l4_ok(tap_l4_ok), .tap_csum_ok(tap_csum_ok),
         .ctrl_allow_enable(control[0]), .ctrl_drop_pass(control[1]),
         .ctrl_drop_punt(control[2]), .ctrl_forward_malformed(control[3]),
         .lookup_hit(lookup_hit),

@@ -136,6 +136,7 @@ module vxlan_decap
     logic [31:0]             tap_ip_src, tap_ip_dst, early_ip_src, early_ip_dst;
     logic signed [8:0]       tap_have_l4;
     logic [L4_BYTES*8-1:0]   tap_l4;
+    logic [L4_BYTES-1:0]     tap_l4_ok;
     logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees (not read)
     logic [DATA_W/8-1:0]     b_tkeep;
     logic                    b_hs, b_tlast, b_tuser;
@@ -203,7 +204,8 @@ module vxlan_decap
         .tap_ip_frag_off(tap_ip_frag_off), .tap_ip_pl(tap_ip_pl),
         .tap_ip_ecn(tap_ip_ecn), .tap_ip_src(tap_ip_src), .tap_ip_dst(tap_ip_dst),
         .early_ip_src(early_ip_src), .early_ip_dst(early_ip_dst), .tap_g(tap_g),
-        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_csum_ok(tap_csum_ok),
+        .tap_have_l4(tap_have_l4), .tap_l4(tap_l4), .tap_l4_ok(tap_l4_ok),
+        .tap_csum_ok(tap_csum_ok),
         .beat_tdata(b_tdata), .beat_tkeep(b_tkeep), .beat_hs(b_hs), .beat_tlast(b_tlast),
         .beat_tuser(b_tuser),
         .s_desc_valid(c_valid), .s_desc_drop(c_drop), .s_desc_shift(c_shift),
@@ -221,7 +223,7 @@ module vxlan_decap
                     // the beats (VXLAN's header lies in the tap)
     assign unused = ^{b_tdata, b_tkeep, b_hs, b_tlast, b_tuser, t_awaddr, t_araddr, t_awprot, t_arprot, t_wdata, t_wstrb, t_awvalid,
                       t_wvalid, t_bready, t_arvalid, t_rready, tap_have, tap_l2_bytes,
-                      tap_l2_len, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
+                      tap_l2_len, tap_et, tap_short_proto, tap_l4_ok, tap_short_opts, early_ip_src,
                       early_ip_dst, regs[95:80], regs[63:48], regs[31:4]};
 
     logic        lk_valid, rs_valid, rs_hit;
