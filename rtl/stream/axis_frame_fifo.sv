@@ -7,14 +7,15 @@
 // the FIFO can hold). Blocks that must write a frame's length in front of it (tunnel encap:
 // IP total length, UDP length) sit behind it.
 //
-//   s_axis ──► beat RAM (DEPTH beats) ──► prefetch register ──► output register ──► m_axis
-//                 └─ on tlast: {length, bad} ──► length queue ──────────┘  (+ m_len, m_bad)
+//   s_axis ──► beat RAM (DEPTH beats, ram_sdp_reg) ──┬─────────────────► output register ──► m_axis
+//                 │                                  └─► 2-entry queue ──┘   ▲ (+ m_len, m_bad)
+//                 └─ on tlast: {length, bad} ──► length queue ───────────────┘
 //
 // A frame longer than the RAM is cut where the RAM is full: the rest of it is discarded as it
 // arrives (the FIFO never stalls on it), and at its last beat the stored part is released
 // marked bad (m_oversize), with the frame's real length.
-// Output: one beat per cycle while frames are complete (registered RAM read with a one-beat
-// prefetch).
+// Output: one beat per cycle while frames are complete; a frame's first beat is taken 3 cycles
+// after its last input beat at the earliest (idle FIFO, output ready).
 //
 // Timing. Every decision is a few LUTs from registers (ECP5 out of context: docs/performance.md):
 // - s_axis_tready is a register. It holds exactly what "no free length-queue entry, or the RAM
@@ -26,9 +27,19 @@
 //   beat's bytes come from a log-depth "highest tkeep bit" tree, registered with the commit;
 //   the length is saturated and written into the length queue a cycle later (a frame's
 //   length is read two cycles after its commit at the earliest).
-// - nothing is computed from the RAM's read data (a block RAM's clock-to-output is most of a
-//   cycle): which length-queue entry a beat belongs to is counted on the read side, from the
-//   address of each frame's last stored beat, kept in the length queue.
+// - the beat RAM's words leave through the block RAM's own output register (ram_sdp_reg: a
+//   block RAM's clock-to-output without it is most of a cycle), so a read takes two cycles
+//   (I: address, R: read, L: the word lands). To keep the stream at one beat per cycle under
+//   any backpressure, reads are issued up to 3 beats ahead of the consumer: the output
+//   register and a 2-entry queue catch the words still in flight when it stalls.
+// - to keep the latency, a frame's first read is issued in the cycle it commits (from the
+//   commit itself, not the registered pointers); when that beat is the one being stored in
+//   that cycle (a one-beat frame), the RAM cannot return it, so the input beat is carried
+//   beside the read (two registers) and lands in its place.
+// - nothing is computed from the RAM's read data: which length-queue entry a beat belongs to,
+//   and whether it is its frame's last, is known when its read is issued, from the address of
+//   each frame's last stored beat kept in the length queue; the entry's length and flags are
+//   read when the beat lands.
 
 `default_nettype none
 
@@ -84,9 +95,10 @@ module axis_frame_fifo
         $error("axis_frame_fifo: DATA_W must be a power of two from 16 to 512");
     end
 
-    // Beat RAM: {last, keep, data}.
-    localparam int BW = 1 + KEEP_W + DATA_W;
-    logic [BW-1:0] ram [DEPTH];
+    // Beat RAM: {keep, data} (a beat's tlast is known from the length queue).
+    localparam int BW = KEEP_W + DATA_W;
+    // An output beat: {tuser, oversize, bad, len, tlast, tkeep, tdata}.
+    localparam int EW = 4 + 16 + BW;
 
     logic [AW:0]  wr_ptr, wr_start, rd_ptr;     // wr_start: first beat of the frame being written
     logic         dropping;                     // discarding the tail of an oversize frame
@@ -144,13 +156,56 @@ module axis_frame_fifo
     wire          commit   = s_hs && s_axis_tlast && (store || dropping);
 
     // ------------------------------------------------------------------ read side
-    // Beats of committed frames are [rd_ptr, wr_start).
-    logic          pf_valid;                // prefetch register holds the next beat
-    logic [BW-1:0] pf_beat;
-    logic [FW-1:0] rd_fr, pf_fr;            // length-queue entry of the beat read / prefetched
-    wire           out_take = pf_valid && (!m_axis_tvalid || m_axis_tready);
-    wire           rd_en    = (rd_ptr != wr_start) && (!pf_valid || out_take);
-    wire           lq_free  = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+    // Beats of committed frames are [rd_ptr, wr_start). A read is issued (cycle I) for the beat
+    // at rd_ptr while fewer than 3 beats are issued and not taken; its word lands two cycles
+    // later (L) and goes to the output register, or to the queue behind it when that is full.
+    logic          fr_empty;                // the frame being written has no beat stored
+    logic [1:0]    out_cnt;                 // beats issued and not yet taken (0..3)
+    logic [FW-1:0] rd_fr;                   // length-queue entry of the beat at rd_ptr
+    wire           take     = m_axis_tvalid && m_axis_tready;
+    wire           avail    = rd_ptr != wr_start;
+    // A frame committing now is readable now: its first beat is at rd_ptr when nothing
+    // committed is left.
+    wire           rd_en    = (avail || commit) && (out_cnt != 2'd3 || take);
+    // Its first beat is the beat stored now (a one-beat frame): taken from the input.
+    wire           rd_fwd   = !avail && fr_empty;
+    wire           rd_last  = avail ? (rd_ptr == lq_lastb[rd_fr]) : fr_empty;
+    wire           lq_free  = take && m_axis_tlast;
+
+    logic [BW-1:0] ram_rdata;               // the word read at I, in cycle L
+
+    ram_sdp_reg #(
+        .ADDR_W (AW),
+        .DATA_W (BW)
+    ) u_ram (
+        .clk   (clk),
+        .we    (store),
+        .waddr (wr_ptr[AW-1:0]),
+        .wdata ({s_axis_tkeep, s_axis_tdata}),
+        .raddr (rd_ptr[AW-1:0]),
+        .rdata (ram_rdata)
+    );
+
+    // The read in flight: after I (r1) and after R (r2); the input beat beside it.
+    logic          r1_v, r1_fwd, r1_last, r2_v, r2_fwd, r2_last;
+    logic [FW-1:0] r1_fr, r2_fr;
+    logic [BW-1:0] fw1_q, fw2_q;
+
+    // The beat landing (cycle L), with its frame's length and flags.
+    logic [EW-1:0] land;
+    always_comb begin
+        land = {r2_last && lq_bad[r2_fr], lq_over[r2_fr], lq_bad[r2_fr], lq_len[r2_fr],
+                r2_last, r2_fwd ? fw2_q : ram_rdata};
+    end
+
+    // Queue behind the output register (2 entries, circular).
+    logic [EW-1:0] q_e [2];
+    logic          q_wr, q_rd;
+    logic [1:0]    q_n;
+    wire           m_free = !m_axis_tvalid || m_axis_tready;
+    wire           q_pop  = m_free && q_n != 2'd0;
+    // A landing beat goes to the output register when nothing waits before it.
+    wire           q_push = r2_v && !(m_free && q_n == 2'd0);
 
     // Next fills as flags: one more, one fewer, or the same.
     logic ram_full_n, ram_full_m1_n, lq_full_n, lq_full_m1_n, dropping_n;
@@ -169,9 +224,6 @@ module axis_frame_fifo
 
     always_ff @(posedge clk) begin
         if (store) begin
-            ram[wr_ptr[AW-1:0]] <= {s_axis_tlast || overflow, s_axis_tkeep, s_axis_tdata};
-        end
-        if (store) begin
             wr_ptr   <= wr_ptr + 1'b1;
             wr_lastb <= wr_ptr;
         end
@@ -188,8 +240,10 @@ module axis_frame_fifo
             lq_wr    <= lq_wr + 1'b1;
             wr_start <= store ? wr_ptr + 1'b1 : wr_ptr;
             fr_stored <= '0;
+            fr_empty  <= 1'b1;
         end else if (store) begin
             fr_stored <= fr_stored + 1'b1;
+            fr_empty  <= 1'b0;
         end
         dropping <= dropping_n;
 
@@ -207,27 +261,35 @@ module axis_frame_fifo
         lq_full_m1  <= lq_full_m1_n;
         s_axis_tready <= !lq_full_n && (dropping_n || !ram_full_n);
 
-        // RAM read into the prefetch register; after a frame's last beat, the next frame.
+        // Read issue (I); after a frame's last beat, the next frame.
         if (rd_en) begin
-            pf_beat  <= ram[rd_ptr[AW-1:0]];
-            pf_fr    <= rd_fr;
-            if (rd_ptr == lq_lastb[rd_fr]) rd_fr <= rd_fr + 1'b1;
-            rd_ptr   <= rd_ptr + 1'b1;
-            pf_valid <= 1'b1;
-        end else if (out_take) begin
-            pf_valid <= 1'b0;
+            if (rd_last) rd_fr <= rd_fr + 1'b1;
+            rd_ptr <= rd_ptr + 1'b1;
         end
+        out_cnt <= out_cnt + 2'(rd_en) - 2'(take);
+        r1_v    <= rd_en;
+        r1_fwd  <= rd_fwd;
+        r1_last <= rd_last;
+        r1_fr   <= rd_fr;
+        fw1_q   <= {s_axis_tkeep, s_axis_tdata};
+        r2_v    <= r1_v;
+        r2_fwd  <= r1_fwd;
+        r2_last <= r1_last;
+        r2_fr   <= r1_fr;
+        fw2_q   <= fw1_q;
+
+        // Landing (L): into the queue, or straight into the output register.
+        if (q_push) q_e[q_wr] <= land;
+        q_wr <= q_wr ^ q_push;
+        q_rd <= q_rd ^ q_pop;
+        q_n  <= q_n + 2'(q_push) - 2'(q_pop);
 
         // Output register.
-        if (out_take) begin
-            {m_axis_tlast, m_axis_tkeep, m_axis_tdata} <= pf_beat;
-            m_axis_tuser <= pf_beat[BW-1] && lq_bad[pf_fr];
-            m_len        <= lq_len[pf_fr];
-            m_bad        <= lq_bad[pf_fr];
-            m_oversize   <= lq_over[pf_fr];
+        if (m_free && (q_n != 2'd0 || r2_v)) begin
+            {m_axis_tuser, m_oversize, m_bad, m_len, m_axis_tlast, m_axis_tkeep, m_axis_tdata}
+                <= (q_n != 2'd0) ? q_e[q_rd] : land;
         end
-        if (out_take) m_axis_tvalid <= 1'b1;
-        else if (m_axis_tready) m_axis_tvalid <= 1'b0;
+        if (m_free) m_axis_tvalid <= q_n != 2'd0 || r2_v;
         // A frame's queue entry is freed when its last beat leaves.
         if (lq_free) lq_rd <= lq_rd + 1'b1;
 
@@ -237,8 +299,9 @@ module axis_frame_fifo
             ram_used <= '0; lq_used <= '0;
             ram_full <= 1'b0; ram_full_m1 <= 1'b0; lq_full <= 1'b0; lq_full_m1 <= 1'b0;
             s_axis_tready <= 1'b1;
-            lq_wr <= '0; lq_rd <= '0; pf_valid <= 1'b0; m_axis_tvalid <= 1'b0;
-            rd_fr <= '0; pf_fr <= '0;
+            lq_wr <= '0; lq_rd <= '0; m_axis_tvalid <= 1'b0;
+            rd_fr <= '0; fr_empty <= 1'b1; out_cnt <= '0;
+            r1_v <= 1'b0; r2_v <= 1'b0; q_wr <= 1'b0; q_rd <= 1'b0; q_n <= '0;
             cl_we_q <= 1'b0;
         end
     end

@@ -22,7 +22,8 @@ the output always ready:
   One beat per cycle: frames of equal beat count sent back to back leave back to back
     (last output beat - first output beat = total beats - 1 cycles), and s_axis_tready never
     falls while they do, for 1..8-beat frames with DEPTH = 16 and FRAMES = 4; complete frames
-    already stored leave back to back from the edge the output turns ready.
+    already stored leave back to back from the edge the output turns ready, and under any
+    pattern of the output's ready m_axis_tvalid stays high until the last of them has left.
 
 The RAM geometry comes from the environment (WS_FIFO_DEPTH, WS_FIFO_FRAMES; the pytest entry
 sets them together with the DEPTH/FRAMES parameters).
@@ -51,9 +52,12 @@ SMALL = DEPTH <= 64
 LEN_MAX = 0xFFFF
 
 # Edges from a frame's last input handshake to its first output handshake (idle FIFO, output
-# ready): commit of the frame -> RAM read into the prefetch register -> output register ->
-# handshake. Measured at 64/128/256/512 bits with DEPTH 16, and at 256 bits with DEPTH 1024.
+# ready): commit of the frame (its first read issued) -> RAM read -> RAM output register ->
+# output register -> handshake. Measured at 64/128/256/512 bits with DEPTH 16, and at 256 bits with DEPTH 1024.
 LATENCY = 3
+# Committed beats out of the RAM while the sink is stalled: the output register and the 2-entry
+# queue behind it (the reads in flight when the sink stalls land there).
+OUT_HELD = 3
 
 
 # ------------------------------------------------------------------------------ reference model
@@ -447,6 +451,47 @@ async def stored_frames_leave_back_to_back(dut):
         await idle(dut)
 
 
+@cocotb.test(timeout_time=2, timeout_unit="ms")
+async def stored_frames_random_backpressure(dut):
+    """Output stalled while min(FRAMES, 8) frames (1..4 beats) come in; then the sink's ready
+    follows a random pattern (several stall probabilities): m_axis_tvalid never falls until the
+    last beat has left (the reads in flight when the sink stalls wait at the output, and the
+    reads resume in time), and the frames are whole and in order."""
+    kw = start(dut)
+    await reset(dut)
+    src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
+    probe = Probe(dut)
+    rng = random.Random(f"stored random {kw} {SEED}")
+    for rnd, p_stall in enumerate((0.1, 0.3, 0.5, 0.7, 0.9)):
+        dut.m_axis_tready.value = 0
+        count = min(FRAMES, 8)
+        per = max(1, min(4, DEPTH // count))
+        batch = [
+            make_frame(rng, rng.randint(1, per * kw), rng.random() < 0.25, kw)
+            for _ in range(count)
+        ]
+        n_out = len(probe.frames)
+        for f, _ in batch:
+            await src.send(f)
+        await src.wait()
+        await idle(dut, LATENCY + 3)
+        total = sum(e.in_beats for _, e in batch)
+        low = []
+        for _ in range(50 * total + 50):
+            if len(probe.frames) >= n_out + len(batch):
+                break
+            dut.m_axis_tready.value = int(rng.random() >= p_stall)
+            await RisingEdge(dut.clk)
+            if not int(dut.m_axis_tvalid.value) and len(probe.frames) < n_out + len(batch):
+                low.append(probe.cycle)
+        dut.m_axis_tready.value = 0
+        assert len(probe.frames) == n_out + len(batch), f"round {rnd}: frames missing"
+        assert not low, f"round {rnd} (stall {p_stall}): m_axis_tvalid low at edges {low[:10]}"
+        for i, (_, exp) in enumerate(batch):
+            check_frame(probe.frames[n_out + i], exp, kw, f"round {rnd}, frame {i}")
+        await idle(dut)
+
+
 # (the length-queue round needs FRAMES frames of 2 beats to fit in the RAM)
 @cocotb.test(timeout_time=2, timeout_unit="ms", skip=not (DEPTH >= 2 * FRAMES + 2))
 async def fill_and_drain(dut):
@@ -468,7 +513,9 @@ async def fill_and_drain(dut):
     rounds = {
         "length queue full": [frame_beats(1, 2) for _ in range(3 * FRAMES)],
         "RAM full": [frame_beats(big, DEPTH - 1) for _ in range(4)],
-        "oversize alone": [make_frame(rng, 3 * DEPTH * kw, False, kw)] + [frame_beats(1, 1) for _ in range(3)],
+        # (2-beat frames behind it: the 3 slots freed by the beats held at the output take one
+        # and a half of them, so the source is still busy when the FIFO is full)
+        "oversize alone": [make_frame(rng, 3 * DEPTH * kw, False, kw)] + [frame_beats(2, 2) for _ in range(3)],
         "oversize behind a frame": [frame_beats(4, 4), make_frame(rng, 3 * DEPTH * kw + 5, False, kw),
                                     frame_beats(1, 3)],
     }
@@ -486,8 +533,9 @@ async def fill_and_drain(dut):
         stored = [min(len(f), DEPTH) for f in done]
         committed = sum(stored)
         held = committed + min(len(open_), DEPTH)
-        # with the sink stalled, the prefetch and output registers hold 2 committed beats
-        in_ram = held - min(2, committed)
+        # with the sink stalled, the output register and the queue behind it hold 3 committed
+        # beats (OUT_HELD)
+        in_ram = held - min(OUT_HELD, committed)
         dut._log.info("%s: full with %d complete frames, %d beats in the RAM", name, len(done), in_ram)
         if name == "length queue full":
             assert len(done) == FRAMES and not open_, f"{name}: {len(done)} complete frames in, expected {FRAMES}"
@@ -499,9 +547,9 @@ async def fill_and_drain(dut):
             assert len(done) >= 1 and len(done[0]) == 3 * DEPTH
             assert not [c for c in probe.ready_low if done[0][0] <= c <= done[0][-1]], f"{name}: stalled"
         if name == "oversize behind a frame":
-            # it waits for the frame in front of it (2 of its 4 beats still in the RAM: a RAM
+            # it waits for the frame in front of it (1 of its 4 beats still in the RAM: a RAM
             # full of other frames only stalls)
-            assert len(done) == 1 and len(open_) == DEPTH - (stored[0] - 2)
+            assert len(done) == 1 and len(open_) == DEPTH - (stored[0] - OUT_HELD)
         # drain
         set_pauses(src, snk, 0.2, 0.3, 310 + n + 1000 * SEED)
         for i, (_, exp) in enumerate(frames):

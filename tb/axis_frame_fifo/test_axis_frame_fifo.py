@@ -18,7 +18,8 @@ def run(data_w: int, depth: int, frames: int) -> None:
         test_module="axis_frame_fifo_tb",
         test_dir=HERE,
         parameters={"DATA_W": data_w, "DEPTH": depth, "FRAMES": frames},
-        sources=[RTL / "stream" / "stream_pkg.sv", RTL / "stream" / "axis_frame_fifo.sv"],
+        sources=[RTL / "stream" / "stream_pkg.sv", RTL / "mem" / "ram_sdp_reg.sv",
+                 RTL / "stream" / "axis_frame_fifo.sv"],
         # the bench's reference model needs the RAM's geometry
         extra_env={"WS_FIFO_DEPTH": str(depth), "WS_FIFO_FRAMES": str(frames)},
     )
