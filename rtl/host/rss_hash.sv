@@ -55,8 +55,8 @@
 // When a write takes effect (tuple "of cycle t" = presented in cycle t; c0 = the write's cycle)
 //   * CTRL: tuples of cycles >= c0 + 2. DEFAULT_QUEUE: tuples of cycles >= c0 - 7 (it is
 //     read in the cycle before the output registers).
-//   * INDIR[i]: the table word is written at the end of c0 + 2; tuples of cycles >= c0 - 4 see
-//     the new entry (their table read is at the end of cycle t + 6; a read and a write of one
+//   * INDIR[i]: the table word is written at the end of c0 + 2; tuples of cycles >= c0 - 5 see
+//     the new entry (their table read is at the end of cycle t + 7; a read and a write of one
 //     entry at one edge give the written word), earlier ones the old.
 //   * KEY[i]: a staging copy; nothing changes until KEY_CTRL loads it.
 //   * KEY_CTRL load, the rebuild: from the end of c0 + 2 the contribution tables of the bank
@@ -74,21 +74,21 @@
 //          pairs in order and swapped)
 //   t+2    the chunks combined: swap
 //   t+3    the input bytes, one way or the other, address the 36 contribution tables
-//   t+4    the tables' words (block RAM outputs) into registers, no logic
-//   t+5    XOR 36 -> 1 (three LUT levels): the hash
-//   t+6    the hash's low bits address the indirection table (port B's write to the same
+//   t+4    the tables' words into the block RAMs' output registers (ram_sdp_reg), no logic
+//   t+5    into plain registers, no logic
+//   t+6    XOR 36 -> 1 (three LUT levels): the hash
+//   t+7    the hash's low bits address the indirection table (port B's write to the same
 //          entry in this cycle is noted: its word bypasses the read)
-//   t+7    the table's word into a register by the block RAM, no logic
-//   t+8    into a second register, no logic
+//   t+8    the table's word into the block RAM's output register (ram_tdp_reg), no logic
 //   t+9    queue (entry, bypass or DEFAULT_QUEUE), hash, type into the output registers
 //
 // Contribution tables: the hash is the XOR over input bit positions b that are set of the key
 // window K[b .. b+31]. For input byte p (0..35) and value v, table p holds the XOR of the
 // windows of v's set bits, so the hash is the XOR of 36 table words. Each table is a block RAM
-// of 2 banks x 256 words x 32 bits (one DP16KD); the rebuild writes the idle bank while the
-// datapath reads the other. The rebuild walks v in Gray-code order, so each entry is the one
-// before XOR one key window (8 windows per byte position, from a key copy shifted by a byte
-// per position).
+// of 2 banks x 256 words x 32 bits (on ECP5 two DP16KD, ram_sdp_reg's 18-bit tiles); the
+// rebuild writes the idle bank while the datapath reads the other. The rebuild walks v in
+// Gray-code order, so each entry is the one before XOR one key window (8 windows per byte
+// position, from a key copy shifted by a byte per position).
 
 `default_nettype none
 
@@ -346,8 +346,7 @@ module rss_hash #(
     logic [31:0]        rd_mux2_q;   // data (c4)
     logic               rd_err2_q;   // data
     logic               rd_tab3_q;   // data
-    logic [QUEUE_W-1:0] tb_rd;       // indirection table, port B word (c3)
-    logic [QUEUE_W-1:0] tb_rd_q;     // data: registered (c4)
+    logic [QUEUE_W-1:0] tb_rd;       // indirection table, port B word (c4: ram_tdp_reg)
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -385,30 +384,27 @@ module rss_hash #(
         rd_mux2_q <= rd_mux_q;
         rd_err2_q <= rd_err_q;
         rd_tab3_q <= rd_tab2_q;
-        tb_rd_q   <= tb_rd;
     end
 
     // c4: the answer
     assign rd_ack  = rd_p_q[3];
-    assign rd_data = rd_tab3_q ? 32'(tb_rd_q) : rd_mux2_q;
+    assign rd_data = rd_tab3_q ? 32'(tb_rd) : rd_mux2_q;
     assign rd_err  = rd_err2_q;
 
     // ------------------------------------------------------------------------------------
-    // Indirection table port B: a write's or a read's command in c1, the RAM in c2
-    // (wr_ready keeps a write's wr_req out of a read's rd_req cycle, so they never meet)
+    // Indirection table port B: a write's or a read's command in c1, the RAM in c2 (port B
+    // reads whenever it does not write; wr_ready keeps a write's wr_req out of a read's rd_req
+    // cycle, so they never meet), a read's word in its output register in c3
     // ------------------------------------------------------------------------------------
     logic               tb_we_q;
-    logic               tb_re_q;
     logic [IDX_W-1:0]   tb_addr_q;   // data
     logic [QUEUE_W-1:0] tb_wdata_q;  // data
 
     always_ff @(posedge clk) begin
         if (rst) begin
             tb_we_q <= 1'b0;
-            tb_re_q <= 1'b0;
         end else begin
             tb_we_q <= wq_v && is_indir(wq_addr) && wq_strb[0] && (QUEUE_W <= 8 || wq_strb[1]);
-            tb_re_q <= rd_p_q[0] && is_indir(rd_wa_q);
         end
     end
 
@@ -653,36 +649,32 @@ module rss_hash #(
 
     // ------------------------------------------------------------------------------------
     // t+3: the input taken one way or the other addresses the contribution tables (with the
-    // bank in use); t+4: their words into registers
+    // bank in use); t+4: their words into the RAMs' output registers
     // ------------------------------------------------------------------------------------
     logic [8*NPOS-1:0] s3_in;
     assign s3_in = s3_swap ? s3_rev : s3_fwd;
 
-    logic [NPOS-1:0][31:0] c_rd;   // block RAM outputs (t+4)
-    logic [NPOS-1:0][31:0] c5_q;   // data: registered (t+5)
+    // The tables' words (t+5) leave through the block RAMs' own output registers (ram_sdp_reg:
+    // the read at the end of t+3, the output register at the end of t+4), whose clock-to-output
+    // is short enough for the route across the die to a plain register (c6_q, t+6), where
+    // the XOR starts.
+    logic [NPOS-1:0][31:0] c_rd;   // the RAMs' output registers (t+5)
+    logic [NPOS-1:0][31:0] c6_q;   // data (t+6)
 
     for (genvar p = 0; p < NPOS; p++) begin : g_pos
-        // A write (the idle bank) never addresses the word a read (the bank in use) reads
-        (* no_rw_check *)
-        logic [31:0] ctab [512];
-        logic [8:0]  rd_a;
-        logic [31:0] rd_q;       // the block RAM's output
-
-        initial begin
-            for (int i = 0; i < 512; i++) ctab[i] = '0;
-        end
-
-        assign rd_a = {bank_q, s3_in[8*(NPOS-1-p) +: 8]};
-
-        always_ff @(posedge clk) begin
-            if (r2_we[p]) ctab[r2_addr] <= acc_q;
-        end
-
-        always_ff @(posedge clk) begin
-            rd_q <= ctab[rd_a];
-        end
-
-        assign c_rd[p] = rd_q;
+        // A write (the idle bank) never addresses the word a read (the bank in use) reads.
+        // All-zero contents at configuration.
+        ram_sdp_reg #(
+            .ADDR_W (9),
+            .DATA_W (32)
+        ) u_ctab (
+            .clk   (clk),
+            .we    (r2_we[p]),
+            .waddr (r2_addr),
+            .wdata (acc_q),
+            .raddr ({bank_q, s3_in[8*(NPOS-1-p) +: 8]}),
+            .rdata (c_rd[p])
+        );
     end
 
     logic       v4_q;
@@ -708,71 +700,58 @@ module rss_hash #(
 
     always_ff @(posedge clk) begin
         {t4_q, t5_q, t6_q, t7_q, t8_q, t9_q} <= {s3_type, t4_q, t5_q, t6_q, t7_q, t8_q};
-        c5_q <= c_rd;
+        c6_q <= c_rd;
     end
 
     // ------------------------------------------------------------------------------------
-    // t+5: the XOR of the 36 words (three LUT levels): the hash
+    // t+6: the XOR of the 36 words (three LUT levels): the hash
     // ------------------------------------------------------------------------------------
-    logic [31:0] h6_q;   // data: the hash (t+6)
-    logic [31:0] h7_q;   // data
+    logic [31:0] h7_q;   // data: the hash (t+7)
     logic [31:0] h8_q;   // data
     logic [31:0] h9_q;   // data
 
     always_ff @(posedge clk) begin
         logic [31:0] x;
         x = '0;
-        for (int p = 0; p < NPOS; p++) x ^= c5_q[p];
-        h6_q <= x;
-        h7_q <= h6_q;
+        for (int p = 0; p < NPOS; p++) x ^= c6_q[p];
+        h7_q <= x;
         h8_q <= h7_q;
         h9_q <= h8_q;
     end
 
     // ------------------------------------------------------------------------------------
-    // t+6: the indirection table read; t+7 its word into a register, t+8 into a second one
-    // (no logic: the first sits by the block RAM); t+9 the output registers
+    // t+7: the indirection table read (port A); t+8 its word into the block RAM's output
+    // register (ram_tdp_reg), no logic; t+9 the output registers. Port B: the AXI side's
+    // writes and reads (a read's word in c4)
     // ------------------------------------------------------------------------------------
-    (* no_rw_check *)
-    logic [QUEUE_W-1:0] itab [TABLE_ENTRIES];
     logic [IDX_W-1:0]   ia;
-    logic [QUEUE_W-1:0] ia_rd;      // port A word (t+7)
+    logic [QUEUE_W-1:0] ia_rd;      // port A word (t+9)
     logic               coll;       // port B writes the word port A reads this cycle
-    logic               coll7_q;
-    logic [QUEUE_W-1:0] wd7_q;      // data: the word port B wrote
-    logic [QUEUE_W-1:0] ia8_q;      // data: the word read, registered (t+8)
     logic               coll8_q;    // data
-    logic [QUEUE_W-1:0] wd8_q;      // data
-    logic [QUEUE_W-1:0] ia9_q;      // data (t+9)
+    logic [QUEUE_W-1:0] wd8_q;      // data: the word port B wrote
     logic               coll9_q;    // data
     logic [QUEUE_W-1:0] wd9_q;      // data
 
-    initial begin
-        for (int i = 0; i < TABLE_ENTRIES; i++) itab[i] = '0;
-    end
-
-    assign ia   = IDX_W'(h6_q & 32'(TABLE_ENTRIES - 1));
+    assign ia   = IDX_W'(h7_q & 32'(TABLE_ENTRIES - 1));
     assign coll = tb_we_q && tb_addr_q == ia;
 
-    always_ff @(posedge clk) begin
-        ia_rd <= itab[ia];
-    end
+    ram_tdp_reg #(
+        .ADDR_W   (IDX_W),
+        .DATA_W   (QUEUE_W),
+        .A_OUTREG (1'b1)
+    ) u_itab (
+        .clk     (clk),
+        .addr_a  (ia),
+        .rdata_a (ia_rd),
+        .we_b    (tb_we_q),
+        .addr_b  (tb_addr_q),
+        .wdata_b (tb_wdata_q),
+        .rdata_b (tb_rd)
+    );
 
     always_ff @(posedge clk) begin
-        if (tb_we_q) begin
-            itab[tb_addr_q] <= tb_wdata_q;
-        end else if (tb_re_q) begin
-            tb_rd <= itab[tb_addr_q];
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        coll7_q <= coll;
-        wd7_q   <= tb_wdata_q;
-        ia8_q   <= ia_rd;
-        coll8_q <= coll7_q;
-        wd8_q   <= wd7_q;
-        ia9_q   <= ia8_q;
+        coll8_q <= coll;
+        wd8_q   <= tb_wdata_q;
         coll9_q <= coll8_q;
         wd9_q   <= wd8_q;
     end
@@ -789,7 +768,7 @@ module rss_hash #(
     always_ff @(posedge clk) begin
         out_type  <= t9_q;
         out_hash  <= (t9_q == T_NONE) ? 32'd0 : h9_q;
-        out_queue <= (t9_q == T_NONE) ? defq_q : coll9_q ? wd9_q : ia9_q;
+        out_queue <= (t9_q == T_NONE) ? defq_q : coll9_q ? wd9_q : ia_rd;
     end
 
     always_ff @(posedge clk) begin

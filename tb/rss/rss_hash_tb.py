@@ -29,7 +29,7 @@ LATENCY = 10
 # with the new key; an INDIR write in c0 reaches the tuples of cycles >= c0 + INDIR_FROM;
 # DEFAULT_QUEUE the tuples of cycles >= c0 + DEFQ_FROM.
 KEY_FROM = 36 * 256 + 2
-INDIR_FROM = -4
+INDIR_FROM = -5
 DEFQ_FROM = -7
 REBUILD_WAIT = 36 * 256 + 16
 

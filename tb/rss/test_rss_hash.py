@@ -21,6 +21,7 @@ def test_rss_hash(entries: int, queue_w: int) -> None:
         test_module="rss_hash_tb",
         test_dir=HERE,
         parameters={"TABLE_ENTRIES": entries, "QUEUE_W": queue_w},
-        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "host" / "rss_hash.sv"],
+        sources=[RTL / "control" / "axil_reg_if.sv", RTL / "mem" / "ram_sdp_reg.sv",
+                 RTL / "mem" / "ram_tdp_reg.sv", RTL / "host" / "rss_hash.sv"],
         extra_env={"WS_TABLE_ENTRIES": str(entries), "WS_QUEUE_W": str(queue_w)},
     )
