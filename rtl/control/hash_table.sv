@@ -377,11 +377,14 @@ module hash_table #(
             byp_hit_q <= byp_word_q[SLOT_W-1] && byp_word_q[VALUE_W +: KEY_W] == s2_key_q;
         end
 
-        // Each landed word's {valid, key} compare is registered alone (rd_hit_q): the
-        // lookup's qualifiers (valid, the table cleared, the way bypassed) are registered
-        // beside it and joined after, so the compare tree has no input but the word and the
-        // key (the RAM's output crosses to fabric in front of it).
-        logic [MEMS-1:0]              rd_hit_q;
+        // Each landed word's {valid, key} compare is registered in chunks of CMP_W bits
+        // (rd_eq_q), two LUT levels behind the RAM's output, which crosses to fabric in front
+        // of them; the chunks, the lookup's qualifiers (valid, the table cleared) and the
+        // bypass are joined in the select stage.
+        localparam int TAG_W = KEY_W + 1;
+        localparam int CMP_W = 8;
+        localparam int NCMP  = (TAG_W + CMP_W - 1) / CMP_W;
+        logic [NCMP-1:0]              rd_eq_q [MEMS];
         logic                         qual_q;     // a lookup, after the post-reset clear
         logic [MEMS-1:0]              hit;
         logic [MEMS-1:0]              byp_sel_q;  // the way's word is the bypassed one
@@ -390,10 +393,15 @@ module hash_table #(
         logic [VALUE_W-1:0]           byp_val_q;  // data: not reset
 
         for (genvar m = 0; m < MEMS; m++) begin : g_way
+            logic [NCMP*CMP_W-1:0] tag, want;
+            assign tag  = (NCMP*CMP_W)'(cmp_rd[m][SLOT_W-1:VALUE_W]);
+            assign want = (NCMP*CMP_W)'({1'b1, cmp_key});
             always_ff @(posedge clk) begin
-                rd_hit_q[m] <= cmp_rd[m][SLOT_W-1] && cmp_rd[m][VALUE_W +: KEY_W] == cmp_key;
+                for (int c = 0; c < NCMP; c++) begin
+                    rd_eq_q[m][c] <= tag[c*CMP_W +: CMP_W] == want[c*CMP_W +: CMP_W];
+                end
             end
-            assign hit[m] = qual_q && (byp_sel_q[m] ? byp_hit_d_q : rd_hit_q[m]);
+            assign hit[m] = qual_q && (byp_sel_q[m] ? byp_hit_d_q : &rd_eq_q[m]);
         end
 
         always_ff @(posedge clk) begin

@@ -113,7 +113,10 @@ module gre_classify
     logic               g1_v6_q;
     logic               g1_p_v4_q, g1_p_v6_q, g1_p_teb_q;
     logic               g1_ecn_on_q;        // outer ECN is ECT(1) or CE (L3 payloads)
-    logic               g1_ecn_pl_short_q, g1_ecn_trunc_q, g1_teb_short_q;
+    logic               g1_teb_short_q;
+    // An inner IPv4 / IPv6 header's ECN byte lies past the IP payload or the window (G2
+    // selects by the protocol: its compare is not in front of these flags either)
+    logic               g1_ecn_short4_q, g1_ecn_short6_q;
     // RFC 6040: outer CE over a Not-ECT inner header, for an inner IPv4 and an inner IPv6
     // header (G2 selects: the IP version's compare is not in front of the flags' select)
     logic               g1_ecn_drop4_q, g1_ecn_drop6_q;
@@ -199,8 +202,8 @@ module gre_classify
             g1_p_v6_q        <= p_v6;
             g1_p_teb_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_TEB;
             g1_ecn_on_q      <= tap_ip_ecn[0];   // 01 ECT(1) or 11 CE
-            g1_ecn_pl_short_q <= p_v6 ? by_opts(lt_ecn6, cks) : by_opts(lt_ecn4, cks);
-            g1_ecn_trunc_q   <= p_v6 ? by_opts(have_ecn6, cks) : by_opts(have_ecn4, cks);
+            g1_ecn_short4_q  <= by_opts(lt_ecn4 | have_ecn4, cks);
+            g1_ecn_short6_q  <= by_opts(lt_ecn6 | have_ecn6, cks);
             g1_teb_short_q   <= by_opts(lt_teb, cks);
             g1_ecn_drop4_q   <= by_opts(drop4, cks);
             g1_ecn_drop6_q   <= by_opts(drop6, cks);
@@ -266,7 +269,7 @@ module gre_classify
     always_comb begin
         if (ctrl_allow_enable && g1_v6_q)               g2_pay = OUT_DROP_NOT_ALLOWED;
         else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_pay = OUT_PUNT;
-        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_ecn_pl_short_q || g1_ecn_trunc_q))
+        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_short6_q : g1_ecn_short4_q))
                                                         g2_pay = OUT_DROP_TRUNCATED;
         else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_drop6_q : g1_ecn_drop4_q))
                                                         g2_pay = OUT_DROP_ECN;

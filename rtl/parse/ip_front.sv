@@ -355,23 +355,12 @@ module ip_front
             // L4 window from span byte 16 * (u / 4); S3 adds 4 * (u % 4).
             s2_fine_q <= s1_u_q[1:0];
             case (s1_u_q[3:2])
-                2'd0: begin
-                    s2_l4_q    <= span_ext[8*0  +: 8*L4_COARSE];
-                    s2_l4_ok_q <= span_ok_ext[0  +: L4_COARSE];
-                end
-                2'd1: begin
-                    s2_l4_q    <= span_ext[8*16 +: 8*L4_COARSE];
-                    s2_l4_ok_q <= span_ok_ext[16 +: L4_COARSE];
-                end
-                2'd2: begin
-                    s2_l4_q    <= span_ext[8*32 +: 8*L4_COARSE];
-                    s2_l4_ok_q <= span_ok_ext[32 +: L4_COARSE];
-                end
-                default: begin
-                    s2_l4_q    <= span_ext[8*48 +: 8*L4_COARSE];
-                    s2_l4_ok_q <= span_ok_ext[48 +: L4_COARSE];
-                end
+                2'd0:    s2_l4_q <= span_ext[8*0  +: 8*L4_COARSE];
+                2'd1:    s2_l4_q <= span_ext[8*16 +: 8*L4_COARSE];
+                2'd2:    s2_l4_q <= span_ext[8*32 +: 8*L4_COARSE];
+                default: s2_l4_q <= span_ext[8*48 +: 8*L4_COARSE];
             endcase
+            s2_l4_ok_q <= L4_COARSE'(span_ok_ext >> (16 * int'(s1_u_q[3:2])));
         end
         if (rst) s2_valid_q <= 1'b0;
     end
@@ -427,23 +416,12 @@ module ip_front
             tap_g           <= 8'(s2_l2_len_q) + 8'(s2_hl_q);
             tap_have_l4     <= 9'(s2_have_l3_q) - 9'(s2_hl_q);
             case (s2_fine_q)
-                2'd0: begin
-                    tap_l4    <= s2_l4_q[8*0  +: 8*L4_BYTES];
-                    tap_l4_ok <= s2_l4_ok_q[0  +: L4_BYTES];
-                end
-                2'd1: begin
-                    tap_l4    <= s2_l4_q[8*4  +: 8*L4_BYTES];
-                    tap_l4_ok <= s2_l4_ok_q[4  +: L4_BYTES];
-                end
-                2'd2: begin
-                    tap_l4    <= s2_l4_q[8*8  +: 8*L4_BYTES];
-                    tap_l4_ok <= s2_l4_ok_q[8  +: L4_BYTES];
-                end
-                default: begin
-                    tap_l4    <= s2_l4_q[8*12 +: 8*L4_BYTES];
-                    tap_l4_ok <= s2_l4_ok_q[12 +: L4_BYTES];
-                end
+                2'd0:    tap_l4 <= s2_l4_q[8*0  +: 8*L4_BYTES];
+                2'd1:    tap_l4 <= s2_l4_q[8*4  +: 8*L4_BYTES];
+                2'd2:    tap_l4 <= s2_l4_q[8*8  +: 8*L4_BYTES];
+                default: tap_l4 <= s2_l4_q[8*12 +: 8*L4_BYTES];
             endcase
+            tap_l4_ok <= L4_BYTES'(s2_l4_ok_q >> (4 * int'(s2_fine_q)));
             s3_sum_q[0] <= 21'(s2_sum_q[0]) + 21'(s2_sum_q[1]) + 21'(s2_sum_q[2])
                          + 21'(s2_sum_q[3]) + 21'(s2_sum_q[4]);
             s3_sum_q[1] <= 21'(s2_sum_q[5]) + 21'(s2_sum_q[6]) + 21'(s2_sum_q[7])
