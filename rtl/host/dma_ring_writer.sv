@@ -232,6 +232,7 @@ module dma_ring_writer
     logic [QUEUES-1:0][ADDR_W-3:0] q_wb;        // write-back address [ADDR_W-1:2]
     logic [QUEUES-1:0][31:0]       q_cons;      // host's consumer counter
     logic [QUEUES-1:0][31:0]       q_lim;       // q_cons + ring size (lags q_cons: safe)
+    logic [QUEUES-1:0][31:0]       q_sz;        // 1 << q_lsize, decoded as it is written
     logic [QUEUES-1:0][31:0]       q_prod;      // allocated producer counter
     logic [QUEUES-1:0][31:0]       q_cprod;     // committed (acknowledged) producer counter
     logic [QUEUES-1:0][31:0]       n_frames;
@@ -242,6 +243,33 @@ module dma_ring_writer
     logic [31:0]                   n_berr;      // B responses with an error
     logic [31:0]                   n_wb;        // write-backs issued
     logic [31:0]                   n_bursts;    // data bursts issued
+    // A queue's limit after a CONS or CTRL write (register writes, below): c2 read, c3 summed,
+    // c4 written
+    logic           lim_v1_q;
+    logic           lim_v2_q;
+    logic [QW-1:0]  lim_q1_q;
+    logic [QW-1:0]  lim_q2_q;
+    logic [1:0][QUEUES-1:0] lim_oh1_q;   // lim_q1_q one-hot, two copies (the c2 reads)
+    logic [QUEUES-1:0] lim_oh2_q;        // lim_v2_q for queue q
+    logic           lim_v3_q;
+    logic [QW-1:0]  lim_q3_q;
+    logic [QUEUES-1:0] lim_oh3_q;        // c4's write enables
+    logic [31:0]    lim_new_q;  // c3: the new limit (registered: it fans out to every queue)
+    logic [31:0]    lim_cons_q;
+    logic [31:0]    lim_sz_q;   // the ring size (read decoded at c2, so c3 is the add alone)
+
+    // A queue's 32-bit register by a one-hot of the queue: an AND-OR
+    function automatic logic [31:0] rd_pick(input logic [QUEUES-1:0] oh,
+                                            input logic [QUEUES-1:0][31:0] v);
+        // per bit the OR of the AND terms as one reduction, so it maps as a tree, not a chain
+        logic [31:0]       w;
+        logic [QUEUES-1:0] t;
+        for (int b = 0; b < 32; b++) begin
+            for (int q = 0; q < QUEUES; q++) t[q] = oh[q] && v[q][b];
+            w[b] = |t;
+        end
+        return w;
+    endfunction
 
     // ====================================================================================
     // Input: I (registered beat), F (buffer write), E1/E2 (the frame's record)
@@ -305,7 +333,8 @@ module dma_ring_writer
     logic              in_frame_q;  // a frame has started
     logic              fdrop_q;     // the current frame is being dropped
     logic [15:0]       flen_q;      // bytes of the current frame before this beat
-    logic [NB_W-1:0]   fnb_q;       // beats of it written
+    logic [NB_W-1:0]   fnb_q;       // beats of it before this beat (read only if it is kept, when
+                                    // every beat is written: so the drop is not waited for)
     logic [$clog2(FRAMES):0] st_used_q;   // frame records queued or on their way
     logic              st_pop;
 
@@ -373,7 +402,7 @@ module dma_ring_writer
                     in_frame_q <= 1'b1;
                     fdrop_q    <= f_drop;
                     flen_q     <= flen_q + 16'(KW);
-                    fnb_q      <= fnb_q + NB_W'(f_write);
+                    fnb_q      <= fnb_q + 1'b1;
                     if (f_write) wp_q <= wp_q + 1'b1;
                 end
             end
@@ -395,17 +424,18 @@ module dma_ring_writer
 
     logic            e2_v;
     logic            e2_drop;
+    logic            e2_push;      // e2_v && !e2_drop, a register (the record FIFOs' push)
     logic [ST_W-1:0] e2_rec;       // data
     logic [QW-1:0]   e2_q;         // data
     logic            st_valid;
-    logic [ST_W-1:0] st_data;
-    logic            st_s_ready;
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            e2_v <= 1'b0;
+            e2_v    <= 1'b0;
+            e2_push <= 1'b0;
         end else begin
-            e2_v <= e1_v;
+            e2_v    <= e1_v;
+            e2_push <= e1_v && !e1_drop;
         end
     end
 
@@ -423,32 +453,65 @@ module dma_ring_writer
         end else begin
             // a frame's place is taken at its first beat's cycle... counted here from E2 and
             // at the pop; f_sroom leaves room for the frames between (4)
-            st_used_q <= st_used_q + ($clog2(FRAMES)+1)'(e2_v && !e2_drop)
+            st_used_q <= st_used_q + ($clog2(FRAMES)+1)'(e2_push)
                                    - ($clog2(FRAMES)+1)'(st_pop);
         end
     end
 
-    sync_fifo #(
-        .WIDTH  (ST_W),
-        .DEPTH  (FRAMES),
-        .BYPASS (1'b0)
+    // The frame record FIFO: a block RAM read through its own output register (ram_sdp_reg),
+    // which is D0's register. Its address is the head's all the time: records are popped two
+    // cycles apart at least (d_gap_q), so the word of a pop in cycle t was read at t - 1 and
+    // is on the RAM's output at t + 1. A record is poppable two cycles after its push (as a
+    // sync_fifo's head): st_cnt_q counts the pushes two cycles old less the pops.
+    localparam int FA_W = $clog2(FRAMES);
+    logic            st_push;
+    logic            st_push_q;
+    logic [FA_W-1:0] st_wp_q;
+    logic [FA_W-1:0] st_rp_q;
+    logic [FA_W:0]   st_cnt_q;
+    logic [ST_W-1:0] d0_rec;       // data: D0, the popped record (the RAM's output register)
+
+    assign st_push = e2_push;
+
+    always_ff @(posedge clk) begin
+        logic [FA_W:0] cnt;
+        cnt = st_cnt_q + (FA_W+1)'(st_push_q) - (FA_W+1)'(st_pop);
+        if (rst) begin
+            st_push_q <= 1'b0;
+            st_wp_q   <= '0;
+            st_rp_q   <= '0;
+            st_cnt_q  <= '0;
+            st_valid  <= 1'b0;
+        end else begin
+            st_push_q <= st_push;
+            if (st_push) st_wp_q <= st_wp_q + 1'b1;
+            if (st_pop)  st_rp_q <= st_rp_q + 1'b1;
+            st_cnt_q  <= cnt;
+            st_valid  <= cnt != '0;
+        end
+    end
+
+    ram_sdp_reg #(
+        .ADDR_W (FA_W),
+        .DATA_W (ST_W)
     ) u_stat (
-        .clk     (clk),
-        .rst     (rst),
-        .s_data  (e2_rec),
-        .s_valid (e2_v && !e2_drop),
-        .s_ready (st_s_ready),
-        .m_data  (st_data),
-        .m_valid (st_valid),
-        .m_ready (st_pop)
+        .clk   (clk),
+        .we    (st_push),
+        .waddr (st_wp_q),
+        .wdata (e2_rec),
+        .raddr (st_rp_q),
+        .rdata (d0_rec)
     );
 
-    // The records' queues again, in a FIFO of their own with the same pushes and pops (so the
-    // same head): D1's per-queue reads select from its small output register rather than
-    // from the block RAM's slow output
+    // The records' queues again, in FIFOs of their own with the same pushes and pops (so the
+    // same head): the per-queue reads select from their small output registers, in the pop's
+    // cycle (the limit) or from copies of them a cycle later (D1's)
     logic [QW-1:0] stq_data;
     logic          stq_valid;
     logic          stq_s_ready;
+    logic [QW-1:0] stq2_data;
+    logic          stq2_valid;
+    logic          stq2_s_ready;
 
     sync_fifo #(
         .WIDTH  (QW),
@@ -458,10 +521,25 @@ module dma_ring_writer
         .clk     (clk),
         .rst     (rst),
         .s_data  (e2_q),
-        .s_valid (e2_v && !e2_drop),
+        .s_valid (e2_push),
         .s_ready (stq_s_ready),
         .m_data  (stq_data),
         .m_valid (stq_valid),
+        .m_ready (st_pop)
+    );
+
+    sync_fifo #(
+        .WIDTH  (QW),
+        .DEPTH  (FRAMES),
+        .BYPASS (1'b0)
+    ) u_statq2 (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (e2_q),
+        .s_valid (e2_push),
+        .s_ready (stq2_s_ready),
+        .m_data  (stq2_data),
+        .m_valid (stq2_valid),
         .m_ready (st_pop)
     );
 
@@ -477,9 +555,11 @@ module dma_ring_writer
     logic            cmd_room_q;   // the command FIFO can take what is in the decision
     logic            d_gap_q;      // a record was taken last cycle
     logic            d0_v;         // D0: the record registered off the FIFO's block RAM
-    logic [ST_W-1:0] d0_rec;       // data
     logic [QW-1:0]   d0_q;
-    logic [3:0][QW-1:0] d0_qc;     // copies of d0_q: one per group of per-queue reads
+    logic [31:0]     d0_lim;       // data: the head's q_lim, read in the pop's cycle
+    logic            d0_limhit;    // data: its q_lim was written at the end of that cycle
+    logic [31:0]     d0_limnew;    // data: with this value
+    logic [2:0][QW-1:0] d0_qc;     // copies of d0_q: one per group of per-queue reads
     logic            d1_v;
     logic            d1_fwd;       // data: the record before is the same queue
     logic [ST_W-1:0] d1_rec;       // data
@@ -494,6 +574,7 @@ module dma_ring_writer
     logic [31:0]     d2_sum;       // data: PROD after it
     logic [31:0]     d2_room;      // data: d1_limr - PROD: negative if it does not fit
     logic            d2_en;        // data
+    logic [QUEUES-1:0] d2_qoh;     // D2 holds a record of queue q (PROD's enables)
     logic [OFF_W-1:0] d2_mask;     // data
     logic [BASE_W-1:0] d2_base;    // data
     logic [NB_W-1:0] d2_nst;       // data: the record's beats
@@ -523,29 +604,36 @@ module dma_ring_writer
             d2_v    <= d1_v;
             d3_v    <= d2_v;
         end
+        if (rst) d2_qoh <= '0;
+        else for (int q = 0; q < QUEUES; q++) d2_qoh[q] <= d1_v && d1_rec[REC_Q +: QW] == QW'(q);
     end
 
     assign d0_q = d0_rec[REC_Q +: QW];
 
     always_ff @(posedge clk) begin
-        // D0: no logic after the block RAM's clock-to-output (no enable either: D1 reads the
-        // record only in the cycle after its pop)
-        d0_rec  <= st_data;
+        // D0 (the record is the RAM's output register): the limit is read a cycle early, from
+        // the head's queue, and a write of it in that cycle forwarded, so D1 is the subtract
+        d0_lim    <= q_lim[stq2_data];
+        d0_limhit <= lim_v3_q && lim_q3_q == stq2_data;
+        d0_limnew <= lim_new_q;
         // D1
         d1_rec  <= d0_rec;
         // the record before (two cycles apart at least) is in D2 now: its PROD is written at
         // the end of this cycle, too late for the read; D2 takes it from l_prod_q
         d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == d0_q;
         d1_prod <= q_prod[d0_qc[0]];
-        d1_limr <= q_lim[d0_qc[1]] - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
-        d1_en   <= q_en[d0_qc[2]];
-        d1_lsize <= q_lsize[d0_qc[2]];
-        d1_base <= q_base[d0_qc[3]];
+        d1_limr <= (d0_limhit ? d0_limnew : d0_lim) - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
+        d1_en   <= q_en[d0_qc[1]];
+        d1_lsize <= q_lsize[d0_qc[1]];
+        d1_base <= q_base[d0_qc[2]];
         // D2
         d2_rec  <= d1_rec;
+        // (each sum formed for both PRODs and then selected: d1_fwd's select is after the
+        // carry chains, not in front of them)
         d2_prod <= d1_fwd ? l_prod_q : d1_prod;
-        d2_sum  <= (d1_fwd ? l_prod_q : d1_prod) + (32'(d1_rec[REC_NBO +: R8_W]) << 3);
-        d2_room <= d1_limr - (d1_fwd ? l_prod_q : d1_prod);
+        d2_sum  <= d1_fwd ? l_prod_q + (32'(d1_rec[REC_NBO +: R8_W]) << 3)
+                          : d1_prod + (32'(d1_rec[REC_NBO +: R8_W]) << 3);
+        d2_room <= d1_fwd ? d1_limr - l_prod_q : d1_limr - d1_prod;
         d2_en   <= d1_en;
         for (int i = 0; i < OFF_W; i++) d2_mask[i] <= 5'(i) < d1_lsize;   // size - 1
         d2_base <= d1_base;
@@ -563,7 +651,7 @@ module dma_ring_writer
     // Copies of the head's queue (kept apart), so each group of D1's 16-way reads has its own
     // select nets rather than one spread over all the per-queue registers
     (* keep *) always_ff @(posedge clk) begin
-        for (int k = 0; k < 4; k++) d0_qc[k] <= stq_data;
+        for (int k = 0; k < 3; k++) d0_qc[k] <= stq_data;
     end
 
     // Fits if PROD + size <= CONS + ring size (as a signed 32-bit difference): the
@@ -610,8 +698,8 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         if (rst) begin
             for (int q = 0; q < QUEUES; q++) q_prod[q] <= '0;
-        end else if (d2_v && d2_fit) begin
-            q_prod[d2_rec[REC_Q +: QW]] <= d2_sum;
+        end else begin
+            for (int q = 0; q < QUEUES; q++) if (d2_qoh[q] && d2_fit) q_prod[q] <= d2_sum;
         end
     end
 
@@ -676,6 +764,7 @@ module dma_ring_writer
     // The record being moved
     logic              m_v_q;
     logic [QW-1:0]     m_q_q;
+    logic [QUEUES-1:0] m_qoh_q;      // m_q_q one-hot (P's one-hot selects and enables)
     logic [NB_W-1:0]   m_left_q;     // record beats left including this one
     logic              m_lastb_q;    // this beat is the record's last
     logic [NB_W-1:0]   m_j_q;        // record beat index
@@ -699,6 +788,7 @@ module dma_ring_writer
     // Timeout flush requests (picked below) and the flush FIFO's credits
     logic              to_v_q;
     logic [QW-1:0]     to_q_q;
+    logic [QUEUES-1:0] to_oh_q;      // to_q_q one-hot
     logic              fl_room_q;
     logic [$clog2(FLD):0] fl_used_q;
     logic [QUEUES-1:0] req_q;
@@ -827,7 +917,11 @@ module dma_ring_writer
             for (int q = 0; q < QUEUES; q++) ls_q[q] <= SBW'(SB - 1);
             np_q <= '0;
         end else begin
-            if (m_go) ls_q[m_q_q] <= m_wx ? m_noff_q[LOG_BB+SBW-1:LOG_BB] : m_off_q[LOG_BB+SBW-1:LOG_BB];
+            for (int q = 0; q < QUEUES; q++) begin
+                if (m_go && m_qoh_q[q]) begin
+                    ls_q[q] <= m_wx ? m_noff_q[LOG_BB+SBW-1:LOG_BB] : m_off_q[LOG_BB+SBW-1:LOG_BB];
+                end
+            end
             for (int q = 0; q < QUEUES; q++) np_q[q] <= pend_nz_q[ls_q[q] + 1'b1][q];
         end
     end
@@ -842,6 +936,7 @@ module dma_ring_writer
         // the record's constants
         if (m_fill_c[2]) begin
             m_q_q     <= c_q;
+            for (int q = 0; q < QUEUES; q++) m_qoh_q[q] <= c_q == QW'(q);
             m_base_q  <= c_base;
             m_wxl_q   <= c_wxl;
             m_bendl_q <= c_bendl;
@@ -880,6 +975,7 @@ module dma_ring_writer
     logic [QW-1:0]     m1_q;
     logic [2:0][QW-1:0] m1_qr;       // copies of m1_q: the gather state's reads
     logic [QUEUES-1:0] m1_wq;        // m1_v for queue q
+    logic [QUEUES-1:0] m1_wlq;       // and m1_last (t_re's enables)
     logic [QUEUES-1:0] m1_tq;        // m1_to for queue q
     logic              m1_rd;
     logic [NB_W-1:0]   m1_j;
@@ -935,12 +1031,14 @@ module dma_ring_writer
     // P's per-queue write enables decoded a stage ahead: each queue's state takes a register
     always_ff @(posedge clk) begin
         if (rst) begin
-            m1_wq <= '0;
-            m1_tq <= '0;
+            m1_wq  <= '0;
+            m1_wlq <= '0;
+            m1_tq  <= '0;
         end else begin
             for (int q = 0; q < QUEUES; q++) begin
-                m1_wq[q] <= m_go && m_q_q == QW'(q);
-                m1_tq[q] <= to_take && to_q_q == QW'(q);
+                m1_wq[q]  <= m_go && m_qoh_q[q];
+                m1_wlq[q] <= m_go && m_qoh_q[q] && m_lastb_q;
+                m1_tq[q]  <= to_take && to_oh_q[q];
             end
         end
     end
@@ -993,7 +1091,6 @@ module dma_ring_writer
             for (int q = 0; q < QUEUES; q++) begin
                 if (m1_wq[q]) begin
                     t_blk[q] <= m1_wx ? m1_blk1 : m1_blk0;
-                    if (m1_last) t_re[q] <= m1_end;
                     if (m1_bend) begin
                         t_fpg[q] <= '0;
                         t_unc[q] <= m1_last && m1_wx;
@@ -1006,6 +1103,11 @@ module dma_ring_writer
                 end
             end
         end
+    end
+
+    // (a record's end: its enable a register of its own, m1_wlq implies m1_wq)
+    always_ff @(posedge clk) begin
+        for (int q = 0; q < QUEUES; q++) if (m1_wlq[q]) t_re[q] <= m1_end;
     end
 
     // Age of each queue's owed flush; a request once FLUSH_CYCLES old, or at once when the
@@ -1045,14 +1147,23 @@ module dma_ring_writer
         end
     end
 
-    // The lowest requesting queue (x & -x, then its index: an OR per index bit)
+    // The lowest requesting queue: a priority encode left to the LUT mapping (a tree of a few
+    // levels), not a carry chain (x & -x) followed by an OR tree; also one-hot (a prefix OR)
     always_ff @(posedge clk) begin
-        logic [QUEUES-1:0] oh;
         logic [QW-1:0]     qi;
-        oh = req_q & (~req_q + 1'b1);
+        logic [QUEUES-1:0] oh;
+        logic              seen;
         qi = '0;
-        for (int q = 0; q < QUEUES; q++) if (oh[q]) qi = qi | QW'(q);
-        if (!to_v_q) to_q_q <= qi;
+        for (int q = QUEUES - 1; q >= 0; q--) if (req_q[q]) qi = QW'(q);
+        seen = 1'b0;
+        for (int q = 0; q < QUEUES; q++) begin
+            oh[q] = req_q[q] && !seen;
+            seen  = seen || req_q[q];
+        end
+        if (!to_v_q) begin
+            to_q_q  <= qi;
+            to_oh_q <= oh;
+        end
     end
 
     // M2, M2b: the buffer's word; the flush's beats and lanes. The staging write travels as
@@ -1144,21 +1255,39 @@ module dma_ring_writer
         m3_fl    <= m2b_fl;
     end
 
-    logic [DATA_W-1:0] m2_in;   // the in-beat, or zeros past the frame
-    assign m2_in = m2b_rd ? m2b_word : '0;
-
     if (SH != 0) begin : g_shift
         // ALIGN > 16: out = in's low KW-16 bytes above the carry (the header, then the top 16
-        // bytes of the in-beat before)
-        logic [127:0] carry_q;
+        // bytes of the in-beat before). The word's qualifiers come from copies registered at
+        // M2, one per 64 bits (kept apart), so each drives a granule's LUTs, not the beat's;
+        // m3_beat loads every cycle (R reads it only with m3_v), the carry only with a beat.
+        localparam int NCP = DATA_W / 64;
+        logic [127:0]      carry_q;
+        logic [NCP-1:0]    m2b_rdc;   // m2_rd: the word is an in-beat (else zeros)
+        logic [1:0]        m2b_j0c;   // m2_j == 0: the record's first beat (the header)
+        logic [1:0]        m2b_vc;    // m2_v: a beat (the carry's enables)
+        logic [DATA_W-1:0] in_w;
+
+        (* keep *) always_ff @(posedge clk) begin
+            m2b_rdc <= {NCP{m2_rd}};
+            m2b_j0c <= {2{m2_j == '0}};
+            if (rst) m2b_vc <= '0;
+            else     m2b_vc <= {2{m2_v}};
+        end
+
+        always_comb begin
+            for (int c = 0; c < NCP; c++) in_w[64*c +: 64] = m2b_rdc[c] ? m2b_word[64*c +: 64] : '0;
+        end
+
         always_ff @(posedge clk) begin
-            if (m2b_v) begin
-                m3_beat <= {m2_in[DATA_W-129:0], (m2b_j == '0) ? m2b_hdr : carry_q};
-                carry_q <= m2_in[DATA_W-1 -: 128];
-            end
+            m3_beat <= {in_w[DATA_W-129:0], m2b_j0c[1] ? m2b_hdr[127:64] : carry_q[127:64],
+                        m2b_j0c[0] ? m2b_hdr[63:0] : carry_q[63:0]};
+            if (m2b_vc[0]) carry_q[63:0]   <= in_w[DATA_W-128 +: 64];
+            if (m2b_vc[1]) carry_q[127:64] <= in_w[DATA_W-64 +: 64];
         end
     end else begin : g_whole
         // ALIGN <= 16: the header's beats, then the in-beats unchanged
+        logic [DATA_W-1:0] m2_in;   // the in-beat, or zeros past the frame
+        assign m2_in = m2b_rd ? m2b_word : '0;
         always_ff @(posedge clk) begin
             if (m2b_v) begin
                 if (m2b_j < NB_W'(HB)) m3_beat <= DATA_W'(m2b_hdr >> (DATA_W * 32'(m2b_j)));
@@ -1515,6 +1644,7 @@ module dma_ring_writer
     logic [QUEUES-1:0] dirty_q;
     logic              wbp_v_q;       // a queue picked (W0), one-hot
     logic [QUEUES-1:0] wbp_oh_q;
+    logic [2:0][QUEUES-1:0] wbp_ohc_q;   // copies (kept apart): W1's three 32-bit reads
     logic [QUEUES-1:0] above_q;       // the queues after the one picked last
     logic              wbr_v_q;       // the write-back request (W1)
     logic [ADDR_W-1:0] wbr_addr_q;
@@ -1575,17 +1705,22 @@ module dma_ring_writer
         if (pick_go) wbp_oh_q <= pick_oh;
     end
 
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < 3; k++) if (pick_go) wbp_ohc_q[k] <= pick_oh;
+    end
+
     // W1: the picked queue's address and PROD (an AND-OR over the one-hot)
     always_ff @(posedge clk) begin
         if (wbp_v_q) begin
             logic [ADDR_W-3:0] a;
-            logic [31:0]       v;
-            a = '0;
-            v = '0;
+            logic [31:0] v;
+            logic [QUEUES-1:0][31:0] wlo, whi;
             for (int q = 0; q < QUEUES; q++) begin
-                a = a | (wbp_oh_q[q] ? q_wb[q] : '0);
-                v = v | (wbp_oh_q[q] ? q_cprod[q] : '0);
+                wlo[q] = 32'(q_wb[q]);
+                whi[q] = 32'(64'(q_wb[q]) >> 32);
             end
+            a = (ADDR_W-2)'({rd_pick(wbp_ohc_q[1], whi), rd_pick(wbp_ohc_q[0], wlo)});
+            v = rd_pick(wbp_ohc_q[2], q_cprod);
             wbr_addr_q <= {a, 2'b00};
             wbr_val_q  <= v;
         end
@@ -2001,12 +2136,8 @@ module dma_ring_writer
                                 // registers): CTRL, BASE_LO, BASE_HI, WB_LO, WB_HI, CONS
     logic [31:0]    wq_data;    // data
     logic [3:0]     wq_strb;    // data
-    logic           lim_v1_q;
-    logic           lim_v2_q;
-    logic [QW-1:0]  lim_q1_q;
-    logic [QW-1:0]  lim_q2_q;
-    logic [31:0]    lim_cons_q;
-    logic [31:0]    lim_sz_q;   // the ring size (decoded at c2, so c3 is the add alone)
+    logic [4:0]     wq_ls;      // data: LOG2_SIZE clamped
+    logic [31:0]    wq_sz;      // data: and decoded (1 << it)
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -2024,6 +2155,12 @@ module dma_ring_writer
                     qreg(wr_addr[3:0]) == DMA_REG_Q_BASE_LO, qreg(wr_addr[3:0]) == DMA_REG_Q_CTRL};
         wq_data <= wr_data;
         wq_strb <= wr_strb;
+        begin
+            logic [4:0] ls;
+            ls = (wr_data[12:8] < 5'd12) ? 5'd12 : (wr_data[12:8] > 5'd30) ? 5'd30 : wr_data[12:8];
+            wq_ls <= ls;
+            wq_sz <= 32'd1 << ls;
+        end
     end
 
     always_ff @(posedge clk) begin
@@ -2031,6 +2168,7 @@ module dma_ring_writer
             q_en <= '0;
             for (int q = 0; q < QUEUES; q++) begin
                 q_lsize[q] <= 5'd12;
+                q_sz[q]    <= 32'd4096;
                 q_base[q]  <= '0;
                 q_wb[q]    <= '0;
                 q_cons[q]  <= '0;
@@ -2042,8 +2180,8 @@ module dma_ring_writer
                     if (wq_r[0]) begin
                         if (wq_strb[0]) q_en[q] <= wq_data[DMA_Q_CTRL_ENABLE];
                         if (wq_strb[1]) begin
-                            q_lsize[q] <= (wq_data[12:8] < 5'd12) ? 5'd12
-                                        : (wq_data[12:8] > 5'd30) ? 5'd30 : wq_data[12:8];
+                            q_lsize[q] <= wq_ls;
+                            q_sz[q]    <= wq_sz;
                         end
                     end
                     for (int i = 12; i < 32; i++) begin
@@ -2070,29 +2208,42 @@ module dma_ring_writer
         end
     end
 
-    // The limit after a CONS or CTRL write: cons + size (c2: read, c3: written)
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < 2; k++) lim_oh1_q[k] <= wq_oh;
+    end
+
+
+    // The limit after a CONS or CTRL write: cons + size (c2: read, c3: summed, c4: written)
     always_ff @(posedge clk) begin
         if (rst) begin
-            lim_v1_q <= 1'b0;
-            lim_v2_q <= 1'b0;
+            lim_v1_q  <= 1'b0;
+            lim_v2_q  <= 1'b0;
+            lim_v3_q  <= 1'b0;
+            lim_oh2_q <= '0;
+            lim_oh3_q <= '0;
         end else begin
             lim_v1_q <= wq_v && (wq_r[5] || wq_r[0]);
             lim_v2_q <= lim_v1_q;
+            lim_oh2_q <= lim_v1_q ? lim_oh1_q[0] : '0;
+            lim_v3_q  <= lim_v2_q;
+            lim_oh3_q <= lim_oh2_q;
         end
     end
 
     always_ff @(posedge clk) begin
         lim_q1_q   <= wq_q;
         lim_q2_q   <= lim_q1_q;
-        lim_cons_q <= q_cons[lim_q1_q];
-        lim_sz_q   <= 32'd1 << q_lsize[lim_q1_q];
+        lim_q3_q   <= lim_q2_q;
+        lim_new_q  <= lim_cons_q + lim_sz_q;
+        lim_cons_q <= rd_pick(lim_oh1_q[0], q_cons);
+        lim_sz_q   <= rd_pick(lim_oh1_q[1], q_sz);
     end
 
     always_ff @(posedge clk) begin
         if (rst) begin
             for (int q = 0; q < QUEUES; q++) q_lim[q] <= 32'd4096;
-        end else if (lim_v2_q) begin
-            q_lim[lim_q2_q] <= lim_cons_q + lim_sz_q;
+        end else begin
+            for (int q = 0; q < QUEUES; q++) if (lim_oh3_q[q]) q_lim[q] <= lim_new_q;
         end
     end
 
@@ -2104,11 +2255,15 @@ module dma_ring_writer
         DMA_REG_CNT_BRESP_ERR, DMA_REG_PARAMS, DMA_REG_INFO};
 
     // Reads: c0 address registered; c1 the queue's words; c2 the word; c3 rd_ack
+    // c1's per-queue reads are AND-ORs over a one-hot of the queue, registered from the address
+    // in RQC copies (one per register read, kept apart), so each select bit drives one
+    // register's 32 bits rather than a binary select spread over all of them
+    localparam int RQC = 12;
     logic           rd_v1_q;
     logic           rd_v2_q;
     logic           rd_v3_q;
     logic [RAW-1:0] rd_a1_q;
-    logic [1:0][QW-1:0] rd_q1_q;   // c1: the queue, two copies (the registers' 16-way reads)
+    logic [RQC-1:0][QUEUES-1:0] rd_qoh_q;   // c1: the queue, one-hot, a copy per register
     logic [16:0]    rd_sel2_q;   // c2: which register, one-hot (12 of the queue's, 5 global)
     logic           rd_ok2_q;    // c2: mapped and readable
     logic [31:0]    rq_ctrl;
@@ -2139,9 +2294,7 @@ module dma_ring_writer
     end
 
     always_ff @(posedge clk) begin
-        logic [QW-1:0] q;
-        logic [63:0]   base;
-        logic [63:0]   wb;
+        logic [QUEUES-1:0][31:0] ctrl, base_lo, base_hi, wb_lo, wb_hi;
         if (rd_req) rd_a1_q <= rd_addr;
         for (int r = 0; r < 12; r++) begin
             rd_sel2_q[r] <= is_queue(rd_a1_q) && qreg(rd_a1_q[3:0]) == RD_QREGS[r];
@@ -2150,28 +2303,37 @@ module dma_ring_writer
             rd_sel2_q[12 + r] <= !is_queue(rd_a1_q) && {rd_a1_q, 2'b00} == AXIL_ADDR_W'(RD_GREGS[r]);
         end
         rd_ok2_q   <= rd_ok(rd_a1_q);
-        q          = rd_q1_q[0];
-        base       = 64'({q_base[q], 12'd0});
-        wb         = 64'({q_wb[q], 2'd0});
-        rq_ctrl    <= {19'd0, q_lsize[q], 7'd0, q_en[q]};
-        rq_base_lo <= base[31:0];
-        rq_base_hi <= base[63:32];
-        rq_wb_lo   <= wb[31:0];
-        rq_wb_hi   <= wb[63:32];
-        rq_cons    <= q_cons[q];
-        q          = rd_q1_q[1];
-        rq_prod    <= q_cprod[q];
-        rq_frames  <= n_frames[q];
-        rq_bytes   <= n_bytes[q];
-        rq_full    <= n_full[q];
-        rq_buf     <= n_buf[q];
-        rq_off     <= n_off[q];
+        for (int q = 0; q < QUEUES; q++) begin
+            logic [63:0] base;
+            logic [63:0] wb;
+            base       = 64'({q_base[q], 12'd0});
+            wb         = 64'({q_wb[q], 2'd0});
+            ctrl[q]    = {19'd0, q_lsize[q], 7'd0, q_en[q]};
+            base_lo[q] = base[31:0];
+            base_hi[q] = base[63:32];
+            wb_lo[q]   = wb[31:0];
+            wb_hi[q]   = wb[63:32];
+        end
+        rq_ctrl    <= rd_pick(rd_qoh_q[0], ctrl);
+        rq_base_lo <= rd_pick(rd_qoh_q[1], base_lo);
+        rq_base_hi <= rd_pick(rd_qoh_q[2], base_hi);
+        rq_wb_lo   <= rd_pick(rd_qoh_q[3], wb_lo);
+        rq_wb_hi   <= rd_pick(rd_qoh_q[4], wb_hi);
+        rq_cons    <= rd_pick(rd_qoh_q[5], q_cons);
+        rq_prod    <= rd_pick(rd_qoh_q[6], q_cprod);
+        rq_frames  <= rd_pick(rd_qoh_q[7], n_frames);
+        rq_bytes   <= rd_pick(rd_qoh_q[8], n_bytes);
+        rq_full    <= rd_pick(rd_qoh_q[9], n_full);
+        rq_buf     <= rd_pick(rd_qoh_q[10], n_buf);
+        rq_off     <= rd_pick(rd_qoh_q[11], n_off);
     end
 
-    // The queue's index from the address as it is registered, so c1's reads select with
-    // registers (kept apart: two select nets, each over half of the registers)
+    // The one-hot copies load every cycle (read at c1 only): with no enable they share
+    // nothing with rd_a1_q, so synthesis cannot merge them into it
     (* keep *) always_ff @(posedge clk) begin
-        for (int k = 0; k < 2; k++) if (rd_req) rd_q1_q[k] <= qidx(rd_addr);
+        for (int k = 0; k < RQC; k++) begin
+            for (int q = 0; q < QUEUES; q++) rd_qoh_q[k][q] <= qidx(rd_addr) == QW'(q);
+        end
     end
 
     // c2: an AND-OR of the registered values by the one-hot select
@@ -2194,7 +2356,7 @@ module dma_ring_writer
 
     // Unused: the FIFOs' s_ready where credits keep them from filling; the ID of B
     logic unused;
-    assign unused = ^{d2_room[30:0], st_s_ready, stq_s_ready, stq_valid, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
+    assign unused = ^{d2_room[30:0], m2b_rd, m2b_j, stq_s_ready, stq_valid, stq2_s_ready, stq2_valid, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
                       m_axi_bresp};
 
 endmodule
