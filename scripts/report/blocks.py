@@ -279,46 +279,40 @@ def files_hash(files: list[Path], root: Path = ROOT) -> str:
 UNROUTED = ("Placed, not routed: router1 does not converge in a session here (the tables' and "
             "the frame FIFO's block RAMs crowd the routing), so nextpnr names no path.")
 TIMING_NOTES: dict[str, str] = {
-    "axis_frame_fifo": (
-        "The block RAM's clock-to-output (4.1–4.3 ns, unregistered DP16KD read) straight into "
-        "the output register. Next: the EBR output register (`REGMODE = OUTREG`, +1 cycle) "
-        "with a two-entry skid buffer, the DP16KD instantiated for ECP5 (Yosys does not infer "
-        "it)."),
     "hash_table_4k": (
         "A bucket RAM's output (`DOB`) → the eight key comparisons → the value register "
         "`rs_value`. Next: `hash_table_4k_lat4` registers the words read (+1 cycle)."),
     "hash_table_4k_lat4": (
-        "The collision-bypass flag `cmp_byp` → the eight way comparisons and their priority → "
-        "the value multiplexer → `rs_value`. Next: register the eight match bits before the "
-        "value multiplexer (+1 cycle)."),
+        "A bucket RAM's output register (`DOA`) → the eight way comparisons and their priority "
+        "→ the value multiplexer → `rs_value`, 2.6 ns of wire twice. Next: `LOOKUP_LATENCY` 5, "
+        "as the decap tops build it (chunked matches registered before the select)."),
     "axis_edit": (
         "At 512 bits the plan FIFO's read pointer `pl_rd_q`: its enable (the issue's pop, two "
         "LUTs from `can_real_q`) crosses the die to the register beside the plan RAM (3.8 ns "
         "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
         "output slices are built."),
     "gre_decap": (
-        "Wire between blocks: at seed 1 the classifier's first stage reads the front end's L4 "
-        "window register `tap_l4` from across the die (1.7 and 2.1 ns of wire on a 4-LUT path "
-        "into `g1_trunc_gre_q`); seeds 2-5 end on the capture's `c_u_q` and on G3's head fold "
-        "(138-158 MHz). Next: those three paths cut (the GRE length checks against "
-        "`tap_have_l4` as flags of the front end's last stage, `c_u_q` from registered "
-        "compares, the RFC 1624 fold a stage earlier)."),
+        "Wire between blocks: the classifier's first stage reads the front end's L4 window "
+        "register `tap_l4` from across the die (at 512 bits 3.8 ns on one net in front of five "
+        "LUTs into `g1_ecn_drop4_q`; at 256 bits seeds 2-5 end the same way). Next: a copy of "
+        "the tap registered beside the classifier (one cycle more), and G1's ECN checks split "
+        "so that no path has more than three LUTs."),
     "vxlan_decap": (
-        "The VNI table: a block RAM's output register into the eight key comparisons (2.1 ns "
-        "of wire, five LUT levels to `hit_q`). Next: the words read registered in fabric beside "
-        "each memory before the comparisons (`LOOKUP_LATENCY` 6, one cycle more)."),
+        "The shell's sideband FIFO: the engine's output handshake (`m_valid_q`) through the "
+        "FIFO's pop to the read enable of its block RAM (`CEB`), 2.5 ns on that one net. Next: "
+        "the sideband FIFO (64 x 25 bits) on LUT RAM, its read register beside the output."),
     "geneve_decap": (
-        "The classifier's tap FIFO: its output state through the join's pop decision "
-        "(`skip_q`'s logic) to a slice's load enable, 6.6 of 7.8 ns wire. Next: the join's "
-        "pop decided a cycle ahead from registers, so that no wide enable waits for the two "
-        "FIFOs' outputs."),
+        "The classifier's tap FIFO: the word offered to it (`v5_q`) through the FIFO's bypass "
+        "multiplexer and J1's checks into `j1_ecn_drop_q`, two nets of 3.0 and 1.4 ns. Next: "
+        "both join FIFOs without bypass (two cycles more) and the join's pop decided a cycle "
+        "ahead from registers."),
     "vxlan_encap": UNROUTED + (" Next: the tunnel table (120 of its 136 DP16KD, each half "
                               "used) read on 512 x 36 pseudo-dual-port block RAMs, 64 in all, "
                               "so that router1 converges."),
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
-        "A register read: `rd_a1_q` (merged by Yosys with the read's queue select) through a "
-        "16-way read into `rq_cons`, 5.8 of 7.1 ns wire. Next: the queue select one-hot and "
-        "kept apart, the stat FIFO's word through a RAM output register, and the flush FIFO "
-        "popped from a registered first-is-last flag."),
+        "Stage P's read of the per-queue gather state: a copy of the queue select (`m1_qr`) "
+        "through the 16-way read into `m2_fl`, 5.9 of 7.0 ns wire (4.0 ns on one net across "
+        "the die). Next: that state split into queue groups with a registered group select, "
+        "and the flush, AW and command FIFOs with a head registered a cycle ahead."),
 }
