@@ -2,8 +2,7 @@
 //
 // gre_decap_avst: Intel PAC N3000-style shell around gre_decap.
 //
-//   s_avst_* (MAC RX, Avalon-ST) -> avst_to_axis -> axis_skid -> gre_decap -> axis_to_avst
-//   -> m_avst_* (TX)
+//   s_avst_* (MAC RX, Avalon-ST) -> avst_to_axis -> gre_decap -> axis_to_avst -> m_avst_* (TX)
 //
 // Both Avalon-ST sides use readyLatency = 0, first symbol (byte 0) in the high-order bits
 // (data[DATA_W-1 -: 8]), 8-bit symbols, `empty` = unused bytes at the end of the eop beat,
@@ -12,9 +11,7 @@
 // m_avst_error = 1 on its eop beat, which the MAC TX discards.
 //
 // The AXI4-Lite port and the status stream of gre_decap are passed through unchanged.
-// Latency added by the shell: two cycles on the RX side (the adapter's register slice and a
-// register slice in front of gre_decap, so that gre_decap's input ready and the adapter's
-// ready logic are never in one path), one on the TX side (the adapter's register slice).
+// Latency added by the shell: one cycle on each side (the adapters' register slices).
 
 `default_nettype none
 
@@ -115,33 +112,6 @@ module gre_decap_avst #(
         .m_axis_tuser  (rx_tuser)
     );
 
-    // The ready from gre_decap's start gate ends at this slice's register.
-    logic [DATA_W-1:0] d_tdata;
-    logic [KEEP_W-1:0] d_tkeep;
-    logic              d_tvalid;
-    logic              d_tready;
-    logic              d_tlast;
-    logic              d_tuser;
-
-    axis_skid #(
-        .DATA_W (DATA_W)
-    ) u_rx_slice (
-        .clk           (clk),
-        .rst           (rst),
-        .s_axis_tdata  (rx_tdata),
-        .s_axis_tkeep  (rx_tkeep),
-        .s_axis_tvalid (rx_tvalid),
-        .s_axis_tready (rx_tready),
-        .s_axis_tlast  (rx_tlast),
-        .s_axis_tuser  (rx_tuser),
-        .m_axis_tdata  (d_tdata),
-        .m_axis_tkeep  (d_tkeep),
-        .m_axis_tvalid (d_tvalid),
-        .m_axis_tready (d_tready),
-        .m_axis_tlast  (d_tlast),
-        .m_axis_tuser  (d_tuser)
-    );
-
     // ------------------------------------------------------------------------------------
     // GRE decapsulation
     // ------------------------------------------------------------------------------------
@@ -158,12 +128,12 @@ module gre_decap_avst #(
     ) u_decap (
         .clk            (clk),
         .rst            (rst),
-        .s_axis_tdata   (d_tdata),
-        .s_axis_tkeep   (d_tkeep),
-        .s_axis_tvalid  (d_tvalid),
-        .s_axis_tready  (d_tready),
-        .s_axis_tlast   (d_tlast),
-        .s_axis_tuser   (d_tuser),
+        .s_axis_tdata   (rx_tdata),
+        .s_axis_tkeep   (rx_tkeep),
+        .s_axis_tvalid  (rx_tvalid),
+        .s_axis_tready  (rx_tready),
+        .s_axis_tlast   (rx_tlast),
+        .s_axis_tuser   (rx_tuser),
         .m_axis_tdata   (tx_tdata),
         .m_axis_tkeep   (tx_tkeep),
         .m_axis_tvalid  (tx_tvalid),
