@@ -415,6 +415,24 @@ async def back_to_back_one_beat_per_cycle(dut):
         await idle(dut)
 
 
+async def store_stalled(dut, src, probe, rng, kw: int):
+    """With the output stalled, send min(FRAMES, 8) frames of 1..4 beats (all of them fit in
+    the RAM) and wait until they are stored: (the frames, the output frames seen before)."""
+    dut.m_axis_tready.value = 0
+    count = min(FRAMES, 8)
+    per = max(1, min(4, DEPTH // count))  # beats
+    batch = [
+        make_frame(rng, rng.randint(1, per * kw), rng.random() < 0.25, kw)
+        for _ in range(count)
+    ]
+    n_out = len(probe.frames)
+    for f, _ in batch:
+        await src.send(f)
+    await src.wait()
+    await idle(dut, LATENCY + 3)
+    return batch, n_out
+
+
 @cocotb.test(timeout_time=2, timeout_unit="ms")
 async def stored_frames_leave_back_to_back(dut):
     """Output stalled while min(FRAMES, 8) frames (1..4 beats each, all fitting in the RAM) come
@@ -426,18 +444,7 @@ async def stored_frames_leave_back_to_back(dut):
     probe = Probe(dut)
     rng = random.Random(f"stored {kw} {SEED}")
     for rnd in range(4):
-        dut.m_axis_tready.value = 0
-        count = min(FRAMES, 8)
-        per = max(1, min(4, DEPTH // count))  # beats: all of them fit in the RAM
-        batch = [
-            make_frame(rng, rng.randint(1, per * kw), rng.random() < 0.25, kw)
-            for _ in range(count)
-        ]
-        n_out = len(probe.frames)
-        for f, _ in batch:
-            await src.send(f)
-        await src.wait()
-        await idle(dut, LATENCY + 3)
+        batch, n_out = await store_stalled(dut, src, probe, rng, kw)
         assert probe.n_out == sum(len(f) for f in probe.frames) + len(probe.cur)
         assert len(probe.frames) == n_out and not probe.cur, "output beat taken while not ready"
         assert int(dut.m_axis_tvalid.value) == 1, "output register empty with complete frames stored"
@@ -463,18 +470,7 @@ async def stored_frames_random_backpressure(dut):
     probe = Probe(dut)
     rng = random.Random(f"stored random {kw} {SEED}")
     for rnd, p_stall in enumerate((0.1, 0.3, 0.5, 0.7, 0.9)):
-        dut.m_axis_tready.value = 0
-        count = min(FRAMES, 8)
-        per = max(1, min(4, DEPTH // count))
-        batch = [
-            make_frame(rng, rng.randint(1, per * kw), rng.random() < 0.25, kw)
-            for _ in range(count)
-        ]
-        n_out = len(probe.frames)
-        for f, _ in batch:
-            await src.send(f)
-        await src.wait()
-        await idle(dut, LATENCY + 3)
+        batch, n_out = await store_stalled(dut, src, probe, rng, kw)
         total = sum(e.in_beats for _, e in batch)
         low = []
         for _ in range(50 * total + 50):
