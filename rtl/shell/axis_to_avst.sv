@@ -16,8 +16,11 @@
 //     data).
 //   * avst_error = tuser on the tlast beat (aborted / bad frame), 0 on the others.
 //
-// Timing: the conversion is done before an axis_skid, so every Avalon-ST output (sop and
-// empty included) and s_axis_tready are registered; full throughput, one cycle of latency.
+// Timing: the conversion is done before a two-slot beat buffer; s_axis_tready and avst_valid
+// are registers, and the other Avalon-ST outputs (sop and empty included) come from its slots
+// through a 2:1 select on a register. Full throughput; latency one cycle (a beat taken in
+// cycle t is on avst_* in cycle t+1 when the buffer was empty). No port reaches the load
+// enable of a wide register (see the buffer below).
 
 `default_nettype none
 
@@ -63,21 +66,9 @@ module axis_to_avst
     localparam int EMPTY_W = $clog2(KEEP_W);
 
     // ------------------------------------------------------------------------------------
-    // Start-of-packet tracking (on the AXI side)
-    // ------------------------------------------------------------------------------------
-    logic first_q; // the next input beat starts a frame
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            first_q <= 1'b1;
-        end else if (s_axis_tvalid && s_axis_tready) begin
-            first_q <= s_axis_tlast;
-        end
-    end
-
-    // ------------------------------------------------------------------------------------
     // Conversion (combinational)
     // ------------------------------------------------------------------------------------
+    logic               first_q;      // the next input beat starts a frame
     logic [DATA_W-1:0]  conv_data;
     logic [KEEP_W-1:0]  unused_rev;   // unused byte lanes, bit-reversed
     logic [EMPTY_W-1:0] conv_empty;
@@ -98,35 +89,73 @@ module axis_to_avst
     assign conv_error = s_axis_tlast && s_axis_tuser;
 
     // ------------------------------------------------------------------------------------
-    // Register slice; sop/empty/error ride in tuser
+    // Two-slot beat buffer: registered s_axis_tready and Avalon-ST outputs
     // ------------------------------------------------------------------------------------
-    localparam int SIDE_W = 2 + EMPTY_W; // {sop, empty, error}
+    // As in avst_to_axis: slot k loads the converted input in every cycle in which it is free
+    // and under the write pointer (wr_en_q[k], a register), so neither s_axis_tvalid nor
+    // avst_ready reaches a wide load enable; they only step the 1-bit pointers, the count,
+    // the ready register and first_q. A beat written without a transfer is junk in a free
+    // slot, never read. The outputs are the slot under the read pointer, a registered select
+    // kept in one copy per SEL_BITS bits of the beat.
+    localparam int BEAT_W   = 3 + EMPTY_W + DATA_W; // {sop, empty, error, eop, data}
+    localparam int SEL_BITS = 32;                   // beat bits per copy of the read select
+    localparam int NSEL     = (BEAT_W + SEL_BITS - 1) / SEL_BITS;
 
-    logic [SIDE_W-1:0] side_out;
-    logic [KEEP_W-1:0] unused_keep;
+    logic [BEAT_W-1:0] in_beat;
+    assign in_beat = {first_q, conv_empty, conv_error, s_axis_tlast, conv_data};
 
-    axis_skid #(
-        .DATA_W (DATA_W),
-        .KEEP_W (KEEP_W),
-        .USER_W (SIDE_W)
-    ) u_skid (
-        .clk           (clk),
-        .rst           (rst),
-        .s_axis_tdata  (conv_data),
-        .s_axis_tkeep  (s_axis_tkeep),
-        .s_axis_tvalid (s_axis_tvalid),
-        .s_axis_tready (s_axis_tready),
-        .s_axis_tlast  (s_axis_tlast),
-        .s_axis_tuser  ({first_q, conv_empty, conv_error}),
-        .m_axis_tdata  (avst_data),
-        .m_axis_tkeep  (unused_keep),
-        .m_axis_tvalid (avst_valid),
-        .m_axis_tready (avst_ready),
-        .m_axis_tlast  (avst_eop),
-        .m_axis_tuser  (side_out)
-    );
+    logic [BEAT_W-1:0] slot0_q, slot1_q;  // the two slots (data: not reset)
+    logic [1:0]        wr_en_q;           // slot k is free and under the write pointer
+    logic              wr_ptr_q;          // slot the next input beat goes to
+    logic [NSEL-1:0]   rd_sel_q;          // the read pointer, one copy per SEL_BITS bits
+    logic [1:0]        count_q;           // beats held, 0..2
+    logic              ready_q;           // s_axis_tready: count_q != 2
+    logic              valid_q;           // avst_valid: count_q != 0
 
-    assign {avst_sop, avst_empty, avst_error} = side_out;
+    logic       push, pop;
+    logic [1:0] count_d;
+    logic       wr_ptr_d, ready_d;
+
+    assign push     = s_axis_tvalid && ready_q;
+    assign pop      = valid_q && avst_ready;
+    assign count_d  = count_q + 2'(push) - 2'(pop);
+    assign wr_ptr_d = wr_ptr_q ^ push;
+    // Room for a beat in the next cycle, whatever the output does then.
+    assign ready_d  = count_d != 2'd2;
+
+    always_ff @(posedge clk) begin
+        if (push) first_q <= s_axis_tlast;
+        count_q  <= count_d;
+        wr_ptr_q <= wr_ptr_d;
+        // Each copy toggles from its own output, so synthesis does not merge the copies.
+        rd_sel_q <= rd_sel_q ^ {NSEL{pop}};
+        ready_q  <= ready_d;
+        valid_q  <= count_d != 2'd0;
+        wr_en_q  <= {ready_d && wr_ptr_d, ready_d && !wr_ptr_d};
+        if (rst) begin
+            first_q  <= 1'b1;
+            count_q  <= '0;
+            wr_ptr_q <= 1'b0;
+            rd_sel_q <= '0;
+            ready_q  <= 1'b0;
+            valid_q  <= 1'b0;
+            wr_en_q  <= '0;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (wr_en_q[0]) slot0_q <= in_beat;
+        if (wr_en_q[1]) slot1_q <= in_beat;
+    end
+
+    logic [BEAT_W-1:0] out_beat;
+    for (genvar b = 0; b < BEAT_W; b++) begin : g_out
+        assign out_beat[b] = rd_sel_q[b / SEL_BITS] ? slot1_q[b] : slot0_q[b];
+    end
+
+    assign s_axis_tready = ready_q;
+    assign avst_valid    = valid_q;
+    assign {avst_sop, avst_empty, avst_error, avst_eop, avst_data} = out_beat;
 
 endmodule
 

@@ -18,7 +18,6 @@ def test_avst_round_trip(data_w: int) -> None:
         test_dir=HERE,
         parameters={"DATA_W": data_w},
         sources=[
-            RTL / "stream" / "axis_skid.sv",
             RTL / "shell" / "avst_to_axis.sv",
             RTL / "stream" / "stream_pkg.sv",
             RTL / "shell" / "axis_to_avst.sv",
