@@ -11,7 +11,7 @@
 // m_avst_error = 1 on its eop beat, which the MAC TX discards.
 //
 // The AXI4-Lite port and the status stream of gre_decap are passed through unchanged.
-// Latency added by the shell: one cycle on each side (the adapters' register slices).
+// Latency added by the shell: one cycle on each side (the adapters' two-slot beat buffers).
 
 `default_nettype none
 
