@@ -11,18 +11,20 @@
 //  inner IPv4: K+1 TOS (ECN = bits 1:0), K+10 header checksum; inner IPv6: K+1 ECN = bits 5:4
 //
 // Stages after the tap (tap_valid = cycle T):
-//   G1 (T)    GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
+//   G0 (T)    the tap as it comes, registered here: the front end's registers sit beside its
+//             window logic, this copy beside the checks that read it
+//   G1 (T+1)  GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
 //             length check as a flag
-//   G2 (T+1)  the early outcome: the steps' priority, with the allow-list step taken as a hit
-//             and flagged where it decides; its answer registered; RFC 6040, the first half
-//             of the inner checksum update (RFC 1624)
-//   G3 (T+2)  the policy and the checks a whole frame allows (the final outcome and the
+//   G2 (T+2)  the early outcome: the steps' priority, with the allow-list step taken as a hit
+//             and flagged where it decides; its answer registered; RFC 6040, the first sum
+//             of the inner checksum update (RFC 1624: ~HC + ~m)
+//   G3 (T+3)  the policy and the checks a whole frame allows (the final outcome and the
 //             action; a miss where the allow-list decides makes it DROP_NOT_ALLOWED, the
 //             outcome's last select); the bytes a DECAP_L3 lays over the output head, the
-//             checksum's first fold
-//   G4 (T+3)  the descriptor: the head kept for DECAP_L3 with the checksum's second fold
+//             checksum's second sum (+ m', the first sum's carry as carry-in)
+//   G4 (T+4)  the descriptor: the head kept for DECAP_L3 with the checksum's fold
 //             patched in, lengths selected by the action
-// desc_valid is high in cycle T+4 for one cycle; the caller queues descriptors (no ready).
+// desc_valid is high in cycle T+5 for one cycle; the caller queues descriptors (no ready).
 //
 // Late checks (the frame's end) are the engine's: MAC RX error, a frame shorter than ip_end
 // (min_len), the GRE checksum over [G, ip_end) (sum_*). A frame whose end the window already
@@ -65,15 +67,15 @@ module gre_classify
     input  wire logic signed [8:0]         tap_have_l4,
     input  wire logic [L4_BYTES*8-1:0]     tap_l4,
     input  wire logic [L4_BYTES-1:0]       tap_l4_ok,       // the window holds L4 byte i
-    input  wire logic                      tap_csum_ok,     // cycle T+1
+    input  wire logic                      tap_csum_ok,     // cycle T+1, registered in G1
 
     // CONTROL bits
     input  wire logic                      ctrl_allow_enable,
     input  wire logic                      ctrl_drop_pass,
     input  wire logic                      ctrl_drop_punt,
     input  wire logic                      ctrl_forward_malformed,
-    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T+1 (the pair is
-    // looked up from the front end's early tap, three cycles before T); registered in G2
+    // allow_list: the answer for this frame's outer IPv4 pair, in cycle T+2 (the caller looks
+    // the pair up from the front end's early tap); registered in G2
     input  wire logic                      lookup_hit,
 
     output      logic                      desc_valid,
@@ -104,6 +106,43 @@ module gre_classify
     localparam logic [15:0] ET_TEB  = 16'h6558;
     localparam logic [7:0]  IPPROTO_GRE = 8'd47;
 
+    // ---- G0: the tap, registered every cycle (no enable) --------------------------------------
+    logic                   g0_valid_q, g0_whole_q, g0_rx_err_q, g0_l2_short_q, g0_ipv4_q;
+    logic                   g0_ipv6_q, g0_short_proto_q, g0_short_fixed_q, g0_ip_ver_bad_q;
+    logic                   g0_short_opts_q, g0_ip_frag_q;
+    logic [22*8-1:0]        g0_l2_bytes_q;
+    logic [4:0]             g0_l2_len_q;
+    logic [7:0]             g0_ip_proto_q, g0_g_q;
+    logic signed [16:0]     g0_ip_pl_q;
+    logic [1:0]             g0_ip_ecn_q;
+    logic signed [8:0]      g0_have_l4_q;
+    logic [L4_BYTES*8-1:0]  g0_l4_q;
+    logic [L4_BYTES-1:0]    g0_l4_ok_q;
+
+    always_ff @(posedge clk) begin
+        g0_valid_q       <= tap_valid;
+        g0_whole_q       <= tap_whole;
+        g0_rx_err_q      <= tap_rx_err;
+        g0_l2_bytes_q    <= tap_l2_bytes;
+        g0_l2_len_q      <= tap_l2_len;
+        g0_l2_short_q    <= tap_l2_short;
+        g0_ipv4_q        <= tap_ipv4;
+        g0_ipv6_q        <= tap_ipv6;
+        g0_short_proto_q <= tap_short_proto;
+        g0_ip_proto_q    <= tap_ip_proto;
+        g0_short_fixed_q <= tap_short_fixed;
+        g0_ip_ver_bad_q  <= tap_ip_ver_bad;
+        g0_short_opts_q  <= tap_short_opts;
+        g0_ip_frag_q     <= tap_ip_frag;
+        g0_ip_pl_q       <= tap_ip_pl;
+        g0_ip_ecn_q      <= tap_ip_ecn;
+        g0_g_q           <= tap_g;
+        g0_have_l4_q     <= tap_have_l4;
+        g0_l4_q          <= tap_l4;
+        g0_l4_ok_q       <= tap_l4_ok;
+        if (rst) g0_valid_q <= 1'b0;
+    end
+
     // ---- G1 ---------------------------------------------------------------------------------
     logic               g1_valid_q, g1_whole_q, g1_rx_err_q;
     logic               g1_not_gre_q;       // steps 1-2: PASS
@@ -132,6 +171,7 @@ module gre_classify
     // What a decapsulation keeps and skips, for both payload kinds (G2 only selects)
     logic [LEN_W-1:0]   g1_pl_q, g1_pl_l2_q;    // ip_end - G, that + L2
     logic [3:0][7:0]    g1_inner_q;         // inner bytes 0, 1 (TOS / ECN), 10, 11 (checksum)
+    logic               g1_csum_ok_q;       // tap_csum_ok (cycle T+1)
 
     // Every length check against "G + gre_len + c" is made for each of the four GRE header
     // lengths with constants, in parallel, and the one of this header selected: no adder in
@@ -143,7 +183,7 @@ module gre_classify
     endfunction
     // The window ends before L4 byte c (1 <= c <= L4_BYTES): one bit of the front end's.
     function automatic logic have_lt(input int c);
-        have_lt = !tap_l4_ok[c - 1];
+        have_lt = !g0_l4_ok_q[c - 1];
     endfunction
     // v[n] for the header with n optional fields: selected by the C, K and S flags themselves,
     // so no count of them lies in front of the select.
@@ -166,65 +206,66 @@ module gre_classify
         // per inner IP version: the ECN checks, and RFC 6040's drop from the inner header's
         // ECN field (byte 1 [1:0] for IPv4, [5:4] for IPv6)
         logic [3:0]        lt_ecn4, lt_ecn6, have_ecn4, have_ecn6, drop4, drop6;
-        g1_valid_q <= tap_valid;
-        if (tap_valid) begin
-            flags    = {tap_l4[0 +: 8], tap_l4[8 +: 8]};
+        g1_valid_q <= g0_valid_q;
+        if (g0_valid_q) begin
+            flags    = {g0_l4_q[0 +: 8], g0_l4_q[8 +: 8]};
             cks      = {flags[15], flags[13], flags[12]};
             n_opt    = 2'(flags[15]) + 2'(flags[13]) + 2'(flags[12]);
             gre_len  = 5'd4 + {1'b0, n_opt, 2'b00};
-            p_v6     = {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_IPV6;
+            p_v6     = {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_IPV6;
             for (int n = 0; n < 4; n++) begin
-                lt_gre[n]   = pl_lt(tap_ip_pl, 6'(4 + 4*n));
-                lt_ecn4[n]  = pl_lt(tap_ip_pl, 6'(16 + 4*n));
-                lt_ecn6[n]  = pl_lt(tap_ip_pl, 6'(6 + 4*n));
-                lt_teb[n]   = pl_lt(tap_ip_pl, 6'(18 + 4*n));
+                lt_gre[n]   = pl_lt(g0_ip_pl_q, 6'(4 + 4*n));
+                lt_ecn4[n]  = pl_lt(g0_ip_pl_q, 6'(16 + 4*n));
+                lt_ecn6[n]  = pl_lt(g0_ip_pl_q, 6'(6 + 4*n));
+                lt_teb[n]   = pl_lt(g0_ip_pl_q, 6'(18 + 4*n));
                 have_gre[n] = have_lt(4 + 4*n);
                 have_ecn4[n] = have_lt(16 + 4*n);
                 have_ecn6[n] = have_lt(6 + 4*n);
-                drop4[n]    = ecn_drop(tap_ip_ecn, tap_l4[8 * (5 + 4*n) +: 2]);
-                drop6[n]    = ecn_drop(tap_ip_ecn, tap_l4[8 * (5 + 4*n) + 4 +: 2]);
+                drop4[n]    = ecn_drop(g0_ip_ecn_q, g0_l4_q[8 * (5 + 4*n) +: 2]);
+                drop6[n]    = ecn_drop(g0_ip_ecn_q, g0_l4_q[8 * (5 + 4*n) + 4 +: 2]);
             end
-            g1_whole_q       <= tap_whole;
-            g1_rx_err_q      <= tap_rx_err;
-            g1_not_gre_q     <= tap_l2_short || !(tap_ipv4 || tap_ipv6) || tap_short_proto
-                                || tap_ip_proto != IPPROTO_GRE;
-            g1_trunc_fixed_q <= tap_short_fixed;
-            g1_ver_bad_q     <= tap_ip_ver_bad;
-            g1_trunc_opts_q  <= tap_short_opts;
-            g1_frag_q        <= tap_ip_frag;
-            g1_pl_bad_q      <= tap_ip_pl < 17'sd4;
+            g1_whole_q       <= g0_whole_q;
+            g1_csum_ok_q     <= tap_csum_ok;
+            g1_rx_err_q      <= g0_rx_err_q;
+            g1_not_gre_q     <= g0_l2_short_q || !(g0_ipv4_q || g0_ipv6_q) || g0_short_proto_q
+                                || g0_ip_proto_q != IPPROTO_GRE;
+            g1_trunc_fixed_q <= g0_short_fixed_q;
+            g1_ver_bad_q     <= g0_ip_ver_bad_q;
+            g1_trunc_opts_q  <= g0_short_opts_q;
+            g1_frag_q        <= g0_ip_frag_q;
+            g1_pl_bad_q      <= g0_ip_pl_q < 17'sd4;
             g1_trunc_gre4_q  <= have_lt(4);
             g1_gre_bad_q     <= (flags & 16'h4FFF) != 16'h0;
             g1_pl_lt_gre_q   <= by_opts(lt_gre, cks);
             g1_trunc_gre_q   <= by_opts(have_gre, cks);
-            g1_v6_q          <= tap_ipv6;
-            g1_p_v4_q        <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_IPV4;
+            g1_v6_q          <= g0_ipv6_q;
+            g1_p_v4_q        <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_IPV4;
             g1_p_v6_q        <= p_v6;
-            g1_p_teb_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_TEB;
-            g1_ecn_on_q      <= tap_ip_ecn[0];   // 01 ECT(1) or 11 CE
+            g1_p_teb_q       <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_TEB;
+            g1_ecn_on_q      <= g0_ip_ecn_q[0];   // 01 ECT(1) or 11 CE
             g1_ecn_short4_q  <= by_opts(lt_ecn4 | have_ecn4, cks);
             g1_ecn_short6_q  <= by_opts(lt_ecn6 | have_ecn6, cks);
             g1_teb_short_q   <= by_opts(lt_teb, cks);
             g1_ecn_drop4_q   <= by_opts(drop4, cks);
             g1_ecn_drop6_q   <= by_opts(drop6, cks);
-            g1_len_short_q   <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
+            g1_len_short_q   <= g0_whole_q && $signed({{8{g0_have_l4_q[8]}}, g0_have_l4_q}) < g0_ip_pl_q;
             g1_csum_q        <= flags[15];
-            g1_oecn_q        <= tap_ip_ecn;
-            g1_proto_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]};
-            g1_l2_q          <= tap_l2_len;
-            g1_l2_bytes_q    <= tap_l2_bytes;
-            g1_g_q           <= tap_g;
-            g1_hl_q          <= tap_g - 8'(tap_l2_len);
+            g1_oecn_q        <= g0_ip_ecn_q;
+            g1_proto_q       <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]};
+            g1_l2_q          <= g0_l2_len_q;
+            g1_l2_bytes_q    <= g0_l2_bytes_q;
+            g1_g_q           <= g0_g_q;
+            g1_hl_q          <= g0_g_q - 8'(g0_l2_len_q);
             g1_gre_len_q     <= gre_len;
-            g1_ip_end_q      <= LEN_W'(tap_g) + LEN_W'(tap_ip_pl);
-            g1_pl_q          <= LEN_W'(tap_ip_pl);
-            g1_pl_l2_q       <= LEN_W'(tap_ip_pl) + LEN_W'(tap_l2_len);
+            g1_ip_end_q      <= LEN_W'(g0_g_q) + LEN_W'(g0_ip_pl_q);
+            g1_pl_q          <= LEN_W'(g0_ip_pl_q);
+            g1_pl_l2_q       <= LEN_W'(g0_ip_pl_q) + LEN_W'(g0_l2_len_q);
             for (int i = 0; i < 4; i++) begin
                 case (n_opt)
-                    2'd0:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 4) +: 8];
-                    2'd1:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 8) +: 8];
-                    2'd2:    g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 12) +: 8];
-                    default: g1_inner_q[i] <= tap_l4[8 * ((i < 2 ? i : i + 8) + 16) +: 8];
+                    2'd0:    g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 4) +: 8];
+                    2'd1:    g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 8) +: 8];
+                    2'd2:    g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 12) +: 8];
+                    default: g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 16) +: 8];
                 endcase
             end
         end
@@ -286,7 +327,8 @@ module gre_classify
     logic               g2_need_hit_q, g2_hit_q;   // the allow-list decides (steps 8 on); its answer
     logic               g2_rx_bad_q, g2_len_short_q;
     logic [7:0]         g2_tos_q;                  // inner byte K+1, rewritten
-    logic [17:0]        g2_hc_sum_q;               // ~HC + ~m + m'
+    logic [16:0]        g2_hc_a_q;                 // ~HC + ~m
+    logic [15:0]        g2_hc_m_q;                 // m' (inner bytes 0, 1 rewritten)
     logic [15:0]        g2_proto_q;
     logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
     logic [22*8-1:0]    g2_l2_bytes_q;
@@ -312,7 +354,7 @@ module gre_classify
             g2_hdr_q       <= g2_hdr;
             g2_hdr_hit_q   <= g2_hdr_hit;
             g2_pay_q       <= g2_pay;
-            g2_ck_drop_q   <= !g2_before_ck && !tap_csum_ok;
+            g2_ck_drop_q   <= !g2_before_ck && !g1_csum_ok_q;
             g2_need_hit_q  <= ctrl_allow_enable && !g1_v6_q;
             g2_hit_q       <= lookup_hit;
             g2_rx_bad_q    <= g1_whole_q && g1_rx_err_q;
@@ -322,8 +364,8 @@ module gre_classify
             g2_tos_q       <= tos;
             hc_n = ~{g1_inner_q[2], g1_inner_q[3]};
             m_n  = ~{g1_inner_q[0], g1_inner_q[1]};
-            g2_hc_sum_q    <= {2'b00, hc_n} + {2'b00, m_n}
-                            + {2'b00, g1_inner_q[0], g1_inner_q[1][7:2], necn};
+            g2_hc_a_q      <= {1'b0, hc_n} + {1'b0, m_n};
+            g2_hc_m_q      <= {g1_inner_q[0], g1_inner_q[1][7:2], necn};
             g2_proto_q     <= g1_proto_q;
             for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
             g2_l2_bytes_q  <= g1_l2_bytes_q;
@@ -380,7 +422,7 @@ module gre_classify
     outcome_e           g3_outcome_q;
     logic [HEAD_BYTES*8-1:0] g3_head_q;            // a DECAP_L3's head, the checksum aside
     logic [HEAD_BYTES-1:0]   g3_head_en_q;
-    logic [16:0]        g3_hc_f1_q;                // the checksum sum's first fold
+    logic [16:0]        g3_hc_f1_q;                // ~HC + ~m + m', one fold short
     logic [2:0]         g3_hc_at_q;                // one-hot: the checksum is patched at 24 + 4t
     logic [LEN_W:0]     g3_dec_shift_q;
     logic [LEN_W-1:0]   g3_dec_out_len_q, g3_ip_end_q, g3_sum_start_q;
@@ -388,9 +430,10 @@ module gre_classify
     always_ff @(posedge clk) begin
         g3_valid_q <= g2_valid_q;
         if (g2_valid_q) begin
-            // RFC 1624's end-around carry in two registered folds (here and in G4): one
-            // carry chain per stage
-            g3_hc_f1_q   <= 17'(g2_hc_sum_q[15:0]) + 17'(g2_hc_sum_q[17:16]);
+            // RFC 1624's sum in registered parts, one carry chain per stage: ~HC + ~m in G2;
+            // here m' with that sum's carry as carry-in (its end-around fold: at most 0xFFFF
+            // with it, so this sum stays within 17 bits), the last fold in G4
+            g3_hc_f1_q   <= 17'(g2_hc_a_q[15:0]) + 17'(g2_hc_m_q) + 17'(g2_hc_a_q[16]);
             g3_hc_at_q   <= '0;
             g3_action_q  <= g3_action;
             g3_outcome_q <= g3_final;

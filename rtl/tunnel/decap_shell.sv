@@ -401,10 +401,17 @@ module decap_shell #(
     // ---- the per-frame sideband beside m_axis ------------------------------------------------
     if (OUT_META_EN) begin : g_meta
         // Written the cycle after the engine takes a descriptor that leaves output (from
-        // registers: the engine's ready reaches no FIFO state), in frame order; the head is
-        // the frame on m_axis (taken >= LATENCY cycles later), read at its tlast.
-        logic                  meta_s_ready, meta_valid, meta_we_q;
-        logic [OUT_META_W-1:0] meta_q;
+        // registers: the engine's ready reaches no FIFO state), in frame order. The FIFO's
+        // head moves into a two-word register queue whose room is a register, so the pop at
+        // m_axis's tlast (a late port) reaches those 2 x OUT_META_W flip-flops and never the
+        // FIFO's block RAM enable. The head word is the frame on m_axis: it is in place four
+        // cycles after the descriptor is taken, the frame's first beat LATENCY (>= 10) cycles.
+        logic                  meta_s_ready, f_valid, f_take_q, f_take;
+        logic                  meta_we_q;
+        logic [OUT_META_W-1:0] meta_q, f_data;
+        logic [OUT_META_W-1:0] mh_q, mn_q;          // the head word, the one behind it
+        logic                  mh_valid_q, mn_valid_q;
+        logic                  pop;
         always_ff @(posedge clk) begin
             meta_we_q <= dq_valid && d_ready && !d_drop;
             meta_q    <= d_out_meta;
@@ -418,11 +425,34 @@ module decap_shell #(
             .clk(clk), .rst(rst),
             .s_data(meta_q), .s_valid(meta_we_q),
             .s_ready(meta_s_ready),
-            .m_data(m_axis_tmeta), .m_valid(meta_valid),
-            .m_ready(m_axis_tvalid && m_axis_tready && m_axis_tlast)
+            .m_data(f_data), .m_valid(f_valid),
+            .m_ready(f_take_q)
         );
+        assign f_take = f_valid && f_take_q;
+        assign pop    = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+        always_ff @(posedge clk) begin
+            logic [1:0] n_d;
+            // pop only when a head is there: the frame's word is in place before its tlast
+            n_d = 2'(mh_valid_q) + 2'(mn_valid_q) + 2'(f_take) - 2'(pop);
+            f_take_q <= n_d < 2'd2;
+            if (!mh_valid_q || pop) begin
+                mh_q       <= mn_valid_q ? mn_q : f_data;
+                mh_valid_q <= mn_valid_q || f_take;
+                mn_valid_q <= mn_valid_q && f_take;
+                if (mn_valid_q) mn_q <= f_data;
+            end else if (f_take) begin
+                mn_q       <= f_data;
+                mn_valid_q <= 1'b1;
+            end
+            if (rst) begin
+                f_take_q   <= 1'b0;
+                mh_valid_q <= 1'b0;
+                mn_valid_q <= 1'b0;
+            end
+        end
+        assign m_axis_tmeta = mh_q;
         logic unused_meta;   // never full: the engine holds fewer frames (META_DEPTH)
-        assign unused_meta = meta_s_ready ^ meta_valid;
+        assign unused_meta = meta_s_ready;
     end else begin : g_no_meta
         assign m_axis_tmeta = '0;
         logic unused_meta;

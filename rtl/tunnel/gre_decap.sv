@@ -216,9 +216,16 @@ module gre_decap
     );
 
     // The outer IPv4 allow-list. The pair comes from the front end in the cycle its window is
-    // complete, three cycles before the tap; the block-RAM CAM's words land in registers
-    // beside the RAMs and again before the match (LOOKUP_LATENCY 4): the answer comes in the
-    // cycle after the tap, which gre_classify registers in G2.
+    // complete, three cycles before the tap, and is registered here, beside the table (the
+    // capture's registers sit beside the front end's logic); the block-RAM CAM's words land
+    // in registers beside the RAMs and again before the match (LOOKUP_LATENCY 4): the answer
+    // comes two cycles after the tap, which gre_classify registers in G2.
+    logic [31:0] lk_src_q, lk_dst_q;
+    always_ff @(posedge clk) begin
+        lk_src_q <= early_ip_src;
+        lk_dst_q <= early_ip_dst;
+    end
+
     allow_list #(
         .ENTRIES(ALLOW_ENTRIES),
         .ADDR_W(12),
@@ -232,7 +239,7 @@ module gre_decap
         .s_axil_arprot(t_arprot), .s_axil_arvalid(t_arvalid), .s_axil_arready(t_arready),
         .s_axil_rdata(t_rdata), .s_axil_rresp(t_rresp), .s_axil_rvalid(t_rvalid),
         .s_axil_rready(t_rready),
-        .lookup_src(early_ip_src), .lookup_dst(early_ip_dst), .lookup_hit(lookup_hit)
+        .lookup_src(lk_src_q), .lookup_dst(lk_dst_q), .lookup_hit(lookup_hit)
     );
 
 endmodule

@@ -342,7 +342,7 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
 # The RTL's latency contract (docs/gre_decap.md, "Performance contract"): cycles from the beat
 # that completes the header window to the descriptor at the edit engine, and the engine's
 # first-beat latency per bus width (rtl/stream/axis_edit.sv).
-DECIDE_CYCLES = 9
+DECIDE_CYCLES = 10
 EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 
 
