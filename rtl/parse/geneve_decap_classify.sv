@@ -36,8 +36,12 @@
 //   V5 (T+5)  the VNI table's answer: unknown VNI, the push and its VLAN ID; the record is
 //             queued (T+6)
 // Stream side (input handshake of a beat = cycle t):
-//   A0 (t) the beat registered; A1 (t+1) candidates captured; A2 (t+2) G, candidate K;
-//   A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record queued (t+5)
+//   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
+//   captured, tkeep's 4-byte groups; A2 (t+2) G, candidate K, the beat's bytes and the
+//   guard's hole; A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record
+//   queued (t+5)
+// Queues: each record is written into a sync_fifo without bypass and is on its output two
+// cycles later, so the join reads registers only.
 // Join: the tap record of a frame that reaches step 9 waits for its window record; the others
 // go on at once (their window records are discarded when they come). Then:
 //   J1        the records registered; step 9's length checks (n - K and ip_end - K against the
@@ -45,11 +49,11 @@
 //   J2        the outcome's priority, the policy, early drops, the action; the RFC 1624 sum
 //   J3        the RFC 1624 fold; where the inner IP header lies in the output (s)
 //   J4        the output head (constant byte positions under selects) and the descriptor
-// desc_valid is high for one cycle 4 cycles after the join. The join is in cycle T+5 (= the
-// window's trigger + 10: the tap comes 5 cycles after the beat completing the 128-byte window)
-// or, for a frame that reaches step 9, max(T+5, t+5) with t the handshake of the beat holding
+// desc_valid is high for one cycle 4 cycles after the join. The join is in cycle T+7 (= the
+// window's trigger + 12: the tap comes 5 cycles after the beat completing the 128-byte window)
+// or, for a frame that reaches step 9, max(T+7, t+7) with t the handshake of the beat holding
 // byte K + 25 (or the frame's last beat when it ends first). Latency in cycles, beat to
-// descriptor: 14 from the window's trigger, 9 from the beat holding byte K + 25.
+// descriptor: 16 from the window's trigger, 11 from the beat holding byte K + 25.
 //
 // Late checks are the engine's: MAC RX error, a frame shorter than ip_end (min_len), the UDP
 // checksum (over [U, ip_end) seeded with the IPv4 pseudo-header; for IPv6 over [L2+8, ip_end),
@@ -75,7 +79,9 @@ module geneve_decap_classify
     input  wire logic                      clk,
     input  wire logic                      rst,
 
-    // The block's input stream after the tkeep guard (the beats the shell's front end sees)
+    // The beats the shell's front end sees: its handshake, the data and tlast, but tkeep and
+    // tuser as they enter the block, before the tkeep guard (A1 applies the guard's rule to
+    // its own registers, so no input reaches A0 through the guard's logic)
     input  wire logic [DATA_W-1:0]         s_tdata,
     input  wire logic [DATA_W/8-1:0]       s_tkeep,
     input  wire logic                      s_hs,
@@ -142,6 +148,9 @@ module geneve_decap_classify
     localparam int NCAND   = 16;                   // G = 34 + 4u, u = 0..12 (13..15 unused)
     localparam int IW_N    = 18;                   // window bytes kept: 0..15, 24, 25
     localparam int IW_LAST = 25;                   // the window's last byte (K + 25)
+    // Beats after K's beat a window byte can lie in: (K % KW + 25) / KW, K % KW <= KW - 2.
+    localparam int REL_N   = (KW - 2 + IW_LAST) / KW + 1;
+    localparam int GN      = KW / 4;               // groups of 4 tkeep bits
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("geneve_decap_classify: DATA_W must be 64, 128, 256 or 512");
@@ -210,7 +219,34 @@ module geneve_decap_classify
     logic [DATA_W-1:0]      a1_data_q;
     logic                   a1_hs_q, a1_last_q, a1_user_q;
     logic [IDX_W-1:0]       a1_idx_q;
-    logic [NB_W-1:0]        a1_nb_q;
+    // The tkeep guard's rule in two steps, 4-byte groups in A1, the beat in A2
+    logic [GN-1:0]          a1_any_q;           // group g has a tkeep bit set
+    logic [GN-1:0]          a1_hi2_q;           //   ... one of its upper two bits
+    logic [GN-1:0]          a1_all_q;           //   ... all its bits
+    logic [GN-1:0]          a1_up_q;            //   ... a clear bit right below a set one
+    logic [GN-1:0][KW_LOG:0] a1_c_q;            // 4g + 1 + the index of its top set bit
+    logic                   a1_whole_q;         // not the last beat, or its top byte is kept
+    logic [REL_N-1:0][IDX_W:0] a1_idx_m_q;      // idx - r, for A2's compares with K / KW
+    logic                   hole_q;             // a tkeep hole on an earlier beat of the frame
+
+    // The tkeep guard's rule (axis_keep_check, as the shell applies it to the beats it sees):
+    // the beat's bytes are the tkeep filled down from its highest set bit (all of them before
+    // the last beat, at least byte 0 on it), and a hole (a clear bit before the last beat, a
+    // clear bit below a set one or no byte on it) makes the frame's last beat tuser = 1.
+    // A1 reduces each group of 4 tkeep bits (one LUT per flag), A2 the groups.
+    always_ff @(posedge clk) begin
+        for (int g = 0; g < GN; g++) begin
+            logic [4:0] k;
+            k = {(g < GN - 1) ? a0_keep_q[4*g + 4] : 1'b0, a0_keep_q[4*g +: 4]};
+            a1_any_q[g] <= |k[3:0];
+            a1_hi2_q[g] <= |k[3:2];
+            a1_all_q[g] <= &k[3:0];
+            a1_up_q[g]  <= |(~k[3:0] & k[4:1]);
+            a1_c_q[g]   <= (KW_LOG+1)'(4*g) + (k[3] ? (KW_LOG+1)'(4) : k[2] ? (KW_LOG+1)'(3)
+                                               : k[1] ? (KW_LOG+1)'(2) : (KW_LOG+1)'(1));
+        end
+        a1_whole_q <= !a0_last_q || a0_keep_q[KW-1];
+    end
 
     always_ff @(posedge clk) begin
         if (a0_at(12)) cap_tpid1_q <= is_tpid({a0_byte(12), a0_byte(13)});
@@ -225,9 +261,9 @@ module geneve_decap_classify
         a1_data_q <= a0_data_q;
         a1_hs_q   <= a0_hs_q;
         a1_last_q <= a0_last_q;
-        a1_user_q <= a0_user_q;
         a1_idx_q  <= a0_idx_q;
-        a1_nb_q   <= NB_W'({a0_idx_q, KW_LOG'(0)}) + NB_W'(keep_bytes(64'(a0_keep_q)));
+        a1_user_q <= a0_user_q;
+        for (int r = 0; r < REL_N; r++) a1_idx_m_q[r] <= (IDX_W+1)'(a0_idx_q) - (IDX_W+1)'(r);
         if (rst) a1_hs_q <= 1'b0;
     end
 
@@ -239,25 +275,54 @@ module geneve_decap_classify
     logic                       a2_hs_q, a2_last_q, a2_user_q;
     logic [IDX_W-1:0]           a2_idx_q;
     logic [NB_W-1:0]            a2_nb_q;
+    logic [REL_N-1:0][IDX_W:0]  a2_idx_m_q;     // idx - r, for A3's compares with K / KW
+    // The beat is r beats after the beat of candidate u's K: A3 selects it with the K.
+    logic [NCAND-1:0][REL_N-1:0] a2_at_q;
 
     always_ff @(posedge clk) begin
-        logic [1:0] tags;
-        logic [3:0] ihl, step;
+        logic [1:0]      tags;
+        logic [3:0]      ihl, step;
+        logic [NB_W-1:0] nb, cnt;
+        logic [GN-1:0]   above;          // a group above g has a byte
+        logic            hole;
+        for (int g = 0; g < GN; g++) above[g] = (g < GN - 1) ? |(a1_any_q >> (g + 1)) : 1'b0;
+        // the frame's bytes through this beat: idx * KW + the count, read from the top group
+        // with a byte (1 with none); no carry unless the beat is whole
+        cnt = NB_W'(!(|a1_any_q));
+        for (int g = 0; g < GN; g++) begin
+            cnt = cnt | (NB_W'(a1_c_q[g]) & {NB_W{a1_any_q[g] && !above[g]}});
+        end
+        nb = a1_whole_q ? NB_W'({7'(a1_idx_q) + 7'd1, KW_LOG'(0)})
+                        : NB_W'({a1_idx_q, KW_LOG'(0)}) | cnt;
+        hole = a1_last_q ? (|a1_up_q) || !(|a1_any_q) : !(&a1_all_q);
+        a2_user_q <= a1_user_q || (a1_last_q && (hole_q || hole));
+        if (a1_hs_q) hole_q <= !a1_last_q && (hole_q || hole);
+        if (rst) hole_q <= 1'b0;
+        a2_idx_m_q <= a1_idx_m_q;
         tags = !cap_tpid1_q ? 2'd0 : !cap_tpid2_q ? 2'd1 : 2'd2;
         ihl  = cap_ihl_q[tags];
         // (IP header length - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS)
         step = cap_v6_q[tags] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
         a2_u_q <= step + 4'(tags);
         for (int u = 0; u < NCAND; u++) begin
-            a2_kc_q[u] <= K_W'(50 + 4*u) + {1'b0, cap_opt_q[u], 2'b00};
-            a2_ge_q[u] <= a1_nb_q >= NB_W'(43 + 4*u);
+            logic [K_W-1:0] kc;
+            kc = K_W'(50 + 4*u) + {1'b0, cap_opt_q[u], 2'b00};
+            a2_kc_q[u] <= kc;
+            for (int r = 0; r < REL_N; r++) begin
+                a2_at_q[u][r] <= a1_idx_m_q[r] == (IDX_W+1)'(kc[K_W-1:KW_LOG]);
+            end
+            // byte 42 + 4u: beats before this one are whole, this one holds its fill
+            // (lane 4g + 2: kept when the beat is whole, or a bit from it up is set)
+            a2_ge_q[u] <= a1_idx_q > IDX_W'((42 + 4*u) / KW)
+                          || (a1_idx_q == IDX_W'((42 + 4*u) / KW)
+                              && (a1_whole_q || a1_hi2_q[(42 + 4*u) % KW / 4]
+                                  || above[(42 + 4*u) % KW / 4]));
         end
         a2_data_q <= a1_data_q;
         a2_hs_q   <= a1_hs_q;
         a2_last_q <= a1_last_q;
-        a2_user_q <= a1_user_q;
         a2_idx_q  <= a1_idx_q;
-        a2_nb_q   <= a1_nb_q;
+        a2_nb_q   <= nb;
         if (rst) a2_hs_q <= 1'b0;
     end
 
@@ -267,9 +332,9 @@ module geneve_decap_classify
     logic [DATA_W-1:0]  a3_data_q;
     logic               a3_hs_q, a3_last_q, a3_user_q;
     logic [NB_W-1:0]    a3_nb_q;
-    // The beat's index relative to K's beat, idx - K / KW, registered beside K so that A4's
-    // position compares start at a register.
-    logic signed [IDX_W+1:0] a3_rel_q;
+    // The beat is r beats after K's beat (idx - K / KW == r), registered beside K so that
+    // A4's position selects start at a register.
+    logic [REL_N-1:0]   a3_rel_q;
 
     always_ff @(posedge clk) begin
         logic           held;
@@ -280,7 +345,11 @@ module geneve_decap_classify
             a3_kv_q <= held || a2_ge_q[a2_u_q];
         end
         a3_k_q    <= k;
-        a3_rel_q  <= $signed({2'b00, a2_idx_q}) - $signed((IDX_W+2)'(k[K_W-1:KW_LOG]));
+        // (a new K: the compare made in A2 for its candidate; a held one: compared here)
+        for (int r = 0; r < REL_N; r++) begin
+            a3_rel_q[r] <= (a2_hs_q && !held) ? a2_at_q[a2_u_q][r]
+                                              : a2_idx_m_q[r] == (IDX_W+1)'(a3_k_q[K_W-1:KW_LOG]);
+        end
         a3_data_q <= a2_data_q;
         a3_hs_q   <= a2_hs_q;
         a3_last_q <= a2_last_q;
@@ -297,23 +366,27 @@ module geneve_decap_classify
     localparam int KQ_N = KW / 4;
     wire [KW_LOG-3:0]     a3_kq = a3_k_q[KW_LOG-1:2];
 
+    // Each window byte's lane and beat for every K % KW, then one select by K % KW (a
+    // balanced multiplexer, not a chain of compares).
+    logic [KQ_N-1:0][IW_N-1:0]      a4_hit_c;
+    logic [KQ_N-1:0][IW_N-1:0][7:0] a4_byte_c;
+    logic [KQ_N-1:0]                a4_done_c;
+    always_comb begin
+        for (int q = 0; q < KQ_N; q++) begin
+            for (int m = 0; m < IW_N; m++) begin
+                a4_hit_c[q][m]  = a3_rel_q[(4*q + 2 + iw_off(m)) / KW];
+                a4_byte_c[q][m] = a3_data_q[8 * ((4*q + 2 + iw_off(m)) % KW) +: 8];
+            end
+            a4_done_c[q] = a3_rel_q[(4*q + 2 + IW_LAST) / KW];
+        end
+    end
+
     logic [IW_N-1:0]      a4_hit;
     logic [IW_N-1:0][7:0] a4_byte;
     logic                 a4_done;
-    always_comb begin
-        a4_hit  = '0;
-        a4_byte = '0;
-        a4_done = 1'b0;
-        for (int q = 0; q < KQ_N; q++) begin
-            if (a3_kq == (KW_LOG-2)'(q)) begin
-                for (int m = 0; m < IW_N; m++) begin
-                    a4_hit[m]  = a3_rel_q == (IDX_W+2)'((4*q + 2 + iw_off(m)) / KW);
-                    a4_byte[m] = a3_data_q[8 * ((4*q + 2 + iw_off(m)) % KW) +: 8];
-                end
-                a4_done = a3_rel_q == (IDX_W+2)'((4*q + 2 + IW_LAST) / KW);
-            end
-        end
-    end
+    assign a4_hit  = a4_hit_c[a3_kq];
+    assign a4_byte = a4_byte_c[a3_kq];
+    assign a4_done = a4_done_c[a3_kq];
 
     logic                 em_q;                  // this frame's record has left
     logic                 a4_emit_q, a4_ended_q, a4_rx_q;
@@ -348,14 +421,18 @@ module geneve_decap_classify
         logic [5:0]        d_lt;     // d < 0, 2, 12, 14, 16, 26
         logic              et_v4;    // window bytes 12, 13 (the inner EtherType, TEB): IPv4
         logic              et_v6;    //   ... IPv6
+        logic              nect_teb; // (0x6558) the inner IP header's ECN is Not-ECT (byte 15)
+        logic              nect_v4;  // (0x0800) byte 1's ECN bits [1:0] are Not-ECT
+        logic              nect_v6;  // (0x86DD) byte 1's ECN bits [5:4] are Not-ECT
+        logic [16:0]       hs_teb;   // ~HC + ~m (RFC 1624), the inner IPv4 header at 14 (0x6558)
+        logic [16:0]       hs_l3;    //   ... at 0 (0x0800)
         logic              rx_err;   // its last beat's tuser (ended)
         logic [K_W-1:0]    k;        // the K the window was taken at
     } irec_t;
 
     irec_t i_in, i_out;
     logic  i_s_ready, i_valid, i_pop;
-    // The compares J1 needs are made here, on registers, so that none follows the queue's
-    // bypass.
+    // The compares J1 needs are made here, before the queue, so that J1 reads only flags.
     always_comb begin
         i_in.iw     = iw_q;
         i_in.ended  = a4_ended_q;
@@ -363,6 +440,11 @@ module geneve_decap_classify
         for (int c = 0; c < 6; c++) i_in.d_lt[c] = a4_d_q < $signed((NB_W+1)'(LT_C[c]));
         i_in.et_v4  = {iw_q[12], iw_q[13]} == ET_IPV4;
         i_in.et_v6  = {iw_q[12], iw_q[13]} == ET_IPV6;
+        i_in.nect_teb = i_in.et_v4 ? iw_q[15][1:0] == 2'b00 : iw_q[15][5:4] == 2'b00;
+        i_in.nect_v4  = iw_q[1][1:0] == 2'b00;
+        i_in.nect_v6  = iw_q[1][5:4] == 2'b00;
+        i_in.hs_teb   = 17'(~{iw_q[IW_N-2], iw_q[IW_N-1]}) + 17'(~{iw_q[14], iw_q[15]});
+        i_in.hs_l3    = 17'(~{iw_q[10], iw_q[11]}) + 17'(~{iw_q[0], iw_q[1]});
         i_in.rx_err = a4_rx_q;
         i_in.k      = a4_k_q;
     end
@@ -370,7 +452,7 @@ module geneve_decap_classify
     sync_fifo #(
         .WIDTH($bits(irec_t)),
         .DEPTH(8),
-        .BYPASS(1'b1)
+        .BYPASS(1'b0)
     ) iw_fifo (
         .clk(clk), .rst(rst),
         .s_data(i_in), .s_valid(a4_emit_q), .s_ready(i_s_ready),
@@ -395,6 +477,7 @@ module geneve_decap_classify
     logic               v1_ver_bad_q, v1_o_q, v1_c_q, v1_len_short_q, v1_csum_nz_q;
     logic [5:0]         v1_optlen_q;
     logic [15:0]        v1_proto_q;
+    logic               v1_p_teb_q, v1_p_ip_q, v1_p_v6_q;   // the protocol type's compares
     logic [1:0]         v1_oecn_q;
     logic [23:0]        v1_vni_q;
     logic [7:0]         v1_u_q;
@@ -428,6 +511,9 @@ module geneve_decap_classify
             v1_o_q         <= l4b(9)[7];
             v1_c_q         <= l4b(9)[6];
             v1_proto_q     <= {l4b(10), l4b(11)};
+            v1_p_teb_q     <= {l4b(10), l4b(11)} == ET_TEB;
+            v1_p_ip_q      <= {l4b(10), l4b(11)} == ET_IPV4 || {l4b(10), l4b(11)} == ET_IPV6;
+            v1_p_v6_q      <= {l4b(10), l4b(11)} == ET_IPV6;
             v1_vni_q       <= {l4b(12), l4b(13), l4b(14)};
             v1_len_short_q <= tap_whole && $signed({{8{tap_have_l4[8]}}, tap_have_l4}) < tap_ip_pl;
             v1_csum_nz_q   <= {l4b(6), l4b(7)} != 16'h0000;
@@ -450,8 +536,8 @@ module geneve_decap_classify
     logic     v2_wait;         // steps 1-8 passed: step 9 reads the inner window
     always_comb begin
         logic p_teb, p_ip;
-        p_teb     = v1_proto_q == ET_TEB;
-        p_ip      = v1_proto_q == ET_IPV4 || v1_proto_q == ET_IPV6;
+        p_teb     = v1_p_teb_q;
+        p_ip      = v1_p_ip_q;
         v2_hdr_ok = 1'b0;
         v2_wait   = 1'b0;
         if (v1_pass_ip_q || v1_short4_q || !v1_port_ok_q) v2_outcome = OUT_PASS;
@@ -497,7 +583,7 @@ module geneve_decap_classify
             v2_rx_err_q    <= v1_rx_err_q;
             v2_len_short_q <= v1_len_short_q;
             v2_csum_nz_q   <= v1_csum_nz_q;
-            v2_l3v6_q      <= v1_proto_q == ET_IPV6;
+            v2_l3v6_q      <= v1_p_v6_q;
             v2_oecn_q      <= v1_oecn_q;
             v2_vni_q       <= v1_vni_q;
             v2_k_q         <= K_W'(v1_u_q) + K_W'({7'(v1_optlen_q) + 7'd4, 2'b00});
@@ -652,6 +738,10 @@ module geneve_decap_classify
     typedef struct packed {
         outcome_e              outcome;    // steps 1-8 and the VNI (DECAP_*: step 9 decides)
         logic                  wait_iw;    // reaches step 9: joins its window record
+        logic                  teb;        // outcome is DECAP_TEB
+        logic                  decap;      // outcome is DECAP_TEB or DECAP_L3
+        logic                  fwd;        // outcome is PASS, PUNT or PUNT_OAM
+        logic                  pass;       // outcome is PASS
         logic                  whole;      // the frame ended inside the 128-byte window
         logic                  rx_err;     // (whole) its last beat's tuser
         logic                  len_short;  // (whole) it ends before ip_end
@@ -685,6 +775,12 @@ module geneve_decap_classify
             push    = ctrl_vni_enable && rs_hit && rs_value[12];
             v5_q.outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : w5_outcome_q;
             v5_q.wait_iw   <= w5_wait_q;
+            v5_q.teb       <= !unknown && w5_outcome_q == OUT_DECAP_TEB;
+            v5_q.decap     <= !unknown && (w5_outcome_q == OUT_DECAP_TEB
+                                           || w5_outcome_q == OUT_DECAP_L3);
+            v5_q.fwd       <= !unknown && (w5_outcome_q == OUT_PASS || w5_outcome_q == OUT_PUNT
+                                           || w5_outcome_q == OUT_PUNT_OAM);
+            v5_q.pass      <= w5_outcome_q == OUT_PASS;
             v5_q.whole     <= w5_whole_q;
             v5_q.rx_err    <= w5_rx_err_q;
             v5_q.len_short <= w5_len_short_q;
@@ -715,7 +811,7 @@ module geneve_decap_classify
     sync_fifo #(
         .WIDTH($bits(trec_t)),
         .DEPTH(8),
-        .BYPASS(1'b1)
+        .BYPASS(1'b0)
     ) tap_fifo (
         .clk(clk), .rst(rst),
         .s_data(v5_q), .s_valid(v5_valid_q), .s_ready(t_s_ready),
@@ -725,15 +821,18 @@ module geneve_decap_classify
     // =======================================================================================
     // The join: a frame that reaches step 9 takes its window record; the others go on and
     // their window records are discarded as they come (skip_q of them still to come, or in
-    // the queue ahead of the next frame's).
+    // the queue ahead of the next frame's). Both queues end in a register (no bypass) and
+    // skip_q's "not zero" is a register too, so the pops are one LUT from registers: they
+    // drive the queues' output enables and J1's valid only (J1's fields load every cycle).
     // =======================================================================================
     logic [3:0] skip_q;
+    logic       skip_nz_q;
     logic       joined;
     always_comb begin
         t_pop  = 1'b0;
         i_pop  = 1'b0;
         joined = 1'b0;
-        if (skip_q != 4'd0) begin
+        if (skip_nz_q) begin
             i_pop = i_valid;
             t_pop = t_valid && !t_out.wait_iw;
         end else if (t_valid && i_valid) begin
@@ -746,8 +845,14 @@ module geneve_decap_classify
     end
 
     always_ff @(posedge clk) begin
-        skip_q <= skip_q + 4'(t_pop && !joined) - 4'(i_pop && !joined);
-        if (rst) skip_q <= '0;
+        logic [3:0] skip;
+        skip = skip_q + 4'(t_pop && !joined) - 4'(i_pop && !joined);
+        skip_q    <= skip;
+        skip_nz_q <= skip != 4'd0;
+        if (rst) begin
+            skip_q    <= '0;
+            skip_nz_q <= 1'b0;
+        end
     end
 
     // ---- J1: the records; the inner fields; the lengths as flags -----------------------------
@@ -759,78 +864,83 @@ module geneve_decap_classify
     trec_t                 j1_t_q;
     logic                  j1_valid_q, j1_teb_q, j1_decap_q;
     logic                  j1_trunc_q;             // step 9: the frame or ip_end ends too soon
-    logic                  j1_whole_q, j1_rx_bad_q, j1_len_short_q, j1_ecn_drop_q;
-    logic                  j1_in_ip_q, j1_in_v4_q;
-    logic [7:0]            j1_b0_q, j1_tos_q;      // inner IP bytes 0, 1
-    logic [15:0]           j1_hc_q;                // inner IPv4 header checksum
+    logic                  j1_rx_bad_q;            // known whole with an RX error
+    logic                  j1_len_short_q, j1_ecn_drop_q;
+    logic                  j1_ecn_set_q, j1_in_v4_q;
+    logic [7:0]            j1_b0_q;                // inner IP byte 0
+    logic [7:0]            j1_tos_q;               // inner IP byte 1, its ECN rewritten
+    logic [16:0]           j1_hc_part_q;           // ~HC + ~m (RFC 1624), m = bytes 0, 1
     logic [12*8-1:0]       j1_macs_q;              // inner dst, src (0x6558)
 
+    // J1's fields load every cycle from the queues' output registers (J2 takes them only
+    // with j1_valid_q): a popped record that waits for its window is always joined, so
+    // `ended` needs no `joined`, and no pop enable fans out to J1.
     always_ff @(posedge clk) begin
-        logic        teb, ended, in_ip, in_v4, ecn_on, lt_ilen, lt_d;
+        logic        teb, ended, in_ip, in_v4, ecn_on, nect, lt_ilen, lt_d;
         logic [5:0]  d_lt;
+        logic [1:0]  iecn, necn;
         logic [7:0]  tos;
         j1_valid_q <= t_pop;
-        if (t_pop) begin
-            teb   = t_out.outcome == OUT_DECAP_TEB;
-            ended = joined && t_out.wait_iw && i_out.ended;   // only step 9 waits for it
-            j1_t_q       <= t_out;
-            j1_teb_q     <= teb;
-            j1_decap_q   <= teb || t_out.outcome == OUT_DECAP_L3;
-            in_ip  = teb ? (i_out.et_v4 || i_out.et_v6) : 1'b1;
-            in_v4  = teb ? i_out.et_v4 : !t_out.l3v6;
-            ecn_on = in_ip && t_out.oecn[0];
-            tos    = teb ? iwb(15) : iwb(1);
-            d_lt  = {6{ended}} & i_out.d_lt;
-            // The bytes step 9 reads from K (inside ip_end and the frame): the inner Ethernet
-            // header, and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC
-            // 6040. Flags c: 0, 2, 12, 14, 16, 26.
-            if (!ecn_on)    {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[3], d_lt[3]} : {t_out.ilen_lt[0], d_lt[0]};
-            else if (in_v4) {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[5], d_lt[5]} : {t_out.ilen_lt[2], d_lt[2]};
-            else            {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[4], d_lt[4]} : {t_out.ilen_lt[1], d_lt[1]};
-            j1_trunc_q     <= d_lt[0] || lt_ilen || lt_d;
-            j1_ecn_drop_q  <= ecn_on && ecn_drop(t_out.oecn, in_v4 ? tos[1:0] : tos[5:4]);
-            j1_whole_q     <= t_out.whole || ended;
-            j1_rx_bad_q    <= t_out.whole ? t_out.rx_err : (ended && i_out.rx_err);
-            j1_len_short_q <= t_out.whole ? t_out.len_short
-                                          : ended && $signed((LEN_W+1)'($signed(i_out.d))) < $signed(t_out.ilen);
-            j1_in_ip_q   <= in_ip;
-            j1_in_v4_q   <= in_v4;
-            j1_b0_q      <= teb ? iwb(14) : iwb(0);
-            j1_tos_q     <= tos;
-            j1_hc_q      <= teb ? {iwb(24), iwb(25)} : {iwb(10), iwb(11)};
-            j1_macs_q    <= i_out.iw[0 +: 12*8];
-        end
+        teb   = t_out.teb;
+        ended = t_out.wait_iw && i_out.ended;   // only step 9 waits for it
+        j1_t_q       <= t_out;
+        j1_teb_q     <= teb;
+        j1_decap_q   <= t_out.decap;
+        in_ip  = teb ? (i_out.et_v4 || i_out.et_v6) : 1'b1;
+        in_v4  = teb ? i_out.et_v4 : !t_out.l3v6;
+        ecn_on = in_ip && t_out.oecn[0];
+        nect   = teb ? i_out.nect_teb : t_out.l3v6 ? i_out.nect_v6 : i_out.nect_v4;
+        tos    = teb ? iwb(15) : iwb(1);
+        d_lt  = {6{ended}} & i_out.d_lt;
+        // The bytes step 9 reads from K (inside ip_end and the frame): the inner Ethernet
+        // header, and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC
+        // 6040. Flags c: 0, 2, 12, 14, 16, 26.
+        if (!ecn_on)    {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[3], d_lt[3]} : {t_out.ilen_lt[0], d_lt[0]};
+        else if (in_v4) {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[5], d_lt[5]} : {t_out.ilen_lt[2], d_lt[2]};
+        else            {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[4], d_lt[4]} : {t_out.ilen_lt[1], d_lt[1]};
+        j1_trunc_q     <= d_lt[0] || lt_ilen || lt_d;
+        // RFC 6040: outer CE over an inner Not-ECT packet (ecn_drop, from the window's flags)
+        j1_ecn_drop_q  <= in_ip && t_out.oecn == 2'b11 && nect;
+        // (whole and an RX error: a frame known whole is whole in the tap or ended in the window)
+        j1_rx_bad_q    <= t_out.whole ? t_out.rx_err : (ended && i_out.rx_err);
+        j1_len_short_q <= t_out.whole ? t_out.len_short
+                                      : ended && $signed((LEN_W+1)'($signed(i_out.d))) < $signed(t_out.ilen);
+        // RFC 6040's rewrite of the inner ECN, and the RFC 1624 sum's first two terms
+        iecn = in_v4 ? tos[1:0] : tos[5:4];
+        necn = ecn_combine(t_out.oecn, iecn);
+        j1_ecn_set_q <= ecn_on && necn != iecn;
+        j1_in_v4_q   <= in_v4;
+        j1_b0_q      <= teb ? iwb(14) : iwb(0);
+        j1_tos_q     <= in_v4 ? {tos[7:2], necn} : {tos[7:6], necn, tos[3:0]};
+        j1_hc_part_q <= teb ? i_out.hs_teb : i_out.hs_l3;
+        j1_macs_q    <= i_out.iw[0 +: 12*8];
         if (rst) j1_valid_q <= 1'b0;
     end
 
-    // ---- J2: step 9, the policy and the action; RFC 6040 and the RFC 1624 sum ----------------
+    // ---- J2: step 9, the policy and the action; the RFC 1624 sum ------------------------------
     typedef enum logic [1:0] {
         ACT_DROP    = 2'd0,
         ACT_FORWARD = 2'd1,   // unchanged
         ACT_DECAP   = 2'd2
     } action_e;
 
+    // The record's flags (fwd: PASS, PUNT, PUNT_OAM; decap: DECAP_*) stand for the outcome
+    // compares; step 9's drops apply to DECAP_* only.
     action_e  j2_action;
     outcome_e j2_final;
-    logic     j2_ecn_on;
     always_comb begin
-        logic whole, rx_bad, fwd;
-        whole     = j1_whole_q;
-        rx_bad    = j1_rx_bad_q;
-        j2_ecn_on = j1_in_ip_q && j1_t_q.oecn[0];
         j2_final  = j1_t_q.outcome;
+        j2_action = ACT_DROP;
         if (j1_decap_q && j1_trunc_q)          j2_final = OUT_DROP_TRUNCATED;
         else if (j1_decap_q && j1_ecn_drop_q)  j2_final = OUT_DROP_ECN;
-        j2_action = ACT_DROP;
-        fwd = j2_final == OUT_PASS || j2_final == OUT_PUNT || j2_final == OUT_PUNT_OAM;
-        if (fwd) begin
-            if (j2_final == OUT_PASS ? ctrl_drop_pass : ctrl_drop_punt) j2_final = OUT_DROP_POLICY;
-            else if (whole && rx_bad)                               j2_final = OUT_DROP_RX_ERROR;
-            else                                                    j2_action = ACT_FORWARD;
-        end else if (j2_final == OUT_DECAP_TEB || j2_final == OUT_DECAP_L3) begin
-            if (whole && rx_bad)                                    j2_final = OUT_DROP_RX_ERROR;
-            else if (j1_len_short_q)                                j2_final = OUT_DROP_TRUNCATED;
-            else                                                    j2_action = ACT_DECAP;
+        else if (j1_t_q.fwd) begin
+            if (j1_t_q.pass ? ctrl_drop_pass : ctrl_drop_punt)    j2_final = OUT_DROP_POLICY;
+            else if (j1_rx_bad_q)                               j2_final = OUT_DROP_RX_ERROR;
+            else                                                j2_action = ACT_FORWARD;
+        end else if (j1_decap_q) begin
+            if (j1_rx_bad_q)                                    j2_final = OUT_DROP_RX_ERROR;
+            else if (j1_len_short_q)                            j2_final = OUT_DROP_TRUNCATED;
+            else                                                j2_action = ACT_DECAP;
         end
     end
 
@@ -843,21 +953,16 @@ module geneve_decap_classify
     logic [12*8-1:0] j2_macs_q;
 
     always_ff @(posedge clk) begin
-        logic [1:0] iecn, necn;
-        logic [7:0] tos;
         j2_valid_q <= j1_valid_q;
         if (j1_valid_q) begin
-            iecn = j1_in_v4_q ? j1_tos_q[1:0] : j1_tos_q[5:4];
-            necn = ecn_combine(j1_t_q.oecn, iecn);
-            tos  = j1_in_v4_q ? {j1_tos_q[7:2], necn} : {j1_tos_q[7:6], necn, j1_tos_q[3:0]};
             j2_t_q       <= j1_t_q;
             j2_teb_q     <= j1_teb_q;
             j2_action_q  <= j2_action;
             j2_outcome_q <= j2_final;
-            j2_ecn_set_q <= j2_ecn_on && necn != iecn;
+            j2_ecn_set_q <= j1_ecn_set_q;
             j2_in_v4_q   <= j1_in_v4_q;
-            j2_tos_q     <= tos;
-            j2_hc_sum_q  <= {2'b00, ~j1_hc_q} + {2'b00, ~{j1_b0_q, j1_tos_q}} + {2'b00, j1_b0_q, tos};
+            j2_tos_q     <= j1_tos_q;
+            j2_hc_sum_q  <= 18'(j1_hc_part_q) + {2'b00, j1_b0_q, j1_tos_q};
             j2_macs_q    <= j1_macs_q;
         end
         if (rst) j2_valid_q <= 1'b0;

@@ -17,10 +17,11 @@
 // UDP and fixed Geneve headers); the classifier reads the inner header at K (past the options,
 // up to byte 375) from its own capture of the beats, keyed on K, and decides in registered
 // stages; the frame's beats wait in the edit engine's delay FIFO and leave cut-through. The
-// classifier watches the beats the shell's front end sees (the shell's beat_* outputs).
+// classifier watches the beats the shell's front end sees (the shell's beat_* outputs), with
+// tkeep and tuser taken from the block's input and the guard's rule applied after a register.
 //
 // Latency (first input handshake to first output handshake, idle pipeline), exactly:
-//   max(t128 + 15, tK + 9) + LATENCY + slot
+//   max(t128 + 17, tK + 11) + LATENCY + slot
 // t128: the input beat that completes the 128-byte window (holds byte 127, or the frame's
 // last beat); tK: the beat holding byte K + 25 (or the frame's last beat), used only for a
 // frame that reaches step 9 (steps 1-8 passed), else t128 alone; LATENCY the engine's (axis_edit:
@@ -202,9 +203,10 @@ module geneve_decap
 
     logic unused;   // the tap fields Geneve does not read (the window count, the EtherType,
                     // the protocol's and options' short checks: the fixed header's cover them,
-                    // the early pair), CONTROL's upper bits
+                    // the early pair), CONTROL's upper bits, the guard's tkeep and tuser (the
+                    // classifier applies the guard's rule to its own registers)
     assign unused = ^{tap_have, tap_l4_ok, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
-                      early_ip_dst, regs[63:48], regs[31:4]};
+                      early_ip_dst, regs[63:48], regs[31:4], b_tkeep, b_tuser};
 
     logic        lk_valid, rs_valid, rs_hit;
     logic [23:0] lk_key;
@@ -217,7 +219,8 @@ module geneve_decap
         .L4_BYTES(L4_BYTES)
     ) classify (
         .clk(clk), .rst(rst),
-        .s_tdata(b_tdata), .s_tkeep(b_tkeep), .s_hs(b_hs), .s_tlast(b_tlast), .s_tuser(b_tuser),
+        .s_tdata(b_tdata), .s_tkeep(s_axis_tkeep), .s_hs(b_hs), .s_tlast(b_tlast),
+        .s_tuser(s_axis_tuser[0]),
         .tap_valid(tap_valid), .tap_whole(tap_whole), .tap_rx_err(tap_rx_err),
         .tap_l2_short(tap_l2_short), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
         .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),

@@ -260,8 +260,8 @@ def tally(results) -> tuple[list[int], list[int], int, int]:
 
 
 # The RTL's timing (rtl/tunnel/geneve_decap.sv, docs/geneve.md "Structure and latency").
-DECIDE_CYCLES = 15  # the beat completing the 128-byte window -> the descriptor
-INNER_CYCLES = 9  # the beat holding byte K + 25 (or the last) -> the descriptor (step 9 frames)
+DECIDE_CYCLES = 17  # the beat completing the 128-byte window -> the descriptor
+INNER_CYCLES = 11  # the beat holding byte K + 25 (or the last) -> the descriptor (step 9 frames)
 EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}  # axis_edit, first beat (tb/axis_edit)
 
 
