@@ -32,7 +32,8 @@
 // [s_desc_sum_start, s_desc_sum_end) plus s_desc_sum_seed (OUT_SUM_BAD).
 //
 // OUT_META_EN: s_desc_out_meta leaves on m_axis_tmeta with every beat of the frame's output
-// (a FIFO beside m_axis, written as the engine takes the descriptor, read at tlast). So the
+// (a FIFO beside m_axis, written as the engine takes the descriptor, read at tlast; its last
+// four words in registers, m_axis_tmeta a 4:1 multiplexer of them). So the
 // classifier must then never send drop = 0 for a frame that leaves nothing (L < 1).
 //
 // Latency: tap_valid 5 cycles after the input beat that completes the front end's window
@@ -402,16 +403,19 @@ module decap_shell #(
     if (OUT_META_EN) begin : g_meta
         // Written the cycle after the engine takes a descriptor that leaves output (from
         // registers: the engine's ready reaches no FIFO state), in frame order. The FIFO's
-        // head moves into a two-word register queue whose room is a register, so the pop at
-        // m_axis's tlast (a late port) reaches those 2 x OUT_META_W flip-flops and never the
-        // FIFO's block RAM enable. The head word is the frame on m_axis: it is in place four
-        // cycles after the descriptor is taken, the frame's first beat LATENCY (>= 10) cycles.
-        logic                  meta_s_ready, f_valid, f_take_q, f_take;
-        logic                  meta_we_q;
-        logic [OUT_META_W-1:0] meta_q, f_data;
-        logic [OUT_META_W-1:0] mh_q, mn_q;          // the head word, the one behind it
-        logic                  mh_valid_q, mn_valid_q;
-        logic                  pop;
+        // head is taken by a credit (a register), lands in a register loaded every cycle (the
+        // block RAM's output reaches nothing else) and then in a four-word ring; m_axis_tmeta
+        // is the ring's word at the read pointer. So the pop at m_axis's tlast (a late port)
+        // moves a 2-bit pointer and the credit, and reaches neither the FIFO's block RAM nor
+        // a wide enable. A word is in the ring five cycles after its descriptor is taken; the
+        // frame's first beat leaves LATENCY (>= 10) cycles after.
+        logic                    meta_s_ready, f_valid, f_take, take_q, x_valid_q;
+        logic                    meta_we_q;
+        logic [OUT_META_W-1:0]   meta_q, f_data, x_data_q;
+        logic [3:0][OUT_META_W-1:0] ring_q;
+        logic [1:0]              wp_q, rp_q;
+        logic [2:0]              credit_q;      // words taken from the FIFO and not yet popped
+        logic                    pop;
         always_ff @(posedge clk) begin
             meta_we_q <= dq_valid && d_ready && !d_drop;
             meta_q    <= d_out_meta;
@@ -426,31 +430,32 @@ module decap_shell #(
             .s_data(meta_q), .s_valid(meta_we_q),
             .s_ready(meta_s_ready),
             .m_data(f_data), .m_valid(f_valid),
-            .m_ready(f_take_q)
+            .m_ready(take_q)
         );
-        assign f_take = f_valid && f_take_q;
+        assign f_take = f_valid && take_q;
+        // pop only with a word in the ring: the frame's word is there before its tlast
         assign pop    = m_axis_tvalid && m_axis_tready && m_axis_tlast;
         always_ff @(posedge clk) begin
-            logic [1:0] n_d;
-            // pop only when a head is there: the frame's word is in place before its tlast
-            n_d = 2'(mh_valid_q) + 2'(mn_valid_q) + 2'(f_take) - 2'(pop);
-            f_take_q <= n_d < 2'd2;
-            if (!mh_valid_q || pop) begin
-                mh_q       <= mn_valid_q ? mn_q : f_data;
-                mh_valid_q <= mn_valid_q || f_take;
-                mn_valid_q <= mn_valid_q && f_take;
-                if (mn_valid_q) mn_q <= f_data;
-            end else if (f_take) begin
-                mn_q       <= f_data;
-                mn_valid_q <= 1'b1;
+            logic [2:0] credit_d;
+            credit_d  = credit_q + 3'(f_take) - 3'(pop);
+            credit_q  <= credit_d;
+            take_q    <= credit_d < 3'd4;   // the ring holds every word taken
+            x_valid_q <= f_take;
+            x_data_q  <= f_data;
+            if (x_valid_q) begin
+                ring_q[wp_q] <= x_data_q;
+                wp_q         <= wp_q + 2'd1;
             end
+            if (pop) rp_q <= rp_q + 2'd1;
             if (rst) begin
-                f_take_q   <= 1'b0;
-                mh_valid_q <= 1'b0;
-                mn_valid_q <= 1'b0;
+                credit_q  <= '0;
+                take_q    <= 1'b0;
+                x_valid_q <= 1'b0;
+                wp_q      <= '0;
+                rp_q      <= '0;
             end
         end
-        assign m_axis_tmeta = mh_q;
+        assign m_axis_tmeta = ring_q[rp_q];
         logic unused_meta;   // never full: the engine holds fewer frames (META_DEPTH)
         assign unused_meta = meta_s_ready;
     end else begin : g_no_meta
