@@ -47,7 +47,8 @@
 //   J1        the records registered; step 9's length checks (n - K and ip_end - K against the
 //             bytes it reads) and RFC 6040's drop as flags; whole, RX error, short
 //   J2        the outcome's priority, the policy, early drops, the action; the RFC 1624 sum
-//   J3        the RFC 1624 fold; where the inner IP header lies in the output (s)
+//   J3        the RFC 1624 fold; where the inner IP header lies in the output (s); the
+//             head's layout selects, the action folded in
 //   J4        the output head (constant byte positions under selects) and the descriptor
 // desc_valid is high for one cycle 4 cycles after the join. The join is in cycle T+7 (= the
 // window's trigger + 12: the tap comes 5 cycles after the beat completing the 128-byte window)
@@ -970,33 +971,40 @@ module geneve_decap_classify
 
     // ---- J3: the RFC 1624 fold; where the inner IP header lies in the output ------------------
     // The inner IP header at output byte 14 + 4s: s = tags (DECAP_L3; 0 for DECAP_TEB) + push.
+    // The head's layout selects are registered here with the action folded in (all clear
+    // unless the frame is decapsulated), so J4's head needs no "decap" gate of its own.
     trec_t           j3_t_q;
-    logic            j3_valid_q, j3_teb_q, j3_ecn_set_q, j3_in_v4_q;
-    action_e         j3_action_q;
+    logic            j3_valid_q, j3_decap_q, j3_drop_q, j3_in_v4_q;
     outcome_e        j3_outcome_q;
     logic [7:0]      j3_tos_q;
     logic [15:0]     j3_hc_q;
-    logic [1:0]      j3_s_q;
-    logic [1:0]      j3_tags_q;
+    logic            j3_sel_mac_q;       // DECAP_TEB with a push: the inner MACs at 0..11
+    logic [2:0]      j3_sel_l2_q;        // DECAP_L3 with t tags: the outer header and type
+    logic            j3_push_q;          // a pushed tag at 12..15
+    logic [3:0]      j3_sel_ecn_q;       // the inner ECN byte rewritten, inner IP at 14 + 4k
     logic [12*8-1:0] j3_macs_q;
 
     always_ff @(posedge clk) begin
         logic [16:0] f1;
-        logic [1:0]  tags;
+        logic [1:0]  tags, s;
+        logic        decap;
         j3_valid_q <= j2_valid_q;
         if (j2_valid_q) begin
-            f1   = 17'(j2_hc_sum_q[15:0]) + 17'(j2_hc_sum_q[17:16]);
-            tags = j2_t_q.l2_len[4:2] == 3'd3 ? 2'd0 : j2_t_q.l2_len[4:2] == 3'd4 ? 2'd1 : 2'd2;
+            f1    = 17'(j2_hc_sum_q[15:0]) + 17'(j2_hc_sum_q[17:16]);
+            tags  = j2_t_q.l2_len[4:2] == 3'd3 ? 2'd0 : j2_t_q.l2_len[4:2] == 3'd4 ? 2'd1 : 2'd2;
+            s     = (j2_teb_q ? 2'd0 : tags) + 2'(j2_t_q.push);
+            decap = j2_action_q == ACT_DECAP;
             j3_t_q       <= j2_t_q;
-            j3_teb_q     <= j2_teb_q;
-            j3_action_q  <= j2_action_q;
+            j3_decap_q   <= decap;
+            j3_drop_q    <= j2_action_q == ACT_DROP;
             j3_outcome_q <= j2_outcome_q;
-            j3_ecn_set_q <= j2_ecn_set_q;
             j3_in_v4_q   <= j2_in_v4_q;
             j3_tos_q     <= j2_tos_q;
             j3_hc_q      <= ~(f1[15:0] + 16'(f1[16]));
-            j3_tags_q    <= tags;
-            j3_s_q       <= (j2_teb_q ? 2'd0 : tags) + 2'(j2_t_q.push);
+            j3_sel_mac_q <= decap && j2_teb_q && j2_t_q.push;
+            for (int t = 0; t < 3; t++) j3_sel_l2_q[t] <= decap && !j2_teb_q && tags == 2'(t);
+            j3_push_q    <= decap && j2_t_q.push;
+            for (int k = 0; k < 4; k++) j3_sel_ecn_q[k] <= decap && j2_ecn_set_q && s == 2'(k);
             j3_macs_q    <= j2_macs_q;
         end
         if (rst) j3_valid_q <= 1'b0;
@@ -1005,74 +1013,68 @@ module geneve_decap_classify
     // ---- J4: the output head and the descriptor --------------------------------------------------
     // DECAP_TEB: [0, 12) inner MACs, 81 00 TCI with a push; DECAP_L3: the outer header to
     // L2 - 2 (a tag after byte 12 with a push), the protocol type. Both: the inner ECN byte at
-    // 15 + 4s, the IPv4 checksum at 24 + 4s. Constant byte positions under selects only.
+    // 15 + 4s, the IPv4 checksum at 24 + 4s. Constant byte positions under J3's selects only
+    // (all clear, so the head and its enables zero, when the frame is not decapsulated).
     logic [HEAD_BYTES-1:0][7:0] j4_head;
     logic [HEAD_BYTES-1:0]      j4_head_en;
     always_comb begin
         j4_head    = '0;
         j4_head_en = '0;
-        if (j3_teb_q) begin
-            if (j3_t_q.push) begin
-                for (int i = 0; i < 12; i++) j4_head[i] = j3_macs_q[8*i +: 8];
-                j4_head_en[15:0] = 16'hFFFF;
-            end
-        end else begin
-            for (int t = 0; t < 3; t++) begin
-                if (j3_tags_q == 2'(t)) begin
-                    for (int i = 0; i < 12; i++) j4_head[i] = j3_t_q.l2[8*i +: 8];
-                    if (j3_t_q.push) begin
-                        for (int i = 12; i < 12 + 4*t; i++) j4_head[i + 4] = j3_t_q.l2[8*i +: 8];
-                        j4_head[16 + 4*t] = j3_t_q.proto[15:8];
-                        j4_head[17 + 4*t] = j3_t_q.proto[7:0];
-                        for (int i = 0; i < 18 + 4*t; i++) j4_head_en[i] = 1'b1;
-                    end else begin
-                        for (int i = 12; i < 12 + 4*t; i++) j4_head[i] = j3_t_q.l2[8*i +: 8];
-                        j4_head[12 + 4*t] = j3_t_q.proto[15:8];
-                        j4_head[13 + 4*t] = j3_t_q.proto[7:0];
-                        for (int i = 0; i < 14 + 4*t; i++) j4_head_en[i] = 1'b1;
-                    end
+        if (j3_sel_mac_q) begin
+            for (int i = 0; i < 12; i++) j4_head[i] = j3_macs_q[8*i +: 8];
+            j4_head_en[15:0] = 16'hFFFF;
+        end
+        for (int t = 0; t < 3; t++) begin
+            if (j3_sel_l2_q[t]) begin
+                for (int i = 0; i < 12; i++) j4_head[i] = j3_t_q.l2[8*i +: 8];
+                if (j3_t_q.push) begin
+                    for (int i = 12; i < 12 + 4*t; i++) j4_head[i + 4] = j3_t_q.l2[8*i +: 8];
+                    j4_head[16 + 4*t] = j3_t_q.proto[15:8];
+                    j4_head[17 + 4*t] = j3_t_q.proto[7:0];
+                    for (int i = 0; i < 18 + 4*t; i++) j4_head_en[i] = 1'b1;
+                end else begin
+                    for (int i = 12; i < 12 + 4*t; i++) j4_head[i] = j3_t_q.l2[8*i +: 8];
+                    j4_head[12 + 4*t] = j3_t_q.proto[15:8];
+                    j4_head[13 + 4*t] = j3_t_q.proto[7:0];
+                    for (int i = 0; i < 14 + 4*t; i++) j4_head_en[i] = 1'b1;
                 end
             end
         end
-        if (j3_t_q.push) begin
+        if (j3_push_q) begin
             j4_head[12] = 8'h81;
             j4_head[13] = 8'h00;
             j4_head[14] = {4'h0, j3_t_q.vid[11:8]};
             j4_head[15] = j3_t_q.vid[7:0];
         end
-        if (j3_ecn_set_q) begin
-            for (int k = 0; k < 4; k++) begin
-                if (j3_s_q == 2'(k)) begin
-                    j4_head[15 + 4*k]    = j3_tos_q;
-                    j4_head_en[15 + 4*k] = 1'b1;
-                    if (j3_in_v4_q) begin
-                        j4_head[24 + 4*k]    = j3_hc_q[15:8];
-                        j4_head[25 + 4*k]    = j3_hc_q[7:0];
-                        j4_head_en[24 + 4*k] = 1'b1;
-                        j4_head_en[25 + 4*k] = 1'b1;
-                    end
+        for (int k = 0; k < 4; k++) begin
+            if (j3_sel_ecn_q[k]) begin
+                j4_head[15 + 4*k]    = j3_tos_q;
+                j4_head_en[15 + 4*k] = 1'b1;
+                if (j3_in_v4_q) begin
+                    j4_head[24 + 4*k]    = j3_hc_q[15:8];
+                    j4_head[25 + 4*k]    = j3_hc_q[7:0];
+                    j4_head_en[24 + 4*k] = 1'b1;
+                    j4_head_en[25 + 4*k] = 1'b1;
                 end
             end
         end
     end
 
     always_ff @(posedge clk) begin
-        logic decap;
         desc_valid <= j3_valid_q;
         if (j3_valid_q) begin
-            decap = j3_action_q == ACT_DECAP;
-            desc_drop      <= j3_action_q == ACT_DROP;
+            desc_drop      <= j3_drop_q;
             desc_outcome   <= j3_outcome_q;
-            desc_shift     <= decap ? $signed(j3_t_q.shift) : '0;
-            desc_out_len   <= decap ? j3_t_q.out_len : '1;
-            desc_min_len   <= decap ? j3_t_q.ip_end : '0;
-            desc_head      <= decap ? j4_head : '0;
-            desc_head_en   <= decap ? j4_head_en : '0;
-            desc_sum_en    <= decap && j3_t_q.csum_nz;
+            desc_shift     <= j3_decap_q ? $signed(j3_t_q.shift) : '0;
+            desc_out_len   <= j3_decap_q ? j3_t_q.out_len : '1;
+            desc_min_len   <= j3_decap_q ? j3_t_q.ip_end : '0;
+            desc_head      <= j4_head;
+            desc_head_en   <= j4_head_en;
+            desc_sum_en    <= j3_decap_q && j3_t_q.csum_nz;
             desc_sum_start <= j3_t_q.sum_start;
             desc_sum_end   <= j3_t_q.ip_end;
             desc_sum_seed  <= j3_t_q.seed;
-            desc_tvni      <= {decap, j3_t_q.vni};
+            desc_tvni      <= {j3_decap_q, j3_t_q.vni};
         end
         if (rst) desc_valid <= 1'b0;
     end
