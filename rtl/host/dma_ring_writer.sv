@@ -41,7 +41,8 @@
 //   room (D1's difference - PROD); D3 the fit (the room's sign) updates PROD, the command
 //   queued (cmd FIFO).
 //   mover (one record beat a cycle, records back to back): M0 the beat planned (buffer read
-//   issued), or a timeout flush in its slot; M1 (P) the queue's gather state, the flush
+//   issued), or a timeout flush in its slot, and its queue's gather state read in each group
+//   of 4 queues; M1 (P) the group picked, the update of the op before forwarded, the flush
 //   decided; M2 the buffer's word (the block RAM's own register); M2b registered again; M3
 //   the record's beat composed (header, frame shifted by 16 bytes above 128 bits); R rotated
 //   to the record's 8-byte lane; S written to staging words w and w + 1 (one per bank), the
@@ -787,11 +788,15 @@ module dma_ring_writer
 
     // Timeout flush requests (picked below) and the flush FIFO's credits
     logic              to_v_q;
+    logic              to_v_d;
     logic [QW-1:0]     to_q_q;
+    logic [QW-1:0]     to_q_d;
     logic [QUEUES-1:0] to_oh_q;      // to_q_q one-hot
     logic              fl_room_q;
     logic [$clog2(FLD):0] fl_used_q;
-    logic [QUEUES-1:0] req_q;
+    logic              req_any_q;    // a queue's flush is requested
+    logic [QW-1:0]     req_qi_q;     // the lowest such queue (when any)
+    logic [QUEUES-1:0] req_oh_q;     // and one-hot
     logic [2:0]        to_cd_q;      // after a take: P's update reaches the requests
     logic [SB-1:0][QUEUES-1:0] pend_nz_q;   // per staging slot, queue: a flush not yet read
     // The block a queue opens next is always the one after the last it wrote (slot + 1):
@@ -878,7 +883,7 @@ module dma_ring_writer
         // the pending flag of the slot the beat opens: the head's queue's for a new record
         m_stall_d  = m_newblk_d && (m_fill ? np_q[c_q] : np_q[m_q_q]);
         // to_v_q and fl_room_q as they are next cycle
-        m_free_d   = !(!to_take && (to_v_q || (to_cd_q == '0 && |req_q)))
+        m_free_d   = !(!to_take && (to_v_q || (to_cd_q == '0 && req_any_q)))
                      && 32'(fl_used_q) <= FLD - 4;
     end
 
@@ -973,7 +978,6 @@ module dma_ring_writer
     logic              m1_v;         // a record beat
     logic              m1_to;        // a timeout flush of queue m1_q
     logic [QW-1:0]     m1_q;
-    logic [2:0][QW-1:0] m1_qr;       // copies of m1_q: the gather state's reads
     logic [QUEUES-1:0] m1_wq;        // m1_v for queue q
     logic [QUEUES-1:0] m1_wlq;       // and m1_last (t_re's enables)
     logic [QUEUES-1:0] m1_tq;        // m1_to for queue q
@@ -1022,12 +1026,6 @@ module dma_ring_writer
         m1_rl   <= m_rl_q;
     end
 
-    // Kept apart from m1_q, so each group of P's 16-way reads has its own select nets rather
-    // than one spread over all of P
-    (* keep *) always_ff @(posedge clk) begin
-        for (int k = 0; k < 3; k++) m1_qr[k] <= to_take ? to_q_q : m_q_q;
-    end
-
     // P's per-queue write enables decoded a stage ahead: each queue's state takes a register
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1045,12 +1043,88 @@ module dma_ring_writer
 
     // P: per queue, what is staged but not flushed. t_fpg: the first granule of the current
     // block not yet flushed; t_unc: a record has ended since the last flush (its end t_re,
-    // in block t_blk), so a flush is owed within FLUSH_CYCLES. Read and written in this one
-    // stage, so consecutive ops see each other's updates.
+    // in block t_blk), so a flush is owed within FLUSH_CYCLES. Written in this stage; read
+    // from M0 with the update of the op before forwarded, so consecutive ops see each
+    // other's updates.
     logic [QUEUES-1:0]             t_unc;
     logic [QUEUES-1:0][BGW-1:0]    t_fpg;
     logic [QUEUES-1:0][31:0]       t_re;
     logic [QUEUES-1:0][BLK_W-1:0]  t_blk;
+
+    // P's read of its queue's state starts in M0: the state is split into groups of GS queues;
+    // M0 reads each group at the low bits of its op's queue (a GS:1 select per group,
+    // registered), P picks the group by the high bits and forwards the update of the op
+    // before (in P a cycle earlier, written after M0's read) when it is the same queue. So P
+    // reads registers next to it, not the 16 queues' state spread over the die.
+    localparam int QN   = 1 << QW;                  // queue indices (QUEUES rounded up)
+    localparam int GLW  = QW >= 2 ? 2 : QW;         // a queue's index in its group: low bits
+    localparam int GS   = 1 << GLW;                 // queues a group
+    localparam int NGR  = QN / GS;                  // groups
+    localparam int GHW  = NGR > 1 ? $clog2(NGR) : 1;
+    localparam int TS_W = 1 + BGW + 32 + BLK_W;     // a queue's state: {unc, fpg, re, blk}
+
+    // The queue of the op in M0 (to_v_q holds off record beats, so a timeout's when one
+    // waits, else the record's), registered from the values of the cycle before, one copy
+    // per group (kept apart) and one for the forward's compare
+    logic [QW-1:0]             m_q_d;
+    logic [QW-1:0]             m0q_d;
+    logic [NGR:0][QW-1:0]      m0q_c;
+    logic [GHW-1:0]            m1_gh;       // P's op's group
+    logic                      m1_fwd;      // P's op is the queue of the op before in P
+    logic [NGR-1:0][TS_W-1:0]  p_grp;       // per group: its queue at the op's low bits
+    logic [TS_W-1:0]           p_nxt;       // the state after P's op (its queue's)
+    logic [TS_W-1:0]           p_cur;       // the state P's op sees
+    logic                      p_unc;
+    logic [BGW-1:0]            p_fpg;
+    logic [31:0]               p_re;
+    logic [BLK_W-1:0]          p_blk;
+
+    assign m_q_d = m_fill ? c_q : m_q_q;
+    assign m0q_d = to_v_d ? to_q_d : m_q_d;
+
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k <= NGR; k++) m0q_c[k] <= m0q_d;
+    end
+
+    always_ff @(posedge clk) begin
+        logic [QN-1:0][TS_W-1:0] st;
+        for (int q = 0; q < QN; q++) begin
+            st[q] = q < QUEUES ? {t_unc[q], t_fpg[q], t_re[q], t_blk[q]} : '0;
+        end
+        for (int g = 0; g < NGR; g++) p_grp[g] <= st[g * GS + 32'(m0q_c[g][GLW-1:0])];
+        m1_gh  <= GHW'(m0q_c[NGR] >> GLW);
+        m1_fwd <= (m1_v || m1_to) && m1_q == m0q_c[NGR];
+        p_nxt  <= {p_unc, p_fpg, p_re, p_blk};
+    end
+
+    assign p_cur = m1_fwd ? p_nxt : p_grp[m1_gh];
+
+    // P's op's update of its queue's state (the per-queue registers below make the same
+    // update from their own values)
+    always_comb begin
+        logic              unc;
+        logic [BGW-1:0]    fpg;
+        logic [31:0]       re;
+        logic [BLK_W-1:0]  blk;
+        {unc, fpg, re, blk} = p_cur;
+        p_unc = unc;
+        p_fpg = fpg;
+        p_re  = re;
+        p_blk = blk;
+        if (m1_v) begin
+            p_blk = m1_wx ? m1_blk1 : m1_blk0;
+            if (m1_bend) begin
+                p_fpg = '0;
+                p_unc = m1_last && m1_wx;
+            end else if (m1_last) begin
+                p_unc = 1'b1;
+            end
+            if (m1_last) p_re = m1_end;
+        end else if (m1_to && unc) begin
+            p_fpg = re[LOG_BB-1:3];
+            p_unc = 1'b0;
+        end
+    end
 
     // The flush decided in P: {queue, first granule, end granule (exclusive, 1..BLKG),
     // block, commit, PROD}
@@ -1067,10 +1141,7 @@ module dma_ring_writer
         logic [31:0]       re;
         logic [BLK_W-1:0]  blk;
         logic              exact;    // the record ends at the block's end
-        unc   = t_unc[m1_qr[0]];
-        fpg   = t_fpg[m1_qr[0]];
-        re    = t_re[m1_qr[1]];
-        blk   = t_blk[m1_qr[2]];
+        {unc, fpg, re, blk} = p_cur;
         exact = m1_last && !m1_wx;
         if (m1_v) begin
             // word w's block is full: [fpg, its end), committing the last record wholly in it
@@ -1116,11 +1187,36 @@ module dma_ring_writer
     logic [QT_W-1:0]   quiet_q;
     logic              idle_q;
 
+    // The requests, and their lowest queue encoded as they are registered (a priority encode
+    // left to the LUT mapping, a tree of a few levels, not a carry chain (x & -x) followed by
+    // an OR tree; the one-hot a prefix OR), so M0's queue select reads registers
+    logic [QUEUES-1:0] req_d;
+    logic              req_clr;
+    assign req_clr = to_take || to_cd_q != '0;
+    always_comb begin
+        for (int q = 0; q < QUEUES; q++) begin
+            req_d[q] = t_unc[q] && (idle_q || age_q[q] == AGE_W'(FLUSH_CYCLES));
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        logic [QW-1:0] qi;
+        logic          seen;
+        qi = '0;
+        for (int q = QUEUES - 1; q >= 0; q--) if (req_d[q]) qi = QW'(q);
+        req_qi_q <= qi;
+        seen = 1'b0;
+        for (int q = 0; q < QUEUES; q++) begin
+            req_oh_q[q] <= req_d[q] && !seen;
+            seen        = seen || req_d[q];
+        end
+    end
+
     always_ff @(posedge clk) begin
         if (rst) begin
             quiet_q <= '0;
             idle_q  <= 1'b0;
-            req_q   <= '0;
+            req_any_q <= 1'b0;
             to_v_q  <= 1'b0;
             to_cd_q <= '0;
             for (int q = 0; q < QUEUES; q++) age_q[q] <= '0;
@@ -1133,37 +1229,28 @@ module dma_ring_writer
             end
             if (to_take) begin
                 to_cd_q <= 3'd5;
-                to_v_q  <= 1'b0;
-                req_q   <= '0;
             end else if (to_cd_q != '0) begin
                 to_cd_q <= to_cd_q - 1'b1;
-                req_q   <= '0;
-            end else begin
-                for (int q = 0; q < QUEUES; q++) begin
-                    req_q[q] <= t_unc[q] && (idle_q || age_q[q] == AGE_W'(FLUSH_CYCLES));
-                end
-                if (!to_v_q) to_v_q <= |req_q;
             end
+            req_any_q <= !req_clr && |req_d;
+            to_v_q <= to_v_d;
         end
     end
 
-    // The lowest requesting queue: a priority encode left to the LUT mapping (a tree of a few
-    // levels), not a carry chain (x & -x) followed by an OR tree; also one-hot (a prefix OR)
+    // A timeout request waits from the cycle after one is seen until it is taken (none for
+    // the cycles to_cd_q counts after a take); next cycle's, for M0's queue
+    always_comb begin
+        if (to_take)             to_v_d = 1'b0;
+        else if (to_cd_q != '0)  to_v_d = to_v_q;
+        else                     to_v_d = to_v_q || req_any_q;
+    end
+
+    // The lowest requesting queue, taken while none waits
+    assign to_q_d = to_v_q ? to_q_q : req_qi_q;
+
     always_ff @(posedge clk) begin
-        logic [QW-1:0]     qi;
-        logic [QUEUES-1:0] oh;
-        logic              seen;
-        qi = '0;
-        for (int q = QUEUES - 1; q >= 0; q--) if (req_q[q]) qi = QW'(q);
-        seen = 1'b0;
-        for (int q = 0; q < QUEUES; q++) begin
-            oh[q] = req_q[q] && !seen;
-            seen  = seen || req_q[q];
-        end
-        if (!to_v_q) begin
-            to_q_q  <= qi;
-            to_oh_q <= oh;
-        end
+        to_q_q <= to_q_d;
+        if (!to_v_q) to_oh_q <= req_oh_q;
     end
 
     // M2, M2b: the buffer's word; the flush's beats and lanes. The staging write travels as
@@ -1572,7 +1659,7 @@ module dma_ring_writer
             fl_room_q <= 1'b0;
             fl_none_q <= 1'b0;
         end else begin
-            fl_none_q <= m1_to && !t_unc[m1_q];
+            fl_none_q <= m1_to && !p_cur[TS_W-1];
             fl_used_q <= fl_used_q + ($clog2(FLD)+1)'((m_go && m_bend) || to_take)
                                    - ($clog2(FLD)+1)'(fl_none_q) - ($clog2(FLD)+1)'(flf_pop);
             fl_room_q <= 32'(fl_used_q) <= FLD - 4;
