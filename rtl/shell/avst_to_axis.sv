@@ -22,11 +22,11 @@
 //     beat, where it is {KEEP_W{1}} >> avst_empty (contiguous from bit 0).
 //   * m_axis_tuser = avst_error on the tlast beat, 0 on the others.
 //
-// Timing: the conversion is wiring only; a two-slot beat buffer registers avst_ready and
-// m_axis_tvalid, and m_axis_tdata/tkeep/tlast/tuser come from its slots through a 2:1 select
-// on a register. Full throughput; latency one cycle (a beat taken in cycle t is on m_axis
-// in cycle t+1 when the buffer was empty). No port reaches the load enable of a wide
-// register: avst_valid and m_axis_tready steer only 1-bit state (see the buffer below).
+// Timing: the conversion is wiring only, before a two-slot beat_buffer (rtl/stream/), which
+// registers avst_ready and m_axis_tvalid; m_axis_tdata/tkeep/tlast/tuser come from its slots
+// through a 2:1 select on a register. Full throughput; latency one cycle (a beat taken in
+// cycle t is on m_axis in cycle t+1 when the buffer was empty). No port reaches the load
+// enable of a wide register: avst_valid and m_axis_tready steer only 1-bit state.
 
 `default_nettype none
 
@@ -85,69 +85,25 @@ module avst_to_axis #(
     // ------------------------------------------------------------------------------------
     // Two-slot beat buffer: registered avst_ready and AXI outputs
     // ------------------------------------------------------------------------------------
-    // The wide registers never wait on a port. Slot k loads the input wires in every cycle in
-    // which it is free and under the write pointer, a condition kept in a register of its own
-    // (wr_en_q[k]); a beat written while avst_valid is low is junk in a free slot, never read,
-    // since the pointer only moves on a transfer. avst_valid and m_axis_tready only step the
-    // 1-bit pointers, the count and the ready register. The output is the slot under the read
-    // pointer, a registered select kept in one copy per SEL_BITS bits of the beat so that no
-    // single net reaches the whole beat.
-    localparam int BEAT_W   = 1 + 1 + KEEP_W + DATA_W; // {tuser, tlast, tkeep, tdata}
-    localparam int SEL_BITS = 32;                      // beat bits per copy of the read select
-    localparam int NSEL     = (BEAT_W + SEL_BITS - 1) / SEL_BITS;
+    localparam int BEAT_W = 1 + 1 + KEEP_W + DATA_W; // {tuser, tlast, tkeep, tdata}
 
-    logic [BEAT_W-1:0] in_beat;
+    logic [BEAT_W-1:0] in_beat, out_beat;
     assign in_beat = {conv_tuser, avst_eop, conv_tkeep, conv_tdata};
 
-    logic [BEAT_W-1:0] slot0_q, slot1_q;  // the two slots (data: not reset)
-    logic [1:0]        wr_en_q;           // slot k is free and under the write pointer
-    logic              wr_ptr_q;          // slot the next input beat goes to
-    logic [NSEL-1:0]   rd_sel_q;          // the read pointer, one copy per SEL_BITS bits
-    logic [1:0]        count_q;           // beats held, 0..2
-    logic              ready_q;           // avst_ready: count_q != 2
-    logic              valid_q;           // m_axis_tvalid: count_q != 0
+    beat_buffer #(
+        .BEAT_W  (BEAT_W),
+        .SEL_BITS(32)
+    ) u_buf (
+        .clk    (clk),
+        .rst    (rst),
+        .s_beat (in_beat),
+        .s_valid(avst_valid),
+        .s_ready(avst_ready),
+        .m_beat (out_beat),
+        .m_valid(m_axis_tvalid),
+        .m_ready(m_axis_tready)
+    );
 
-    logic       push, pop;
-    logic [1:0] count_d;
-    logic       wr_ptr_d, ready_d;
-
-    assign push     = avst_valid && ready_q;
-    assign pop      = valid_q && m_axis_tready;
-    assign count_d  = count_q + 2'(push) - 2'(pop);
-    assign wr_ptr_d = wr_ptr_q ^ push;
-    // Room for a beat in the next cycle, whatever the output does then.
-    assign ready_d  = count_d != 2'd2;
-
-    always_ff @(posedge clk) begin
-        count_q  <= count_d;
-        wr_ptr_q <= wr_ptr_d;
-        // Each copy toggles from its own output, so synthesis does not merge the copies.
-        rd_sel_q <= rd_sel_q ^ {NSEL{pop}};
-        ready_q  <= ready_d;
-        valid_q  <= count_d != 2'd0;
-        wr_en_q  <= {ready_d && wr_ptr_d, ready_d && !wr_ptr_d};
-        if (rst) begin
-            count_q  <= '0;
-            wr_ptr_q <= 1'b0;
-            rd_sel_q <= '0;
-            ready_q  <= 1'b0;
-            valid_q  <= 1'b0;
-            wr_en_q  <= '0;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (wr_en_q[0]) slot0_q <= in_beat;
-        if (wr_en_q[1]) slot1_q <= in_beat;
-    end
-
-    logic [BEAT_W-1:0] out_beat;
-    for (genvar b = 0; b < BEAT_W; b++) begin : g_out
-        assign out_beat[b] = rd_sel_q[b / SEL_BITS] ? slot1_q[b] : slot0_q[b];
-    end
-
-    assign avst_ready    = ready_q;
-    assign m_axis_tvalid = valid_q;
     assign {m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata} = out_beat;
 
     // ------------------------------------------------------------------------------------

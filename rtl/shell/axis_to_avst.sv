@@ -16,11 +16,12 @@
 //     data).
 //   * avst_error = tuser on the tlast beat (aborted / bad frame), 0 on the others.
 //
-// Timing: the conversion is done before a two-slot beat buffer; s_axis_tready and avst_valid
-// are registers, and the other Avalon-ST outputs (sop and empty included) come from its slots
-// through a 2:1 select on a register. Full throughput; latency one cycle (a beat taken in
-// cycle t is on avst_* in cycle t+1 when the buffer was empty). No port reaches the load
-// enable of a wide register (see the buffer below).
+// Timing: the conversion is done before a two-slot beat_buffer (rtl/stream/); s_axis_tready
+// and avst_valid are registers, and the other Avalon-ST outputs (sop and empty included) come
+// from its slots through a 2:1 select on a register. Full throughput; latency one cycle (a
+// beat taken in cycle t is on avst_* in cycle t+1 when the buffer was empty). No port reaches
+// the load enable of a wide register: s_axis_tvalid and avst_ready steer only 1-bit state
+// (the buffer's pointers and first_q).
 
 `default_nettype none
 
@@ -91,70 +92,31 @@ module axis_to_avst
     // ------------------------------------------------------------------------------------
     // Two-slot beat buffer: registered s_axis_tready and Avalon-ST outputs
     // ------------------------------------------------------------------------------------
-    // As in avst_to_axis: slot k loads the converted input in every cycle in which it is free
-    // and under the write pointer (wr_en_q[k], a register), so neither s_axis_tvalid nor
-    // avst_ready reaches a wide load enable; they only step the 1-bit pointers, the count,
-    // the ready register and first_q. A beat written without a transfer is junk in a free
-    // slot, never read. The outputs are the slot under the read pointer, a registered select
-    // kept in one copy per SEL_BITS bits of the beat.
-    localparam int BEAT_W   = 3 + EMPTY_W + DATA_W; // {sop, empty, error, eop, data}
-    localparam int SEL_BITS = 32;                   // beat bits per copy of the read select
-    localparam int NSEL     = (BEAT_W + SEL_BITS - 1) / SEL_BITS;
+    localparam int BEAT_W = 3 + EMPTY_W + DATA_W; // {sop, empty, error, eop, data}
 
-    logic [BEAT_W-1:0] in_beat;
+    logic [BEAT_W-1:0] in_beat, out_beat;
     assign in_beat = {first_q, conv_empty, conv_error, s_axis_tlast, conv_data};
 
-    logic [BEAT_W-1:0] slot0_q, slot1_q;  // the two slots (data: not reset)
-    logic [1:0]        wr_en_q;           // slot k is free and under the write pointer
-    logic              wr_ptr_q;          // slot the next input beat goes to
-    logic [NSEL-1:0]   rd_sel_q;          // the read pointer, one copy per SEL_BITS bits
-    logic [1:0]        count_q;           // beats held, 0..2
-    logic              ready_q;           // s_axis_tready: count_q != 2
-    logic              valid_q;           // avst_valid: count_q != 0
+    beat_buffer #(
+        .BEAT_W  (BEAT_W),
+        .SEL_BITS(32)
+    ) u_buf (
+        .clk    (clk),
+        .rst    (rst),
+        .s_beat (in_beat),
+        .s_valid(s_axis_tvalid),
+        .s_ready(s_axis_tready),
+        .m_beat (out_beat),
+        .m_valid(avst_valid),
+        .m_ready(avst_ready)
+    );
 
-    logic       push, pop;
-    logic [1:0] count_d;
-    logic       wr_ptr_d, ready_d;
-
-    assign push     = s_axis_tvalid && ready_q;
-    assign pop      = valid_q && avst_ready;
-    assign count_d  = count_q + 2'(push) - 2'(pop);
-    assign wr_ptr_d = wr_ptr_q ^ push;
-    // Room for a beat in the next cycle, whatever the output does then.
-    assign ready_d  = count_d != 2'd2;
-
+    // sop of the next input beat: the tlast of the beat taken last (1 after reset).
     always_ff @(posedge clk) begin
-        if (push) first_q <= s_axis_tlast;
-        count_q  <= count_d;
-        wr_ptr_q <= wr_ptr_d;
-        // Each copy toggles from its own output, so synthesis does not merge the copies.
-        rd_sel_q <= rd_sel_q ^ {NSEL{pop}};
-        ready_q  <= ready_d;
-        valid_q  <= count_d != 2'd0;
-        wr_en_q  <= {ready_d && wr_ptr_d, ready_d && !wr_ptr_d};
-        if (rst) begin
-            first_q  <= 1'b1;
-            count_q  <= '0;
-            wr_ptr_q <= 1'b0;
-            rd_sel_q <= '0;
-            ready_q  <= 1'b0;
-            valid_q  <= 1'b0;
-            wr_en_q  <= '0;
-        end
+        if (s_axis_tvalid && s_axis_tready) first_q <= s_axis_tlast;
+        if (rst) first_q <= 1'b1;
     end
 
-    always_ff @(posedge clk) begin
-        if (wr_en_q[0]) slot0_q <= in_beat;
-        if (wr_en_q[1]) slot1_q <= in_beat;
-    end
-
-    logic [BEAT_W-1:0] out_beat;
-    for (genvar b = 0; b < BEAT_W; b++) begin : g_out
-        assign out_beat[b] = rd_sel_q[b / SEL_BITS] ? slot1_q[b] : slot0_q[b];
-    end
-
-    assign s_axis_tready = ready_q;
-    assign avst_valid    = valid_q;
     assign {avst_sop, avst_empty, avst_error, avst_eop, avst_data} = out_beat;
 
 endmodule

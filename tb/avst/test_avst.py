@@ -18,8 +18,9 @@ def test_avst_round_trip(data_w: int) -> None:
         test_dir=HERE,
         parameters={"DATA_W": data_w},
         sources=[
-            RTL / "shell" / "avst_to_axis.sv",
             RTL / "stream" / "stream_pkg.sv",
+            RTL / "stream" / "beat_buffer.sv",
+            RTL / "shell" / "avst_to_axis.sv",
             RTL / "shell" / "axis_to_avst.sv",
             HERE / "avst_loop.sv",
         ],
