@@ -110,7 +110,7 @@ DESCRIPTIONS = {
     "axis_frame_meter": "frame and byte counter of a stream (the tops' counters)",
     "ip_front": "shared header front end: the first 128 bytes captured by beat position, "
                 "Ethernet and the outer IP header parsed in registered stages into a tap",
-    "gre_classify": "GRE classifier: three registered stages from the front end's tap to one "
+    "gre_classify": "GRE classifier: five registered stages (G0-G4) from the front end's tap to one "
                     "descriptor per frame (no bus width)",
     "axis_edit": "pipelined edit engine (plan and datapath split, shift in registered stages, "
                  "delay FIFO), as gre_decap instantiates it",
@@ -292,32 +292,33 @@ TIMING_NOTES: dict[str, str] = {
         "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
         "output slices are built."),
     "gre_decap": (
-        "Wire between blocks: the classifier's first stage reads the front end's L4 window "
-        "register `tap_l4` from across the die (at 512 bits 3.8 ns on one net in front of five "
-        "LUTs into `g1_ecn_drop4_q`; at 256 bits seeds 2-5 end the same way). Next: a copy of "
-        "the tap registered beside the classifier (one cycle more), and G1's ECN checks split "
-        "so that no path has more than three LUTs."),
+        "Inside the classifier's first stage: the tap copy's bytes (`g0_l4_q`, `g0_l4_ok_q`) "
+        "through four LUTs, among them the GRE flags' decode, into the ECN length check "
+        "`g1_ecn_short4_q` (at 512 bits 6.1 of 7.4 ns wire, 2.5 ns on one net). Next: the "
+        "option count one-hot in G0, and the per-length ECN checks registered in G1 and "
+        "selected in G2."),
     "gre_decap_avst": (
-        "The Avalon-ST adapter's ready: the shell's start permission (`start_ok_q`) and the "
-        "input's valid through the adapter's skid logic to the load enable of a 256-bit input "
-        "register, 2.4 and 2.8 ns of wire. Next: the adapter takes each beat into a register "
-        "loaded every cycle, a take flag beside it, so that no port reaches a wide enable."),
+        "The front end's outer IPv4 header checksum: `ip_front`'s five-operand sum from "
+        "`s2_sum_q` into `s3_sum_q`, carry chains in series with 3.3 ns of wire; the adapters "
+        "are off the path. Next: that sum over two stages, its verdict a cycle later (GRE's "
+        "classifier reads it a cycle after the tap since G0 and can take it in G2)."),
     "vxlan_decap": (
-        "The shell's sideband FIFO: the engine's output handshake (`m_valid_q`) through the "
-        "FIFO's pop to the read enable of its block RAM (`CEB`), 2.5 ns on that one net. Next: "
-        "the sideband FIFO (64 x 25 bits) on LUT RAM, its read register beside the output."),
+        "The VNI table's select (`hash_table`, `LOOKUP_LATENCY` 5): the registered chunk "
+        "compares (`rd_eq_q`) and the bypass hit through the way hits' priority and the value "
+        "multiplexer into `rs_value`, 5.0 of 6.6 ns wire. Next: the bypassed word's value put "
+        "in its way before the select, and the first hit made one-hot a stage earlier."),
     "geneve_decap": (
-        "The classifier's tap FIFO: the word offered to it (`v5_q`) through the FIFO's bypass "
-        "multiplexer and J1's checks into `j1_ecn_drop_q`, two nets of 3.0 and 1.4 ns. Next: "
-        "both join FIFOs without bypass (two cycles more) and the join's pop decided a cycle "
-        "ahead from registers."),
+        "The join's pop: the inner-window queue's valid (`out_valid_q`) through the pop to the "
+        "load enables of the tap record queue's output slices, spread across the die by the "
+        "record's 370 bits (4.0 ns on one net). Next: only a narrow control record in the "
+        "joined queue, the wide fields in a second queue popped by J1's valid register."),
     "vxlan_encap": UNROUTED + (" Next: the tunnel table (120 of its 136 DP16KD, each half "
                               "used) read on 512 x 36 pseudo-dual-port block RAMs, 64 in all, "
                               "so that router1 converges."),
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
-        "Stage P's read of the per-queue gather state: a copy of the queue select (`m1_qr`) "
-        "through the 16-way read into `m2_fl`, 5.9 of 7.0 ns wire (4.0 ns on one net across "
-        "the die). Next: that state split into queue groups with a registered group select, "
-        "and the flush, AW and command FIFOs with a head registered a cycle ahead."),
+        "The AW queue's head: its valid (`out_valid_q`) through the take and the pop to the "
+        "load enable of the queue's output register, 5.5 of 6.3 ns wire (2.4 ns on one net). "
+        "Next: the AW, flush and command queues with a head registered a cycle ahead, so that "
+        "no pop reaches a wide enable."),
 }
