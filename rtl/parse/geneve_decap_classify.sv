@@ -41,7 +41,10 @@
 //   guard's hole; A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record
 //   queued (t+5)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
-// cycles later, so the join reads registers only.
+// cycles later, so the join reads registers only. The fields only J3/J4 read (the tap's
+// descriptor fields, the window's inner MACs) go into a second queue beside each, popped a
+// cycle after it by a register (J1's valid; the window pop registered) and loaded by J2 from
+// its head: the join's pop drives the output enables of the narrow queues only.
 // Join: the tap record of a frame that reaches step 9 waits for its window record; the others
 // go on at once (their window records are discarded when they come). Then:
 //   J1        the records registered; step 9's length checks (n - K and ip_end - K against the
@@ -415,8 +418,14 @@ module geneve_decap_classify
         end
     end
 
+    // The window's record in two queues: what J1 reads (the joined queue, popped by the
+    // join), and the inner MACs, which only J4's head reads (popped a cycle later by a
+    // register, so the join's pop reaches no enable of theirs).
     typedef struct packed {
-        logic [IW_N*8-1:0] iw;       // window bytes 0..15, 24, 25 (m = 0.. at the low end)
+        logic [7:0]        b0;       // window bytes 0, 1, 14, 15
+        logic [7:0]        b1;
+        logic [7:0]        b14;
+        logic [7:0]        b15;
         logic              ended;    // the frame ended at or before byte K + 25
         logic [NB_W:0]     d;        // its length - K (ended)
         logic [5:0]        d_lt;     // d < 0, 2, 12, 14, 16, 26
@@ -435,7 +444,10 @@ module geneve_decap_classify
     logic  i_s_ready, i_valid, i_pop;
     // The compares J1 needs are made here, before the queue, so that J1 reads only flags.
     always_comb begin
-        i_in.iw     = iw_q;
+        i_in.b0     = iw_q[0];
+        i_in.b1     = iw_q[1];
+        i_in.b14    = iw_q[14];
+        i_in.b15    = iw_q[15];
         i_in.ended  = a4_ended_q;
         i_in.d      = a4_d_q;
         for (int c = 0; c < 6; c++) i_in.d_lt[c] = a4_d_q < $signed((NB_W+1)'(LT_C[c]));
@@ -458,6 +470,23 @@ module geneve_decap_classify
         .clk(clk), .rst(rst),
         .s_data(i_in), .s_valid(a4_emit_q), .s_ready(i_s_ready),
         .m_data(i_out), .m_valid(i_valid), .m_ready(i_pop)
+    );
+
+    // The inner MACs (window bytes 0..11), written with the record above and popped by
+    // iw_pop_q (i_pop registered): the word popped from iw_fifo in cycle c is at this
+    // queue's head in cycle c + 1. It holds one word more than iw_fifo at most (the one
+    // popped there and not yet here): 16 words.
+    logic [12*8-1:0] iw_macs_out;
+    logic            iw_macs_s_ready, iw_macs_valid, iw_pop_q;
+
+    sync_fifo #(
+        .WIDTH(12*8),
+        .DEPTH(16),
+        .BYPASS(1'b0)
+    ) iw_macs_fifo (
+        .clk(clk), .rst(rst),
+        .s_data(iw_q[11:0]), .s_valid(a4_emit_q), .s_ready(iw_macs_s_ready),
+        .m_data(iw_macs_out), .m_valid(iw_macs_valid), .m_ready(iw_pop_q)
     );
 
     // =======================================================================================
@@ -736,6 +765,9 @@ module geneve_decap_classify
     );
 
     // ---- V5: the VNI table's answer; the record queued -----------------------------------------
+    // The tap's record in two queues: what the join and J1/J2 read (trec_t, the joined
+    // queue), and the descriptor's fields, which only J3/J4 read (twide_t, popped a cycle
+    // later by J1's valid register, so the join's pop reaches no enable of theirs).
     typedef struct packed {
         outcome_e              outcome;    // steps 1-8 and the VNI (DECAP_*: step 9 decides)
         logic                  wait_iw;    // reaches step 9: joins its window record
@@ -748,13 +780,16 @@ module geneve_decap_classify
         logic                  len_short;  // (whole) it ends before ip_end
         logic                  l3v6;       // protocol type 0x86DD
         logic [1:0]            oecn;
+        logic [K_W-1:0]        k;
+        logic signed [LEN_W:0] ilen;       // ip_end - K
+        logic [5:0]            ilen_lt;    // ilen < 0, 2, 12, 14, 16, 26
+    } trec_t;
+
+    typedef struct packed {
         logic                  csum_nz;
         logic                  push;
         logic [11:0]           vid;
         logic [23:0]           vni;
-        logic [K_W-1:0]        k;
-        logic signed [LEN_W:0] ilen;       // ip_end - K
-        logic [5:0]            ilen_lt;    // ilen < 0, 2, 12, 14, 16, 26
         logic [LEN_W-1:0]      ip_end;
         logic [LEN_W:0]        shift;      // the push variant chosen
         logic [LEN_W-1:0]      out_len;
@@ -763,10 +798,11 @@ module geneve_decap_classify
         logic [15:0]           proto;
         logic [LEN_W-1:0]      sum_start;
         logic [15:0]           seed;
-    } trec_t;
+    } twide_t;
 
-    trec_t v5_q;
-    logic  v5_valid_q;
+    trec_t  v5_q;
+    twide_t v5_w_q;
+    logic   v5_valid_q;
 
     always_ff @(posedge clk) begin
         logic unknown, push;
@@ -787,27 +823,29 @@ module geneve_decap_classify
             v5_q.len_short <= w5_len_short_q;
             v5_q.l3v6      <= w5_l3v6_q;
             v5_q.oecn      <= w5_oecn_q;
-            v5_q.csum_nz   <= w5_csum_nz_q;
-            v5_q.push      <= push;
-            v5_q.vid       <= rs_value[11:0];
-            v5_q.vni       <= w5_vni_q;
+            v5_w_q.csum_nz <= w5_csum_nz_q;
+            v5_w_q.push    <= push;
+            v5_w_q.vid     <= rs_value[11:0];
+            v5_w_q.vni     <= w5_vni_q;
             v5_q.k         <= w5_k_q;
             v5_q.ilen      <= w5_ilen_q;
             v5_q.ilen_lt   <= w5_ilen_lt_q;
-            v5_q.ip_end    <= w5_ip_end_q;
-            v5_q.shift     <= push ? w5_shift_p_q : w5_shift_q;
-            v5_q.out_len   <= push ? w5_out_len_p_q : w5_out_len_q;
-            v5_q.l2_len    <= w5_l2_len_q;
-            v5_q.l2        <= w5_l2_q;
-            v5_q.proto     <= w5_proto_q;
-            v5_q.sum_start <= w5_sum_start_q;
-            v5_q.seed      <= w5_seed_q;
+            v5_w_q.ip_end  <= w5_ip_end_q;
+            v5_w_q.shift   <= push ? w5_shift_p_q : w5_shift_q;
+            v5_w_q.out_len <= push ? w5_out_len_p_q : w5_out_len_q;
+            v5_w_q.l2_len  <= w5_l2_len_q;
+            v5_w_q.l2      <= w5_l2_q;
+            v5_w_q.proto   <= w5_proto_q;
+            v5_w_q.sum_start <= w5_sum_start_q;
+            v5_w_q.seed    <= w5_seed_q;
         end
         if (rst) v5_valid_q <= 1'b0;
     end
 
-    trec_t t_out;
-    logic  t_s_ready, t_valid, t_pop;
+    trec_t  t_out;
+    twide_t tw_out;
+    logic   t_s_ready, t_valid, t_pop, tw_s_ready, tw_valid;
+    logic   j1_valid_q;     // J1 holds a record (t_pop registered)
 
     sync_fifo #(
         .WIDTH($bits(trec_t)),
@@ -817,6 +855,19 @@ module geneve_decap_classify
         .clk(clk), .rst(rst),
         .s_data(v5_q), .s_valid(v5_valid_q), .s_ready(t_s_ready),
         .m_data(t_out), .m_valid(t_valid), .m_ready(t_pop)
+    );
+
+    // Written with the record above and popped by j1_valid_q (t_pop registered): the word
+    // popped from tap_fifo in cycle c is at this queue's head in cycle c + 1, when J2 loads
+    // it. It holds one word more than tap_fifo at most: 16 words.
+    sync_fifo #(
+        .WIDTH($bits(twide_t)),
+        .DEPTH(16),
+        .BYPASS(1'b0)
+    ) tap_wide_fifo (
+        .clk(clk), .rst(rst),
+        .s_data(v5_w_q), .s_valid(v5_valid_q), .s_ready(tw_s_ready),
+        .m_data(tw_out), .m_valid(tw_valid), .m_ready(j1_valid_q)
     );
 
     // =======================================================================================
@@ -857,13 +908,8 @@ module geneve_decap_classify
     end
 
     // ---- J1: the records; the inner fields; the lengths as flags -----------------------------
-    function automatic logic [7:0] iwb(input int off);
-        // window byte at K + off (off in 0..15, 24, 25)
-        iwb = i_out.iw[8 * ((off < 16) ? off : off - 8) +: 8];
-    endfunction
-
     trec_t                 j1_t_q;
-    logic                  j1_valid_q, j1_teb_q, j1_decap_q;
+    logic                  j1_teb_q, j1_decap_q;
     logic                  j1_trunc_q;             // step 9: the frame or ip_end ends too soon
     logic                  j1_rx_bad_q;            // known whole with an RX error
     logic                  j1_len_short_q, j1_ecn_drop_q;
@@ -871,7 +917,6 @@ module geneve_decap_classify
     logic [7:0]            j1_b0_q;                // inner IP byte 0
     logic [7:0]            j1_tos_q;               // inner IP byte 1, its ECN rewritten
     logic [16:0]           j1_hc_part_q;           // ~HC + ~m (RFC 1624), m = bytes 0, 1
-    logic [12*8-1:0]       j1_macs_q;              // inner dst, src (0x6558)
 
     // J1's fields load every cycle from the queues' output registers (J2 takes them only
     // with j1_valid_q): a popped record that waits for its window is always joined, so
@@ -882,6 +927,7 @@ module geneve_decap_classify
         logic [1:0]  iecn, necn;
         logic [7:0]  tos;
         j1_valid_q <= t_pop;
+        iw_pop_q   <= i_pop;
         teb   = t_out.teb;
         ended = t_out.wait_iw && i_out.ended;   // only step 9 waits for it
         j1_t_q       <= t_out;
@@ -891,7 +937,7 @@ module geneve_decap_classify
         in_v4  = teb ? i_out.et_v4 : !t_out.l3v6;
         ecn_on = in_ip && t_out.oecn[0];
         nect   = teb ? i_out.nect_teb : t_out.l3v6 ? i_out.nect_v6 : i_out.nect_v4;
-        tos    = teb ? iwb(15) : iwb(1);
+        tos    = teb ? i_out.b15 : i_out.b1;
         d_lt  = {6{ended}} & i_out.d_lt;
         // The bytes step 9 reads from K (inside ip_end and the frame): the inner Ethernet
         // header, and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC
@@ -911,11 +957,13 @@ module geneve_decap_classify
         necn = ecn_combine(t_out.oecn, iecn);
         j1_ecn_set_q <= ecn_on && necn != iecn;
         j1_in_v4_q   <= in_v4;
-        j1_b0_q      <= teb ? iwb(14) : iwb(0);
+        j1_b0_q      <= teb ? i_out.b14 : i_out.b0;
         j1_tos_q     <= in_v4 ? {tos[7:2], necn} : {tos[7:6], necn, tos[3:0]};
         j1_hc_part_q <= teb ? i_out.hs_teb : i_out.hs_l3;
-        j1_macs_q    <= i_out.iw[0 +: 12*8];
-        if (rst) j1_valid_q <= 1'b0;
+        if (rst) begin
+            j1_valid_q <= 1'b0;
+            iw_pop_q   <= 1'b0;
+        end
     end
 
     // ---- J2: step 9, the policy and the action; the RFC 1624 sum ------------------------------
@@ -945,18 +993,24 @@ module geneve_decap_classify
         end
     end
 
-    trec_t           j2_t_q;
+    twide_t          j2_t_q;
     logic            j2_valid_q, j2_teb_q, j2_ecn_set_q, j2_in_v4_q;
     action_e         j2_action_q;
     outcome_e        j2_outcome_q;
     logic [7:0]      j2_tos_q;           // the inner ECN byte, rewritten
     logic [17:0]     j2_hc_sum_q;        // ~HC + ~m + m' (RFC 1624)
-    logic [12*8-1:0] j2_macs_q;
+    logic [12*8-1:0] j2_macs_q;         // inner dst, src (0x6558)
+
+    // The wide queues' heads load every cycle, with no enable (J3 takes them only with
+    // j2_valid_q): in J1's cycle they hold the record J1 holds.
+    always_ff @(posedge clk) begin
+        j2_t_q    <= tw_out;
+        j2_macs_q <= iw_macs_out;
+    end
 
     always_ff @(posedge clk) begin
         j2_valid_q <= j1_valid_q;
         if (j1_valid_q) begin
-            j2_t_q       <= j1_t_q;
             j2_teb_q     <= j1_teb_q;
             j2_action_q  <= j2_action;
             j2_outcome_q <= j2_final;
@@ -964,7 +1018,6 @@ module geneve_decap_classify
             j2_in_v4_q   <= j1_in_v4_q;
             j2_tos_q     <= j1_tos_q;
             j2_hc_sum_q  <= 18'(j1_hc_part_q) + {2'b00, j1_b0_q, j1_tos_q};
-            j2_macs_q    <= j1_macs_q;
         end
         if (rst) j2_valid_q <= 1'b0;
     end
@@ -973,7 +1026,7 @@ module geneve_decap_classify
     // The inner IP header at output byte 14 + 4s: s = tags (DECAP_L3; 0 for DECAP_TEB) + push.
     // The head's layout selects are registered here with the action folded in (all clear
     // unless the frame is decapsulated), so J4's head needs no "decap" gate of its own.
-    trec_t           j3_t_q;
+    twide_t          j3_t_q;
     logic            j3_valid_q, j3_decap_q, j3_drop_q, j3_in_v4_q;
     outcome_e        j3_outcome_q;
     logic [7:0]      j3_tos_q;
@@ -983,6 +1036,12 @@ module geneve_decap_classify
     logic            j3_push_q;          // a pushed tag at 12..15
     logic [3:0]      j3_sel_ecn_q;       // the inner ECN byte rewritten, inner IP at 14 + 4k
     logic [12*8-1:0] j3_macs_q;
+
+    // (no enable: J4 takes them only with j3_valid_q)
+    always_ff @(posedge clk) begin
+        j3_t_q    <= j2_t_q;
+        j3_macs_q <= j2_macs_q;
+    end
 
     always_ff @(posedge clk) begin
         logic [16:0] f1;
@@ -994,7 +1053,6 @@ module geneve_decap_classify
             tags  = j2_t_q.l2_len[4:2] == 3'd3 ? 2'd0 : j2_t_q.l2_len[4:2] == 3'd4 ? 2'd1 : 2'd2;
             s     = (j2_teb_q ? 2'd0 : tags) + 2'(j2_t_q.push);
             decap = j2_action_q == ACT_DECAP;
-            j3_t_q       <= j2_t_q;
             j3_decap_q   <= decap;
             j3_drop_q    <= j2_action_q == ACT_DROP;
             j3_outcome_q <= j2_outcome_q;
@@ -1005,7 +1063,6 @@ module geneve_decap_classify
             for (int t = 0; t < 3; t++) j3_sel_l2_q[t] <= decap && !j2_teb_q && tags == 2'(t);
             j3_push_q    <= decap && j2_t_q.push;
             for (int k = 0; k < 4; k++) j3_sel_ecn_q[k] <= decap && j2_ecn_set_q && s == 2'(k);
-            j3_macs_q    <= j2_macs_q;
         end
         if (rst) j3_valid_q <= 1'b0;
     end
@@ -1080,9 +1137,11 @@ module geneve_decap_classify
     end
 
     logic unused;   // the answer's strobe (checked against V5 in simulation), the queues'
-                    // room (never full: checked in simulation), the window's K (checked), the
-                    // outer bytes after L2 - 2, the record's fields J2 has already used
-    assign unused = ^{rs_valid, i_s_ready, t_s_ready, i_out.k, tap_l2_bytes[22*8-1:20*8], j3_t_q};
+                    // room and the wide queues' valid (checked in simulation), the window's K
+                    // (checked), the outer bytes after L2 - 2, the record's fields J1 has
+                    // already used and those J4 does not read
+    assign unused = ^{rs_valid, i_s_ready, t_s_ready, iw_macs_s_ready, iw_macs_valid, tw_s_ready,
+                      tw_valid, i_out.k, tap_l2_bytes[22*8-1:20*8], j1_t_q, j3_t_q};
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
@@ -1093,6 +1152,14 @@ module geneve_decap_classify
                 $error("geneve_decap_classify: the window queue overflows");
             if (v5_valid_q && !t_s_ready)
                 $error("geneve_decap_classify: the tap queue overflows");
+            if (a4_emit_q && !iw_macs_s_ready)
+                $error("geneve_decap_classify: the window MACs queue overflows");
+            if (v5_valid_q && !tw_s_ready)
+                $error("geneve_decap_classify: the tap wide queue overflows");
+            if (j1_valid_q && !tw_valid)
+                $error("geneve_decap_classify: the tap wide queue is empty at J1");
+            if (iw_pop_q && !iw_macs_valid)
+                $error("geneve_decap_classify: the window MACs queue is empty after a pop");
             if (joined && t_out.wait_iw && i_out.k != t_out.k)
                 $error("geneve_decap_classify: window K %0d != tap K %0d", i_out.k, t_out.k);
         end
