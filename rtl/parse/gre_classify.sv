@@ -12,7 +12,9 @@
 //
 // Stages after the tap (tap_valid = cycle T):
 //   G0 (T)    the tap as it comes, registered here: the front end's registers sit beside its
-//             window logic, this copy beside the checks that read it
+//             window logic, this copy beside the checks that read it; with it the few
+//             decodes a LUT or two make from the tap (the GRE header's optional-field count,
+//             one-hot; the IP payload length's sign, "under 64" and low-bits compares; CE)
 //   G1 (T+1)  GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
 //             length check as a flag
 //   G2 (T+2)  the early outcome: the steps' priority, with the allow-list step taken as a hit
@@ -118,6 +120,23 @@ module gre_classify
     logic signed [8:0]      g0_have_l4_q;
     logic [L4_BYTES*8-1:0]  g0_l4_q;
     logic [L4_BYTES-1:0]    g0_l4_ok_q;
+    // The decodes every G1 length check shares, so that each check is a LUT or two on
+    // registers: n_opt one-hot (the C, K and S flags counted), and tap_ip_pl split as
+    // pl < c  <=>  pl < 0  ||  (0 <= pl < 64 && pl[5:0] < c)   (c < 64)
+    logic [3:0]             g0_opt_q;
+    logic                   g0_pl_neg_q, g0_pl_small_q;
+    logic [31:0]            g0_pl_lo_lt_q;      // bit c: pl[5:0] < c
+    logic                   g0_ce_q;            // outer ECN is CE
+
+    always_ff @(posedge clk) begin
+        logic [1:0] cnt;
+        cnt = 2'(tap_l4[7]) + 2'(tap_l4[5]) + 2'(tap_l4[4]);   // the C, K and S flags
+        for (int n = 0; n < 4; n++) g0_opt_q[n] <= cnt == 2'(n);
+        g0_pl_neg_q      <= tap_ip_pl[16];
+        g0_pl_small_q    <= !tap_ip_pl[16] && tap_ip_pl[15:6] == '0;
+        for (int c = 0; c < 32; c++) g0_pl_lo_lt_q[c] <= tap_ip_pl[5:0] < 6'(c);
+        g0_ce_q          <= tap_ip_ecn == 2'b11;
+    end
 
     always_ff @(posedge clk) begin
         g0_valid_q       <= tap_valid;
@@ -176,32 +195,23 @@ module gre_classify
     // Every length check against "G + gre_len + c" is made for each of the four GRE header
     // lengths with constants, in parallel, and the one of this header selected: no adder in
     // front of a 17-bit comparison.
-    // (c < 64: below c means negative, or the bits above the low six all 0 and those below c;
-    // the high bits' test is one term all the compares share, no carry chain per compare)
-    function automatic logic pl_lt(input logic signed [16:0] pl, input logic [5:0] c);
-        pl_lt = pl[16] || (pl[15:6] == '0 && pl[5:0] < c);
+    // (c < 32: from G0's decodes of the IP payload length, no carry chain per compare)
+    function automatic logic pl_lt(input logic [4:0] c);
+        pl_lt = g0_pl_neg_q || (g0_pl_small_q && g0_pl_lo_lt_q[c]);
     endfunction
     // The window ends before L4 byte c (1 <= c <= L4_BYTES): one bit of the front end's.
     function automatic logic have_lt(input int c);
         have_lt = !g0_l4_ok_q[c - 1];
     endfunction
-    // v[n] for the header with n optional fields: selected by the C, K and S flags themselves,
-    // so no count of them lies in front of the select.
-    function automatic logic by_opts(input logic [3:0] v, input logic [2:0] cks);
-        unique case (cks)
-            3'b000:                 by_opts = v[0];
-            3'b001, 3'b010, 3'b100: by_opts = v[1];
-            3'b011, 3'b101, 3'b110: by_opts = v[2];
-            default:                by_opts = v[3];
-        endcase
+    // v[n] for the header with n optional fields: an AND-OR with G0's one-hot count.
+    function automatic logic by_opts(input logic [3:0] v);
+        by_opts = |(v & g0_opt_q);
     endfunction
 
     always_ff @(posedge clk) begin
         logic [15:0]       flags;
-        logic [1:0]        n_opt;            // optional 4-byte GRE fields present (C, K, S)
         logic [4:0]        gre_len;
         logic              p_v6;
-        logic [2:0]        cks;              // the C, K and S flags
         logic [3:0]        lt_gre, lt_teb, have_gre;
         // per inner IP version: the ECN checks, and RFC 6040's drop from the inner header's
         // ECN field (byte 1 [1:0] for IPv4, [5:4] for IPv6)
@@ -209,20 +219,20 @@ module gre_classify
         g1_valid_q <= g0_valid_q;
         if (g0_valid_q) begin
             flags    = {g0_l4_q[0 +: 8], g0_l4_q[8 +: 8]};
-            cks      = {flags[15], flags[13], flags[12]};
-            n_opt    = 2'(flags[15]) + 2'(flags[13]) + 2'(flags[12]);
-            gre_len  = 5'd4 + {1'b0, n_opt, 2'b00};
+            gre_len  = '0;
             p_v6     = {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_IPV6;
             for (int n = 0; n < 4; n++) begin
-                lt_gre[n]   = pl_lt(g0_ip_pl_q, 6'(4 + 4*n));
-                lt_ecn4[n]  = pl_lt(g0_ip_pl_q, 6'(16 + 4*n));
-                lt_ecn6[n]  = pl_lt(g0_ip_pl_q, 6'(6 + 4*n));
-                lt_teb[n]   = pl_lt(g0_ip_pl_q, 6'(18 + 4*n));
+                gre_len     = gre_len | ({5{g0_opt_q[n]}} & 5'(4 + 4*n));
+                lt_gre[n]   = pl_lt(5'(4 + 4*n));
+                lt_ecn4[n]  = pl_lt(5'(16 + 4*n));
+                lt_ecn6[n]  = pl_lt(5'(6 + 4*n));
+                lt_teb[n]   = pl_lt(5'(18 + 4*n));
                 have_gre[n] = have_lt(4 + 4*n);
                 have_ecn4[n] = have_lt(16 + 4*n);
                 have_ecn6[n] = have_lt(6 + 4*n);
-                drop4[n]    = ecn_drop(g0_ip_ecn_q, g0_l4_q[8 * (5 + 4*n) +: 2]);
-                drop6[n]    = ecn_drop(g0_ip_ecn_q, g0_l4_q[8 * (5 + 4*n) + 4 +: 2]);
+                // RFC 6040's drop (parse_pkg::ecn_drop): outer CE over an inner Not-ECT
+                drop4[n]    = g0_ce_q && g0_l4_q[8 * (5 + 4*n) +: 2] == 2'b00;
+                drop6[n]    = g0_ce_q && g0_l4_q[8 * (5 + 4*n) + 4 +: 2] == 2'b00;
             end
             g1_whole_q       <= g0_whole_q;
             g1_csum_ok_q     <= tap_csum_ok;
@@ -233,21 +243,21 @@ module gre_classify
             g1_ver_bad_q     <= g0_ip_ver_bad_q;
             g1_trunc_opts_q  <= g0_short_opts_q;
             g1_frag_q        <= g0_ip_frag_q;
-            g1_pl_bad_q      <= g0_ip_pl_q < 17'sd4;
+            g1_pl_bad_q      <= pl_lt(5'd4);
             g1_trunc_gre4_q  <= have_lt(4);
             g1_gre_bad_q     <= (flags & 16'h4FFF) != 16'h0;
-            g1_pl_lt_gre_q   <= by_opts(lt_gre, cks);
-            g1_trunc_gre_q   <= by_opts(have_gre, cks);
+            g1_pl_lt_gre_q   <= by_opts(lt_gre);
+            g1_trunc_gre_q   <= by_opts(have_gre);
             g1_v6_q          <= g0_ipv6_q;
             g1_p_v4_q        <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_IPV4;
             g1_p_v6_q        <= p_v6;
             g1_p_teb_q       <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_TEB;
             g1_ecn_on_q      <= g0_ip_ecn_q[0];   // 01 ECT(1) or 11 CE
-            g1_ecn_short4_q  <= by_opts(lt_ecn4 | have_ecn4, cks);
-            g1_ecn_short6_q  <= by_opts(lt_ecn6 | have_ecn6, cks);
-            g1_teb_short_q   <= by_opts(lt_teb, cks);
-            g1_ecn_drop4_q   <= by_opts(drop4, cks);
-            g1_ecn_drop6_q   <= by_opts(drop6, cks);
+            g1_ecn_short4_q  <= by_opts(lt_ecn4 | have_ecn4);
+            g1_ecn_short6_q  <= by_opts(lt_ecn6 | have_ecn6);
+            g1_teb_short_q   <= by_opts(lt_teb);
+            g1_ecn_drop4_q   <= by_opts(drop4);
+            g1_ecn_drop6_q   <= by_opts(drop6);
             g1_len_short_q   <= g0_whole_q && $signed({{8{g0_have_l4_q[8]}}, g0_have_l4_q}) < g0_ip_pl_q;
             g1_csum_q        <= flags[15];
             g1_oecn_q        <= g0_ip_ecn_q;
@@ -261,12 +271,12 @@ module gre_classify
             g1_pl_q          <= LEN_W'(g0_ip_pl_q);
             g1_pl_l2_q       <= LEN_W'(g0_ip_pl_q) + LEN_W'(g0_l2_len_q);
             for (int i = 0; i < 4; i++) begin
-                case (n_opt)
-                    2'd0:    g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 4) +: 8];
-                    2'd1:    g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 8) +: 8];
-                    2'd2:    g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 12) +: 8];
-                    default: g1_inner_q[i] <= g0_l4_q[8 * ((i < 2 ? i : i + 8) + 16) +: 8];
-                endcase
+                logic [7:0] b;
+                b = '0;
+                for (int n = 0; n < 4; n++) begin
+                    b = b | ({8{g0_opt_q[n]}} & g0_l4_q[8 * ((i < 2 ? i : i + 8) + 4 + 4*n) +: 8]);
+                end
+                g1_inner_q[i] <= b;
             end
         end
         if (rst) g1_valid_q <= 1'b0;

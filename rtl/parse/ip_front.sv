@@ -19,11 +19,11 @@
 //            bytes from 34 on copied unshifted beside u = (G - 34) / 4; the 17 word pairs at
 //            14 + 4m summed raw, each with an enable (inside the IP header for this tag count
 //            and IHL): a tag moves the header by one pair, so the adders need no L2 selection
-//   S2       IP fields; the enabled pairs summed two by two; the L4 window taken from the
-//            copy by 16-byte steps of u; payload length
-//   S3       nine sums to two; the L4 window shifted by 4-byte steps of u; G; what the
-//            frame holds from L3 and from G (a count, and a bit per L4 byte shifted with the
-//            bytes)
+//   S2       IP fields; the enabled pairs summed three by three; the L4 window taken from
+//            the copy by 16-byte steps of u; payload length
+//   S3       six sums to two, three by three; the L4 window shifted by 4-byte steps of u; G;
+//            what the frame holds from L3 and from G (a count, and a bit per L4 byte shifted
+//            with the bytes)
 //   S4       the last sum and the checksum verdict (tap_csum_ok), one cycle after the tap
 // tap_valid is high 5 cycles after the beat that completes the window (or ends the frame);
 // tap_csum_ok is valid in the cycle after tap_valid.
@@ -299,12 +299,21 @@ module ip_front
     logic signed [16:0]      s2_pl_q;
     logic [1:0]              s2_ecn_q;
     logic [31:0]             s2_src_q, s2_dst_q;
-    logic [8:0][17:0]        s2_sum_q;
+    logic [5:0][18:0]        s2_sum_q;
     logic [1:0]              s2_fine_q;           // the 4-byte steps left for S3
     logic [L4_COARSE*8-1:0]  s2_l4_q;
     logic [L4_COARSE-1:0]    s2_l4_ok_q;
     logic [SPAN_EXT-1:0]     span_ok_ext;
     assign span_ok_ext = SPAN_EXT'(s1_span_ok_q);
+
+    // a + b + c as one carry chain behind a carry-save layer (one LUT a bit), where a
+    // three-operand `+` is two chains in series. The header's sums fit in 21 bits.
+    function automatic logic [20:0] add3(input logic [20:0] a, input logic [20:0] b,
+                                         input logic [20:0] c);
+        logic [19:0] k;   // the carries into bits 1..20
+        k    = (a[19:0] & b[19:0]) | (a[19:0] & c[19:0]) | (b[19:0] & c[19:0]);
+        add3 = (a ^ b ^ c) + {k, 1'b0};
+    endfunction
 
     // The tag count selects S1's "ends before L2 + c" flags.
     function automatic logic by_tags(input logic [2:0] lt);
@@ -348,10 +357,10 @@ module ip_front
             s2_src_q      <= {l3_byte(12), l3_byte(13), l3_byte(14), l3_byte(15)};
             s2_dst_q      <= {l3_byte(16), l3_byte(17), l3_byte(18), l3_byte(19)};
             for (int m = 0; m < PAIRS; m++) pick[m] = s1_pair_on_q[m] ? s1_pair_q[m] : 17'd0;
-            for (int k = 0; k < 8; k++) begin
-                s2_sum_q[k] <= 18'(pick[2*k]) + 18'(pick[2*k + 1]);
+            for (int k = 0; k < 5; k++) begin
+                s2_sum_q[k] <= 19'(add3(21'(pick[3*k]), 21'(pick[3*k + 1]), 21'(pick[3*k + 2])));
             end
-            s2_sum_q[8] <= 18'(pick[16]);
+            s2_sum_q[5] <= 19'(pick[15]) + 19'(pick[16]);
             // L4 window from span byte 16 * (u / 4); S3 adds 4 * (u % 4).
             s2_fine_q <= s1_u_q[1:0];
             case (s1_u_q[3:2])
@@ -422,10 +431,8 @@ module ip_front
                 default: tap_l4 <= s2_l4_q[8*12 +: 8*L4_BYTES];
             endcase
             tap_l4_ok <= L4_BYTES'(s2_l4_ok_q >> (4 * int'(s2_fine_q)));
-            s3_sum_q[0] <= 21'(s2_sum_q[0]) + 21'(s2_sum_q[1]) + 21'(s2_sum_q[2])
-                         + 21'(s2_sum_q[3]) + 21'(s2_sum_q[4]);
-            s3_sum_q[1] <= 21'(s2_sum_q[5]) + 21'(s2_sum_q[6]) + 21'(s2_sum_q[7])
-                         + 21'(s2_sum_q[8]);
+            s3_sum_q[0] <= add3(21'(s2_sum_q[0]), 21'(s2_sum_q[1]), 21'(s2_sum_q[2]));
+            s3_sum_q[1] <= add3(21'(s2_sum_q[3]), 21'(s2_sum_q[4]), 21'(s2_sum_q[5]));
             s3_v4_q  <= s2_v4_q;
         end
         if (rst) tap_valid <= 1'b0;
