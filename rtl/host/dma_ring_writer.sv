@@ -51,6 +51,9 @@
 //   burst's last-beat flag, a flush's AW entry with its first beat.
 //   AXI: the AW output register (data bursts and write-backs), the W output register, B
 //   always ready.
+//   The command, flush and AW queues are prefetch_fifo: a word queued in cycle t is at the
+//   head in t + 2, held in a two-slot buffer filled ahead, so a consumer's pop steps only a
+//   few registers and never reaches the load enable of the queue's word.
 //
 // Latency: see docs/host.md (tb/dma_ring_writer measures it).
 
@@ -711,10 +714,10 @@ module dma_ring_writer
     logic             cmd_s_ready;
     logic [$clog2(CD):0] cmd_used_q;   // in the FIFO or in D1..D3
 
-    sync_fifo #(
-        .WIDTH  (CMD_W),
-        .DEPTH  (CD),
-        .BYPASS (1'b0)
+    prefetch_fifo #(
+        .WIDTH   (CMD_W),
+        .DEPTH   (CD),
+        .SLICE_W (32)
     ) u_cmd (
         .clk     (clk),
         .rst     (rst),
@@ -1430,10 +1433,10 @@ module dma_ring_writer
     logic             flf_pop;
     logic             flf_s_ready;
 
-    sync_fifo #(
-        .WIDTH  (FL_W),
-        .DEPTH  (FLD),
-        .BYPASS (1'b0)
+    prefetch_fifo #(
+        .WIDTH   (FL_W),
+        .DEPTH   (FLD),
+        .SLICE_W (32)
     ) u_flf (
         .clk     (clk),
         .rst     (rst),
@@ -1585,14 +1588,16 @@ module dma_ring_writer
         end
     end
 
+    // loaded every cycle (read only with awe_push, so it holds the head of the push's cycle
+    // before): no enable spans the entry
     always_ff @(posedge clk) begin
-        if (rd_go && rd_n0_q) awe_data <= {f_addr, 8'(f_nm1), f_cv, f_q, f_cp};
+        awe_data <= {f_addr, 8'(f_nm1), f_cv, f_q, f_cp};
     end
 
-    sync_fifo #(
-        .WIDTH  (AWE_W),
-        .DEPTH  (WD),
-        .BYPASS (1'b0)
+    prefetch_fifo #(
+        .WIDTH   (AWE_W),
+        .DEPTH   (WD),
+        .SLICE_W (32)
     ) u_awf (
         .clk     (clk),
         .rst     (rst),
@@ -2124,8 +2129,9 @@ module dma_ring_writer
                 if (hit_buf[q])  n_buf[q]  <= n_buf[q] + 32'd1;
             end
             if (m_axi_bvalid && m_axi_bresp != 2'b00) n_berr <= n_berr + 32'd1;
-            if (wb_take)   n_wb     <= n_wb + 32'd1;
-            if (take_data) n_bursts <= n_bursts + 32'd1;
+            // counted from the take registered, with its kind (wcf_in_q's top bit: a write-back)
+            if (wq_push_q && wcf_in_q[WC_W-1])  n_wb     <= n_wb + 32'd1;
+            if (wq_push_q && !wcf_in_q[WC_W-1]) n_bursts <= n_bursts + 32'd1;
         end
     end
 

@@ -28,6 +28,7 @@ def test_dma_ring_writer(width: int, flush: int, burst: int) -> None:
         parameters=params,
         sources=[RTL / "host" / "dma_ring_writer_pkg.sv", RTL / "control" / "axil_reg_if.sv",
                  RTL / "mem" / "ram_sdp_reg.sv", RTL / "stream" / "sync_fifo.sv",
+                 RTL / "host" / "prefetch_fifo.sv",
                  RTL / "host" / "dma_ring_writer.sv"],
         extra_env={"WS_DATA_W": str(width), "WS_FLUSH": str(flush), "WS_BURST": str(burst)},
     )
