@@ -17,11 +17,11 @@
 //     more in fabric before the comparisons, which then happen in cycle t+3: a block RAM's
 //     clock-to-output (4.1 ns for an ECP5 DP16KD, docs/performance.md) is no longer in
 //     series with the 8 key comparisons and the value multiplexer. Answers in cycle t+4.
-//     With LOOKUP_LATENCY = 5 the 8 way hits (a bypassed word's key compared a cycle early)
-//     and the 8 values are registered after the comparisons, and the first hit's value (the
-//     bypassed word's where that way was bypassed) is selected in cycle t+4. Answers in cycle
-//     t+5. What a lookup sees of a concurrent
-//     command is the same at every latency (the read is in cycle t+1).
+//     With LOOKUP_LATENCY = 5 the comparisons are registered per way in cycle t+3 (key
+//     chunks, a qualifier, and the value, the bypassed word's where the way was bypassed; a
+//     bypassed word's key compared a cycle early), and the first hit's value is selected in
+//     cycle t+4 by a balanced tree of pairwise selects. Answers in cycle t+5. What a lookup
+//     sees of a concurrent command is the same at every latency (the read is in cycle t+1).
 //   * Key bytes: the key as a big-endian integer in ceil(KEY_W/8) bytes. CRC-32C: reflected,
 //     polynomial 0x82F63B78, init and final xor 0xFFFFFFFF; CRC-32: the zlib one (0xEDB88320).
 //   * If a key is valid in more than one way (only transiently, while software relocates an
@@ -377,70 +377,71 @@ module hash_table #(
             byp_hit_q <= byp_word_q[SLOT_W-1] && byp_word_q[VALUE_W +: KEY_W] == s2_key_q;
         end
 
-        // Each landed word's {valid, key} compare is registered in chunks of CMP_W bits
-        // (rd_eq_q), two LUT levels behind the RAM's output, which crosses to fabric in front
-        // of them; the chunks, the lookup's qualifiers (valid, the table cleared) and the
-        // bypass are joined in the select stage.
-        localparam int TAG_W = KEY_W + 1;
+        // Compare stage. Everything the select needs of a way is settled here, so a way's hit
+        // in the select stage is an AND of its registers: each landed word's key compare in
+        // chunks of CMP_W bits (two LUT levels behind the RAM's output, which crosses to
+        // fabric in front of them), forced true where the way is bypassed; the way's
+        // qualifier (a lookup, after the post-reset clear, and the word valid, or the bypassed
+        // word's hit); the way's value, the bypassed word's where the way is bypassed.
         localparam int CMP_W = 8;
-        localparam int NCMP  = (TAG_W + CMP_W - 1) / CMP_W;
-        logic [NCMP-1:0]              rd_eq_q [MEMS];
-        logic                         qual_q;     // a lookup, after the post-reset clear
-        logic [MEMS-1:0]              hit;
-        logic [MEMS-1:0]              byp_sel_q;  // the way's word is the bypassed one
-        logic                         byp_hit_d_q;
-        logic [VALUE_W-1:0]           val_q [MEMS]; // data: not reset
-        logic [VALUE_W-1:0]           byp_val_q;  // data: not reset
+        localparam int NCMP  = (KEY_W + CMP_W - 1) / CMP_W;
+        logic [NCMP-1:0]    key_eq_q [MEMS];   // per chunk: equal, or the way bypassed
+        logic [MEMS-1:0]    way_ok_q;
+        logic [VALUE_W-1:0] val_q [MEMS];      // data: not reset
+        logic [MEMS-1:0]    hit;
 
         for (genvar m = 0; m < MEMS; m++) begin : g_way
-            logic [NCMP*CMP_W-1:0] tag, want;
-            assign tag  = (NCMP*CMP_W)'(cmp_rd[m][SLOT_W-1:VALUE_W]);
-            assign want = (NCMP*CMP_W)'({1'b1, cmp_key});
+            logic [NCMP*CMP_W-1:0] key, want;
+            assign key  = (NCMP*CMP_W)'(cmp_rd[m][VALUE_W +: KEY_W]);
+            assign want = (NCMP*CMP_W)'(cmp_key);
             always_ff @(posedge clk) begin
                 for (int c = 0; c < NCMP; c++) begin
-                    rd_eq_q[m][c] <= tag[c*CMP_W +: CMP_W] == want[c*CMP_W +: CMP_W];
+                    key_eq_q[m][c] <= cmp_byp[m] || key[c*CMP_W +: CMP_W] == want[c*CMP_W +: CMP_W];
                 end
             end
-            assign hit[m] = qual_q && (byp_sel_q[m] ? byp_hit_d_q : &rd_eq_q[m]);
-        end
-
-        always_ff @(posedge clk) begin
-            if (rst) begin
-                qual_q    <= 1'b0;
-                byp_sel_q <= '0;
-            end else begin
-                qual_q    <= cmp_valid && cmp_ok;
-                byp_sel_q <= cmp_byp;
+            always_ff @(posedge clk) begin
+                if (rst) way_ok_q[m] <= 1'b0;
+                else     way_ok_q[m] <= cmp_valid && cmp_ok
+                                        && (cmp_byp[m] ? byp_hit_q : cmp_rd[m][SLOT_W-1]);
             end
-        end
-
-        always_ff @(posedge clk) begin
-            byp_hit_d_q <= byp_hit_q;
-            if (cmp_valid) begin
-                byp_val_q <= cmp_byp_word[VALUE_W-1:0];
-                for (int m = 0; m < MEMS; m++) val_q[m] <= cmp_rd[m][VALUE_W-1:0];
-            end
-        end
-
-        logic               sel_byp;
-        logic [VALUE_W-1:0] sel_value;
-        always_comb begin
-            sel_byp   = 1'b0;
-            sel_value = '0;
-            for (int m = MEMS - 1; m >= 0; m--) begin   // memory 0 has priority
-                if (hit[m]) begin
-                    sel_byp   = byp_sel_q[m];
-                    sel_value = val_q[m];
+            always_ff @(posedge clk) begin
+                if (cmp_valid) begin
+                    val_q[m] <= cmp_byp[m] ? cmp_byp_word[VALUE_W-1:0] : cmp_rd[m][VALUE_W-1:0];
                 end
             end
+            assign hit[m] = way_ok_q[m] && &key_eq_q[m];
+        end
+
+        // Select stage: a balanced tree of pairwise selects, the left (lower) half's value
+        // where it has a hit, else the right half's, so memory 0 keeps the priority in three
+        // levels instead of a chain of eight; the last leaf is zeroed on a miss, which is
+        // where the tree ends when no way hits (rs_value = 0).
+        logic [VALUE_W-1:0] leaf [MEMS];
+        logic [3:0]         h1;
+        logic [VALUE_W-1:0] v1 [4];
+        logic [1:0]         h2;
+        logic [VALUE_W-1:0] v2 [2];
+
+        for (genvar m = 0; m < MEMS - 1; m++) begin : g_leaf
+            assign leaf[m] = val_q[m];
+        end
+        assign leaf[MEMS-1] = hit[MEMS-1] ? val_q[MEMS-1] : '0;
+
+        for (genvar p = 0; p < 4; p++) begin : g_l1
+            assign h1[p] = hit[2*p] || hit[2*p+1];
+            assign v1[p] = hit[2*p] ? leaf[2*p] : leaf[2*p+1];
+        end
+        for (genvar p = 0; p < 2; p++) begin : g_l2
+            assign h2[p] = h1[2*p] || h1[2*p+1];
+            assign v2[p] = h1[2*p] ? v1[2*p] : v1[2*p+1];
         end
 
         always_ff @(posedge clk) begin
             if (rst) rs_hit_q <= 1'b0;
-            else     rs_hit_q <= |hit;
+            else     rs_hit_q <= |h2;
         end
         always_ff @(posedge clk) begin
-            rs_value_q <= sel_byp ? byp_val_q : sel_value;
+            rs_value_q <= h2[0] ? v2[0] : v2[1];
         end
     end else begin : g_cmp_one
         logic [MEMS-1:0]    way_hit;
