@@ -16,7 +16,8 @@
 //   * m_beat is the slot under the read pointer through a 2:1 select. The read pointer is
 //     kept in one copy per SEL_BITS bits of the beat, so that no single net selects the whole
 //     beat; each copy toggles from its own output on a pop, which keeps synthesis from
-//     merging the copies back into one register.
+//     merging the copies back into one register. Each copy has its own copy of m_valid to
+//     make its pop from (with m_ready), so no shared pop LUT sits between two long nets.
 
 `default_nettype none
 
@@ -62,6 +63,8 @@ module beat_buffer #(
     logic [1:0]        count_q;           // beats held, 0..2
     logic              ready_q;           // s_ready: count_q != 2
     logic              valid_q;           // m_valid: count_q != 0
+    (* keep *)
+    logic [NSEL-1:0]   valid_c_q;         // copies of valid_q, one per read pointer copy
 
     logic       push, pop;
     logic [1:0] count_d;
@@ -78,9 +81,10 @@ module beat_buffer #(
         count_q  <= count_d;
         wr_ptr_q <= wr_ptr_d;
         // Each copy toggles from its own output, so synthesis does not merge the copies.
-        rd_sel_q <= rd_sel_q ^ {NSEL{pop}};
+        rd_sel_q <= rd_sel_q ^ (valid_c_q & {NSEL{m_ready}});
         ready_q  <= ready_d;
         valid_q  <= count_d != 2'd0;
+        valid_c_q <= {NSEL{count_d != 2'd0}};
         wr_en_q  <= {ready_d && wr_ptr_d, ready_d && !wr_ptr_d};
         if (rst) begin
             count_q  <= '0;
@@ -88,6 +92,7 @@ module beat_buffer #(
             rd_sel_q <= '0;
             ready_q  <= 1'b0;
             valid_q  <= 1'b0;
+            valid_c_q <= '0;
             wr_en_q  <= '0;
         end
     end
