@@ -39,6 +39,17 @@
 //     one. When port B writes the word port A reads in the same cycle, the lookup does not
 //     use port A's output (a BRAM in NO_CHANGE/WRITE_FIRST mode returns garbage on such a
 //     collision) but the written word, registered beside the read: it sees the new slot.
+//   * With SDP_MEM = 1 each memory is a simple dual-port RAM instead: a write port for the
+//     control side and one read port, the lookup's, through the RAM's output register
+//     (2 cycles: LOOKUP_LATENCY 4 or 5). On ECP5 a block RAM tile is then 512 x 36 bits (true
+//     dual port: at most 18 bits wide), half the tiles for a wide word. The read port reads
+//     the bucket of TBL_SLOT in every cycle no lookup reads; the valid bits are kept a second
+//     time in a small control-side RAM (one word of 8 bits per bucket), from which a command
+//     learns whether its slot was valid (TBL_COUNT), so writes and deletes keep the timing
+//     below whatever the lookups do. Only op 3 needs the slot's word: its read waits in a+2
+//     while a lookup holds the read port (a lookup presented in a+1, a+2, ...), and B is late
+//     by the cycles it waited. Lookups come at most every other cycle where the table is used
+//     this way (one per frame of at least 2 beats), so op 3 waits at most a cycle there.
 //   * Memories are not reset. After rst the control side clears every slot (one bucket of all
 //     8 memories per cycle, BUCKETS cycles, TBL_STATUS.busy = 1); lookups miss until then.
 //
@@ -84,7 +95,10 @@ module hash_table #(
     parameter int ADDR_W = 12,
     // Cycles from lk_valid to rs_valid: 3; 4 with the read words registered before the
     // comparisons; 5 with also the way hits registered before the select (see "Lookup")
-    parameter int LOOKUP_LATENCY = 3
+    parameter int LOOKUP_LATENCY = 3,
+    // 1: simple dual-port slot memories, the control side reading through the lookup's read
+    //    port (see "Memory organisation"); LOOKUP_LATENCY 4 or 5 only. 0: true dual port.
+    parameter bit SDP_MEM = 1'b0
 ) (
     input  wire logic               clk,
     input  wire logic               rst,
@@ -137,6 +151,9 @@ module hash_table #(
     end
     if (LOOKUP_LATENCY < 3 || LOOKUP_LATENCY > 5) begin : g_err_latency
         $error("hash_table: LOOKUP_LATENCY (%0d) must be 3, 4 or 5", LOOKUP_LATENCY);
+    end
+    if (SDP_MEM && (LOOKUP_LATENCY < 4 || SLOTS > (1 << 17))) begin : g_err_sdp
+        $error("hash_table: SDP_MEM needs LOOKUP_LATENCY 4 or 5 and SLOTS <= 2^17");
     end
 
     // ------------------------------------------------------------------------------------
@@ -253,9 +270,22 @@ module hash_table #(
     // that stage's valid, so the answers are the same, and an idle cycle costs a simulator no
     // hashing and no wide copies.
     always_ff @(posedge clk) begin
-        if (lk_valid) begin
-            s1_key_q <= lk_key;
-            s1_idx_q <= lk_idx;
+        if (lk_valid) s1_key_q <= lk_key;
+    end
+
+    logic [31:0] slot_q;   // TBL_SLOT (register file below)
+
+    if (SDP_MEM) begin : g_s1_idx_sdp
+        // The read port is the control side's too: it reads TBL_SLOT's bucket in every cycle
+        // no lookup reads (op 3's read; uses of s1_idx_q by the lookup are qualified by its
+        // valid).
+        always_ff @(posedge clk) begin
+            if (lk_valid) s1_idx_q <= lk_idx;
+            else          s1_idx_q <= {2{slot_q[3 +: BIDX_W]}};
+        end
+    end else begin : g_s1_idx
+        always_ff @(posedge clk) begin
+            if (lk_valid) s1_idx_q <= lk_idx;
         end
     end
 
@@ -277,19 +307,118 @@ module hash_table #(
     logic [SLOT_W-1:0] ctl_rd [MEMS];   // port B read data (2 cycles), per memory
 
     for (genvar m = 0; m < MEMS; m++) begin : g_mem
-        ram_tdp_reg #(
-            .ADDR_W   (BIDX_W),
-            .DATA_W   (SLOT_W),
-            .A_OUTREG (LOOKUP_LATENCY >= 4)
-        ) u_ram (
-            .clk     (clk),
-            .addr_a  (s1_idx_q[m / WAYS]),
-            .rdata_a (lk_rd[m]),
-            .we_b    (ctl_we_q[m]),
-            .addr_b  (ctl_addr_q),
-            .wdata_b (ctl_wdata_q),
-            .rdata_b (ctl_rd[m])
-        );
+        if (!SDP_MEM) begin : g_tdp
+            ram_tdp_reg #(
+                .ADDR_W   (BIDX_W),
+                .DATA_W   (SLOT_W),
+                .A_OUTREG (LOOKUP_LATENCY >= 4)
+            ) u_ram (
+                .clk     (clk),
+                .addr_a  (s1_idx_q[m / WAYS]),
+                .rdata_a (lk_rd[m]),
+                .we_b    (ctl_we_q[m]),
+                .addr_b  (ctl_addr_q),
+                .wdata_b (ctl_wdata_q),
+                .rdata_b (ctl_rd[m])
+            );
+        end else begin : g_sdp
+            // The control side reads through the lookup's port, two cycles like port B.
+            assign ctl_rd[m] = lk_rd[m];
+`ifdef WIRESPEED_ECP5_EBR
+            if (BIDX_W <= 9) begin : g_pdp
+                // 512 x 36 tiles: DP16KD in its pseudo-dual-port mode, wired as nextpnr wires
+                // a PDPW16KD onto it: the write on port A (CEA its enable, the word address on
+                // ADA[13:5], byte enables on ADA[3:0], data bits 0-17 on DIA and 18-35 on
+                // DIB), the read on port B (address on ADB[13:5], bits 0-17 on DOB and 18-35
+                // on DOA) through the output register.
+                localparam int NT = (SLOT_W + 35) / 36;
+                logic [13:0]      adw, adr;
+                logic [NT*36-1:0] wd;
+                // verilator lint_off UNUSEDSIGNAL
+                logic [NT*36-1:0] rd;   // the bits above SLOT_W: padding
+                // verilator lint_on UNUSEDSIGNAL
+
+                always_comb begin
+                    adw = '0;
+                    adr = '0;
+                    adw[13 -: 9] = 9'(ctl_addr_q);
+                    adw[3:0]     = 4'b1111;
+                    adr[13 -: 9] = 9'(s1_idx_q[m / WAYS]);
+                end
+                assign wd       = (NT*36)'(ctl_wdata_q);
+                assign lk_rd[m] = rd[SLOT_W-1:0];
+
+                for (genvar t = 0; t < NT; t++) begin : g_tile
+                    logic [17:0] dil, dih, dol, doh;
+                    assign dil = wd[t*36 +: 18];
+                    assign dih = wd[t*36+18 +: 18];
+                    assign rd[t*36 +: 36] = {doh, dol};
+
+                    // verilator lint_off PINMISSING
+                    DP16KD #(
+                        .DATA_WIDTH_A (36),
+                        .DATA_WIDTH_B (36),
+                        .REGMODE_A    ("OUTREG"),
+                        .REGMODE_B    ("OUTREG"),
+                        .RESETMODE    ("SYNC"),
+                        .CSDECODE_A   ("0b000"),
+                        .CSDECODE_B   ("0b000"),
+                        .WRITEMODE_A  ("NORMAL"),
+                        .WRITEMODE_B  ("NORMAL"),
+                        .GSR          ("DISABLED")
+                    ) u_tile (
+                        .CLKA (clk), .CEA (ctl_we_q[m]), .RSTA (1'b0),
+                        .CSA0 (1'b0), .CSA1 (1'b0), .CSA2 (1'b0),
+                        .ADA0 (adw[0]),  .ADA1 (adw[1]),  .ADA2 (adw[2]),  .ADA3 (adw[3]),
+                        .ADA4 (adw[4]),  .ADA5 (adw[5]),  .ADA6 (adw[6]),  .ADA7 (adw[7]),
+                        .ADA8 (adw[8]),  .ADA9 (adw[9]),  .ADA10 (adw[10]), .ADA11 (adw[11]),
+                        .ADA12 (adw[12]), .ADA13 (adw[13]),
+                        .DIA0 (dil[0]),  .DIA1 (dil[1]),  .DIA2 (dil[2]),  .DIA3 (dil[3]),
+                        .DIA4 (dil[4]),  .DIA5 (dil[5]),  .DIA6 (dil[6]),  .DIA7 (dil[7]),
+                        .DIA8 (dil[8]),  .DIA9 (dil[9]),  .DIA10 (dil[10]), .DIA11 (dil[11]),
+                        .DIA12 (dil[12]), .DIA13 (dil[13]), .DIA14 (dil[14]), .DIA15 (dil[15]),
+                        .DIA16 (dil[16]), .DIA17 (dil[17]),
+                        .DOA0 (doh[0]),  .DOA1 (doh[1]),  .DOA2 (doh[2]),  .DOA3 (doh[3]),
+                        .DOA4 (doh[4]),  .DOA5 (doh[5]),  .DOA6 (doh[6]),  .DOA7 (doh[7]),
+                        .DOA8 (doh[8]),  .DOA9 (doh[9]),  .DOA10 (doh[10]), .DOA11 (doh[11]),
+                        .DOA12 (doh[12]), .DOA13 (doh[13]), .DOA14 (doh[14]), .DOA15 (doh[15]),
+                        .DOA16 (doh[16]), .DOA17 (doh[17]),
+                        .CLKB (clk), .CEB (1'b1), .OCEB (1'b1), .RSTB (1'b0),
+                        .CSB0 (1'b0), .CSB1 (1'b0), .CSB2 (1'b0),
+                        .ADB0 (adr[0]),  .ADB1 (adr[1]),  .ADB2 (adr[2]),  .ADB3 (adr[3]),
+                        .ADB4 (adr[4]),  .ADB5 (adr[5]),  .ADB6 (adr[6]),  .ADB7 (adr[7]),
+                        .ADB8 (adr[8]),  .ADB9 (adr[9]),  .ADB10 (adr[10]), .ADB11 (adr[11]),
+                        .ADB12 (adr[12]), .ADB13 (adr[13]),
+                        .DIB0 (dih[0]),  .DIB1 (dih[1]),  .DIB2 (dih[2]),  .DIB3 (dih[3]),
+                        .DIB4 (dih[4]),  .DIB5 (dih[5]),  .DIB6 (dih[6]),  .DIB7 (dih[7]),
+                        .DIB8 (dih[8]),  .DIB9 (dih[9]),  .DIB10 (dih[10]), .DIB11 (dih[11]),
+                        .DIB12 (dih[12]), .DIB13 (dih[13]), .DIB14 (dih[14]), .DIB15 (dih[15]),
+                        .DIB16 (dih[16]), .DIB17 (dih[17]),
+                        .DOB0 (dol[0]),  .DOB1 (dol[1]),  .DOB2 (dol[2]),  .DOB3 (dol[3]),
+                        .DOB4 (dol[4]),  .DOB5 (dol[5]),  .DOB6 (dol[6]),  .DOB7 (dol[7]),
+                        .DOB8 (dol[8]),  .DOB9 (dol[9]),  .DOB10 (dol[10]), .DOB11 (dol[11]),
+                        .DOB12 (dol[12]), .DOB13 (dol[13]), .DOB14 (dol[14]), .DOB15 (dol[15]),
+                        .DOB16 (dol[16]), .DOB17 (dol[17])
+                    );
+                    // verilator lint_on PINMISSING
+                end
+            end else begin : g_deep
+`endif
+            ram_sdp_reg #(
+                .ADDR_W (BIDX_W),
+                .DATA_W (SLOT_W)
+            ) u_ram (
+                .clk   (clk),
+                .we    (ctl_we_q[m]),
+                .waddr (ctl_addr_q),
+                .wdata (ctl_wdata_q),
+                .raddr (s1_idx_q[m / WAYS]),
+                .rdata (lk_rd[m])
+            );
+`ifdef WIRESPEED_ECP5_EBR
+            end
+`endif
+        end
     end
 
     logic             s2_ok_q;    // the memory read happened after the post-reset clear
@@ -552,7 +681,6 @@ module hash_table #(
         end
     end
 
-    logic [31:0] slot_q;          // TBL_SLOT
     logic        slot_in_range_q; // TBL_SLOT names a slot of this table (a cycle behind slot_q;
                                   // a command is decoded at least 3 cycles after a TBL_SLOT write)
     logic        cmd_op;          // the write is a command with an op
@@ -573,6 +701,8 @@ module hash_table #(
     //   a+3 wr_q   write it (op 1, 2); the word read enters the RAMs' output registers
     //   a+4 sel_q  the slot's memory selected from port B's output registers
     //   a+5 ex_q   TBL_COUNT, or the copy into TBL_KEY/TBL_VALUE/TBL_STATUS[31]; wr_ack
+    // With SDP_MEM the read is the lookup port's (op 3 stays in rd_q while a lookup reads)
+    // and TBL_COUNT takes the valid bit from the valid-bit RAM (g_valid_sdp).
     // Every memory control (address, read and write enables, write data) is a register.
     // ------------------------------------------------------------------------------------
     logic                    rd_q, wr_q, sel_q, ex_q;
@@ -587,10 +717,10 @@ module hash_table #(
     logic [SLOT_W-1:0]           sel_word_q; // the slot's word (data: not reset)
 
     logic [$clog2(MEMS)-1:0] sel;            // memory of TBL_SLOT: bank*4 + way
-    logic                    old_valid;
+    logic                    old_valid;      // the slot was valid (in ex_q)
+    logic                    rd_go;          // the command's read is made this cycle
 
     assign sel        = {slot_q[0], slot_q[2:1]};
-    assign old_valid  = sel_word_q[SLOT_W-1];
     assign clear_last = ctl_addr_q == BIDX_W'(BUCKETS - 1);
     assign busy       = clear_q || rd_q || wr_q || sel_q || ex_q;
 
@@ -606,8 +736,8 @@ module hash_table #(
             count_q    <= '0;
             rd_valid_q <= 1'b0;
         end else begin
-            rd_q  <= cmd_start;
-            wr_q  <= rd_q;
+            rd_q  <= cmd_start || (rd_q && !rd_go);
+            wr_q  <= rd_go;
             sel_q <= wr_q;
             ex_q  <= sel_q;
             if (clear_q) begin
@@ -618,14 +748,59 @@ module hash_table #(
             end
             for (int m = 0; m < MEMS; m++) begin
                 ctl_we_q[m] <= (clear_q && !clear_last)
-                               || (rd_q && op_q != OP_READ && sel == ($clog2(MEMS))'(m));
+                               || (rd_go && op_q != OP_READ && sel == ($clog2(MEMS))'(m));
             end
             if (ex_q) begin
                 if (op_q == OP_WRITE && !old_valid)  count_q <= count_q + 1'b1;
                 if (op_q == OP_DELETE && old_valid)  count_q <= count_q - 1'b1;
-                if (op_q == OP_READ)                 rd_valid_q <= old_valid;
+                if (op_q == OP_READ)                 rd_valid_q <= sel_word_q[SLOT_W-1];
             end
         end
+    end
+
+    if (SDP_MEM) begin : g_valid_sdp
+        // The slots' valid bits again, a word of MEMS bits per bucket, for TBL_COUNT: read
+        // with the command's read (a+2, landing in sel_q), written back in sel_q with the
+        // slot's bit replaced (op 1, 2), cleared with the slots after reset. Op 3 waits in
+        // rd_q while a lookup reads (s1_valid): its word comes through the lookup's port.
+        logic            clr_we_q;   // the post-reset clear writes bucket ctl_addr_q
+        logic            v_we;
+        logic [MEMS-1:0] v_rd, v_wd;
+        logic            v_old_q;
+
+        always_ff @(posedge clk) begin
+            if (rst) clr_we_q <= 1'b1;
+            else     clr_we_q <= clear_q && !clear_last;
+        end
+
+        always_comb begin
+            v_wd      = v_rd;
+            v_wd[sel] = op_q == OP_WRITE;
+            if (clr_we_q) v_wd = '0;
+        end
+        assign v_we = clr_we_q || (sel_q && op_q != OP_READ);
+
+        ram_sdp_reg #(
+            .ADDR_W (BIDX_W),
+            .DATA_W (MEMS)
+        ) u_valid (
+            .clk   (clk),
+            .we    (v_we),
+            .waddr (ctl_addr_q),
+            .wdata (v_wd),
+            .raddr (ctl_addr_q),
+            .rdata (v_rd)
+        );
+
+        always_ff @(posedge clk) begin
+            v_old_q <= v_rd[sel];
+        end
+
+        assign old_valid = v_old_q;
+        assign rd_go     = rd_q && !(op_q == OP_READ && s1_valid);
+    end else begin : g_valid_tdp
+        assign old_valid = sel_word_q[SLOT_W-1];
+        assign rd_go     = rd_q;
     end
 
     always_ff @(posedge clk) begin

@@ -270,13 +270,17 @@ module vxlan_encap
 
     // The tunnel table, looked up from the classifier's window in cycle H; its read words
     // registered before the comparisons, the way hits before the select (LOOKUP_LATENCY 5):
-    // the answer comes from registers in H+5, taken by F1.
+    // the answer comes from registers in H+5, taken by F1. Its slot memories simple dual
+    // port (SDP_MEM: on ECP5, 36-bit block RAM tiles for the 260-bit words, half the 18-bit
+    // true-dual-port ones); the control side's op 3 reads between lookups, which come at most
+    // one per frame. Larger tables than 2^17 slots keep true-dual-port memories.
     hash_table #(
         .KEY_W(45),
         .VALUE_W(214),
         .SLOTS(TUNNEL_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(5)
+        .LOOKUP_LATENCY(5),
+        .SDP_MEM(TUNNEL_SLOTS <= (1 << 17))
     ) tunnel_table (
         .clk(clk), .rst(rst),
         .lk_valid(lk_valid), .lk_key(lk_key),
