@@ -717,7 +717,7 @@ module dma_ring_writer
     prefetch_fifo #(
         .WIDTH   (CMD_W),
         .DEPTH   (CD),
-        .SLICE_W (32)
+        .SLICE_W (64)
     ) u_cmd (
         .clk     (clk),
         .rst     (rst),
@@ -1436,7 +1436,7 @@ module dma_ring_writer
     prefetch_fifo #(
         .WIDTH   (FL_W),
         .DEPTH   (FLD),
-        .SLICE_W (32)
+        .SLICE_W (64)
     ) u_flf (
         .clk     (clk),
         .rst     (rst),
@@ -1597,7 +1597,7 @@ module dma_ring_writer
     prefetch_fifo #(
         .WIDTH   (AWE_W),
         .DEPTH   (WD),
-        .SLICE_W (32)
+        .SLICE_W (64)
     ) u_awf (
         .clk     (clk),
         .rst     (rst),

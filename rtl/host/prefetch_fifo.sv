@@ -8,7 +8,7 @@
 //
 //   * The slots fill from the RAM's read port while one is free (a registered flag of the
 //     slots' count), so the RAM's read pointer and each slot's load enable are registers or
-//     one LUT of registers. m_ready only steps the slots' count, its flags and the 1-bit
+//     one LUT of registers. m_ready only steps the slots' flags (one LUT each) and the 1-bit
 //     read select.
 //   * m_data is the slot under the read select through a 2:1 select; the select, the slots'
 //     load enables and the RAM's read pointer are kept in one copy per SLICE_W bits of the
@@ -63,23 +63,23 @@ module prefetch_fifo #(
     logic [PTR_W:0]   cnt_q;               // words in the RAM
     logic             ram_empty_q, one_q, almost_q, full_q;
 
-    // The slots: words held, the slot the next fill goes to, and registered flags of the count
-    logic [1:0]       hcnt_q;
-    logic             hwp_q;
-    logic             hready_q;            // a slot is free: hcnt_q != 2
-    logic             hvalid_q;            // m_valid: hcnt_q != 0
+    // The slots' count (0..2) as two registered flags, hvalid_q (1 or 2: m_valid) and
+    // hready_q (0 or 1: a slot is free), so the next state is one LUT of m_ready and a few
+    // registers, with no adder between the consumer's take and the slots' enables
+    logic             hvalid_q;
+    logic             hready_q;
+    logic             hwp_q;               // the slot the next fill goes to
 
-    logic             push, fill, pop;
-    logic [1:0]       hcnt_d;
-    logic             hwp_d, hready_d;
+    logic             push, fill;
+    logic             hvalid_d, hready_d, hwp_d;
 
     assign push     = s_valid && s_ready;
     assign fill     = !ram_empty_q && hready_q;
-    assign pop      = hvalid_q && m_ready;
-    assign hcnt_d   = hcnt_q + 2'(fill) - 2'(pop);
     assign hwp_d    = hwp_q ^ fill;
-    // a slot free next cycle, whatever the consumer does then
-    assign hready_d = hcnt_d != 2'd2;
+    // two words held next cycle: two now, or one and a fill, and no take
+    assign hready_d = !(hvalid_q && (!hready_q || fill) && !m_ready);
+    // none held next cycle: no fill, and none now or the one held taken
+    assign hvalid_d = fill || (hvalid_q && !(hready_q && m_ready));
 
     // The free word at wr_ptr is written every cycle the RAM is not full; push only moves the
     // pointer, so the RAM's write enable is a register
@@ -108,10 +108,9 @@ module prefetch_fifo #(
         s_ready     <= !full_d;
         ram_empty_q <= !push && (ram_empty_q || (one_q && fill));
         if (push) wr_ptr_q <= wr_ptr_q + 1'b1;
-        hcnt_q      <= hcnt_d;
         hwp_q       <= hwp_d;
         hready_q    <= hready_d;
-        hvalid_q    <= hcnt_d != 2'd0;
+        hvalid_q    <= hvalid_d;
         if (rst) begin
             wr_ptr_q    <= '0;
             cnt_q       <= '0;
@@ -120,7 +119,6 @@ module prefetch_fifo #(
             full_q      <= 1'b0;
             ram_empty_q <= 1'b1;
             s_ready     <= 1'b0;
-            hcnt_q      <= '0;
             hwp_q       <= 1'b0;
             hready_q    <= 1'b0;
             hvalid_q    <= 1'b0;
@@ -131,29 +129,38 @@ module prefetch_fifo #(
 
     // ------------------------------------------------------------------------------------
     // The slots, slice by slice: each slice has its own copies of the RAM's empty flag and
-    // read pointer, the free flag, the slots' load enables and the read select
+    // read pointer, the slots' flags and fill pointer, their load enables and the read select
     // ------------------------------------------------------------------------------------
     for (genvar sl = 0; sl < NS; sl++) begin : g_slice
         localparam int LO = sl * SLICE_W;
         localparam int SW = (WIDTH - LO < SLICE_W) ? WIDTH - LO : SLICE_W;
 
-        logic             ram_empty_r_q, hready_r_q, rd_sel_r_q;
+        logic             ram_empty_r_q, hvalid_r_q, hready_r_q, hwp_r_q, rd_sel_r_q;
         logic [PTR_W-1:0] rd_ptr_r_q;
         logic [1:0]       wr_en_r_q;       // slot k is free and under the fill pointer
-        logic [SW-1:0]    slot0_q, slot1_q;
 
-        wire fill_r = !ram_empty_r_q && hready_r_q;
+        logic [SW-1:0]    slot0_q, slot1_q;
+        logic             fill_r, hwp_r_d, hready_r_d;
+
+        // the slots' next state as above, from this slice's copies
+        assign fill_r     = !ram_empty_r_q && hready_r_q;
+        assign hwp_r_d    = hwp_r_q ^ fill_r;
+        assign hready_r_d = !(hvalid_r_q && (!hready_r_q || fill_r) && !m_ready);
 
         (* keep *) always_ff @(posedge clk) begin
             ram_empty_r_q <= !push && (ram_empty_r_q || (one_q && fill_r));
-            hready_r_q    <= hready_d;
-            wr_en_r_q     <= {hready_d && hwp_d, hready_d && !hwp_d};
+            hvalid_r_q    <= fill_r || (hvalid_r_q && !(hready_r_q && m_ready));
+            hready_r_q    <= hready_r_d;
+            hwp_r_q       <= hwp_r_d;
+            wr_en_r_q     <= {hready_r_d && hwp_r_d, hready_r_d && !hwp_r_d};
             if (fill_r) rd_ptr_r_q <= rd_ptr_r_q + 1'b1;
             // toggled from its own output, so the copies stay apart
-            rd_sel_r_q    <= rd_sel_r_q ^ pop;
+            rd_sel_r_q    <= rd_sel_r_q ^ (hvalid_r_q && m_ready);
             if (rst) begin
                 ram_empty_r_q <= 1'b1;
+                hvalid_r_q    <= 1'b0;
                 hready_r_q    <= 1'b0;
+                hwp_r_q       <= 1'b0;
                 wr_en_r_q     <= '0;
                 rd_ptr_r_q    <= '0;
                 rd_sel_r_q    <= 1'b0;
