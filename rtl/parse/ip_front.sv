@@ -237,9 +237,12 @@ module ip_front
 `endif
     endfunction
 
+    // S1's and S2's data registers load in every cycle, with no enable: the next stage reads
+    // them only under the valid beside them, and a valid that enabled a few hundred bits
+    // would be a net across the front end (and zero fills a reset behind it).
     always_ff @(posedge clk) begin
         s1_valid_q <= c_valid;
-        if (c_valid) begin
+        begin
             s1_whole_q  <= c_whole;
             s1_rx_err_q <= c_rx_err;
             s1_have_q   <= 8'(int'(c_beat) * KEEP_W) + 8'(last_bytes(c_keep));
@@ -327,7 +330,7 @@ module ip_front
         logic [16:0] pick [PAIRS];
         logic [7:0]  l2;
         s2_valid_q <= s1_valid_q;
-        if (s1_valid_q) begin
+        begin
             v4  = s1_v4_q;
             v6  = s1_v6_q;
             ihl = l3_byte(0)[3:0];
