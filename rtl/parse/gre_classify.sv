@@ -14,7 +14,8 @@
 //   G0 (T)    the tap as it comes, registered here: the front end's registers sit beside its
 //             window logic, this copy beside the checks that read it; with it the few
 //             decodes a LUT or two make from the tap (the GRE header's optional-field count,
-//             one-hot; the IP payload length's sign, "under 64" and low-bits compares; CE)
+//             one-hot; its protocol; the IP payload length's sign, "under 64" and low-bits
+//             compares; CE)
 //   G1 (T+1)  GRE fields, lengths (K, ip_end), the inner bytes, every "frame ends before" and
 //             length check as a flag
 //   G2 (T+2)  the early outcome: the steps' priority, with the allow-list step taken as a hit
@@ -127,6 +128,7 @@ module gre_classify
     logic                   g0_pl_neg_q, g0_pl_small_q;
     logic [31:0]            g0_pl_lo_lt_q;      // bit c: pl[5:0] < c
     logic                   g0_ce_q;            // outer ECN is CE
+    logic                   g0_p_v4_q, g0_p_v6_q, g0_p_teb_q;   // the GRE protocol field
 
     always_ff @(posedge clk) begin
         logic [1:0] cnt;
@@ -136,6 +138,9 @@ module gre_classify
         g0_pl_small_q    <= !tap_ip_pl[16] && tap_ip_pl[15:6] == '0;
         for (int c = 0; c < 32; c++) g0_pl_lo_lt_q[c] <= tap_ip_pl[5:0] < 6'(c);
         g0_ce_q          <= tap_ip_ecn == 2'b11;
+        g0_p_v4_q        <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_IPV4;
+        g0_p_v6_q        <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_IPV6;
+        g0_p_teb_q       <= {tap_l4[16 +: 8], tap_l4[24 +: 8]} == ET_TEB;
     end
 
     always_ff @(posedge clk) begin
@@ -169,15 +174,14 @@ module gre_classify
     logic               g1_pl_bad_q;        // IP payload shorter than 4
     logic               g1_trunc_gre4_q, g1_gre_bad_q, g1_pl_lt_gre_q, g1_trunc_gre_q;
     logic               g1_v6_q;
-    logic               g1_p_v4_q, g1_p_v6_q, g1_p_teb_q;
+    logic               g1_v6_allow_q;      // IPv6 outer header with the allow-list on
+    logic               g1_p_none_q, g1_p_v6_q, g1_p_teb_q;
     logic               g1_ecn_on_q;        // outer ECN is ECT(1) or CE (L3 payloads)
     logic               g1_teb_short_q;
-    // An inner IPv4 / IPv6 header's ECN byte lies past the IP payload or the window (G2
-    // selects by the protocol: its compare is not in front of these flags either)
-    logic               g1_ecn_short4_q, g1_ecn_short6_q;
-    // RFC 6040: outer CE over a Not-ECT inner header, for an inner IPv4 and an inner IPv6
-    // header (G2 selects: the IP version's compare is not in front of the flags' select)
-    logic               g1_ecn_drop4_q, g1_ecn_drop6_q;
+    // An L3 payload's inner ECN byte (IPv4 or IPv6, by the protocol) lies past the IP payload
+    // or the window while the outer ECN is ECT(1) or CE; RFC 6040's drop (outer CE over a
+    // Not-ECT inner header)
+    logic               g1_l3_short_q, g1_l3_drop_q;
     logic               g1_len_short_q;     // whole frame ends before ip_end
     logic               g1_csum_q;
     logic [1:0]         g1_oecn_q;
@@ -211,7 +215,6 @@ module gre_classify
     always_ff @(posedge clk) begin
         logic [15:0]       flags;
         logic [4:0]        gre_len;
-        logic              p_v6;
         logic [3:0]        lt_gre, lt_teb, have_gre;
         // per inner IP version: the ECN checks, and RFC 6040's drop from the inner header's
         // ECN field (byte 1 [1:0] for IPv4, [5:4] for IPv6)
@@ -220,7 +223,6 @@ module gre_classify
         if (g0_valid_q) begin
             flags    = {g0_l4_q[0 +: 8], g0_l4_q[8 +: 8]};
             gre_len  = '0;
-            p_v6     = {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_IPV6;
             for (int n = 0; n < 4; n++) begin
                 gre_len     = gre_len | ({5{g0_opt_q[n]}} & 5'(4 + 4*n));
                 lt_gre[n]   = pl_lt(5'(4 + 4*n));
@@ -249,15 +251,16 @@ module gre_classify
             g1_pl_lt_gre_q   <= by_opts(lt_gre);
             g1_trunc_gre_q   <= by_opts(have_gre);
             g1_v6_q          <= g0_ipv6_q;
-            g1_p_v4_q        <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_IPV4;
-            g1_p_v6_q        <= p_v6;
-            g1_p_teb_q       <= {g0_l4_q[16 +: 8], g0_l4_q[24 +: 8]} == ET_TEB;
+            g1_v6_allow_q    <= ctrl_allow_enable && g0_ipv6_q;
+            g1_p_none_q      <= !(g0_p_v4_q || g0_p_v6_q || g0_p_teb_q);
+            g1_p_v6_q        <= g0_p_v6_q;
+            g1_p_teb_q       <= g0_p_teb_q;
             g1_ecn_on_q      <= g0_ip_ecn_q[0];   // 01 ECT(1) or 11 CE
-            g1_ecn_short4_q  <= by_opts(lt_ecn4 | have_ecn4);
-            g1_ecn_short6_q  <= by_opts(lt_ecn6 | have_ecn6);
+            g1_l3_short_q    <= g0_ip_ecn_q[0] && (g0_p_v6_q ? by_opts(lt_ecn6 | have_ecn6)
+                                                             : by_opts(lt_ecn4 | have_ecn4));
+            // (a drop needs outer CE, so ECT(1) or CE is implied)
+            g1_l3_drop_q     <= g0_p_v6_q ? by_opts(drop6) : by_opts(drop4);
             g1_teb_short_q   <= by_opts(lt_teb);
-            g1_ecn_drop4_q   <= by_opts(drop4);
-            g1_ecn_drop6_q   <= by_opts(drop6);
             g1_len_short_q   <= g0_whole_q && $signed({{8{g0_have_l4_q[8]}}, g0_have_l4_q}) < g0_ip_pl_q;
             g1_csum_q        <= flags[15];
             g1_oecn_q        <= g0_ip_ecn_q;
@@ -318,12 +321,10 @@ module gre_classify
     // From step 8 the allow list decides: a miss is DROP_NOT_ALLOWED, G3's last select; an
     // IPv6 outer header is never on it.
     always_comb begin
-        if (ctrl_allow_enable && g1_v6_q)               g2_pay = OUT_DROP_NOT_ALLOWED;
-        else if (!(g1_p_v4_q || g1_p_v6_q || g1_p_teb_q)) g2_pay = OUT_PUNT;
-        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_short6_q : g1_ecn_short4_q))
-                                                        g2_pay = OUT_DROP_TRUNCATED;
-        else if (!g1_p_teb_q && g1_ecn_on_q && (g1_p_v6_q ? g1_ecn_drop6_q : g1_ecn_drop4_q))
-                                                        g2_pay = OUT_DROP_ECN;
+        if (g1_v6_allow_q)                              g2_pay = OUT_DROP_NOT_ALLOWED;
+        else if (g1_p_none_q)                           g2_pay = OUT_PUNT;
+        else if (!g1_p_teb_q && g1_l3_short_q)          g2_pay = OUT_DROP_TRUNCATED;
+        else if (!g1_p_teb_q && g1_l3_drop_q)           g2_pay = OUT_DROP_ECN;
         else if (g1_p_teb_q && g1_teb_short_q)          g2_pay = OUT_DROP_TRUNCATED;
         else if (g1_p_teb_q)                            g2_pay = OUT_DECAP_TEB;
         else                                            g2_pay = OUT_DECAP_L3;
