@@ -1187,6 +1187,7 @@ module dma_ring_writer
     // Age of each queue's owed flush; a request once FLUSH_CYCLES old, or at once when the
     // input has been quiet IDLE_GAP cycles and the mover has nothing
     logic [QUEUES-1:0][AGE_W-1:0] age_q;
+    logic [QUEUES-1:0] age_max_q;   // age_q == FLUSH_CYCLES, a flag: the requests compare nothing
     logic [QT_W-1:0]   quiet_q;
     logic              idle_q;
 
@@ -1198,7 +1199,7 @@ module dma_ring_writer
     assign req_clr = to_take || to_cd_q != '0;
     always_comb begin
         for (int q = 0; q < QUEUES; q++) begin
-            req_d[q] = t_unc[q] && (idle_q || age_q[q] == AGE_W'(FLUSH_CYCLES));
+            req_d[q] = t_unc[q] && (idle_q || age_max_q[q]);
         end
     end
 
@@ -1223,12 +1224,14 @@ module dma_ring_writer
             to_v_q  <= 1'b0;
             to_cd_q <= '0;
             for (int q = 0; q < QUEUES; q++) age_q[q] <= '0;
+            age_max_q <= '0;
         end else begin
             quiet_q <= i_v ? '0 : (quiet_q == QT_W'(IDLE_GAP)) ? quiet_q : quiet_q + 1'b1;
             idle_q  <= quiet_q == QT_W'(IDLE_GAP) && !m_v_q && !cmd_valid;
             for (int q = 0; q < QUEUES; q++) begin
                 if (!t_unc[q]) age_q[q] <= '0;
                 else if (age_q[q] != AGE_W'(FLUSH_CYCLES)) age_q[q] <= age_q[q] + 1'b1;
+                age_max_q[q] <= t_unc[q] && (age_max_q[q] || age_q[q] == AGE_W'(FLUSH_CYCLES - 1));
             end
             if (to_take) begin
                 to_cd_q <= 3'd5;
