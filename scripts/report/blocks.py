@@ -292,33 +292,33 @@ TIMING_NOTES: dict[str, str] = {
         "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
         "output slices are built."),
     "gre_decap": (
-        "Inside the classifier's first stage: the tap copy's bytes (`g0_l4_q`, `g0_l4_ok_q`) "
-        "through four LUTs, among them the GRE flags' decode, into the ECN length check "
-        "`g1_ecn_short4_q` (at 512 bits 6.1 of 7.4 ns wire, 2.5 ns on one net). Next: the "
-        "option count one-hot in G0, and the per-length ECN checks registered in G1 and "
-        "selected in G2."),
+        "At 256 bits the decap shell's counters (`block_csr`): an event register "
+        "(`e3_zero_q`) into a counter word's increment carry chain; at 512 bits the "
+        "classifier's one-hot tag count `g2_tags_q` fanning out to the 40-byte head's enables "
+        "and bytes in G3, two LUTs and 6.3 of 7.3 ns wire. Next: kept copies of the tag count "
+        "per group of head bytes, and the counters' increment over two stages."),
     "gre_decap_avst": (
-        "The front end's outer IPv4 header checksum: `ip_front`'s five-operand sum from "
-        "`s2_sum_q` into `s3_sum_q`, carry chains in series with 3.3 ns of wire; the adapters "
-        "are off the path. Next: that sum over two stages, its verdict a cycle later (GRE's "
-        "classifier reads it a cycle after the tap since G0 and can take it in G2)."),
+        "The receive adapter's output select (`u_buf.rd_sel_q`, the beat buffer's slot under "
+        "the read pointer) through five LUTs of `axis_edit`'s input decode into `in_din_q`: "
+        "gre_decap's input logic, which a registered port feeds out of context, here behind "
+        "the adapter's 2:1 select. Next: the adapter's beat registered once more, or that "
+        "decode moved behind `in_din_q`."),
     "vxlan_decap": (
-        "The VNI table's select (`hash_table`, `LOOKUP_LATENCY` 5): the registered chunk "
-        "compares (`rd_eq_q`) and the bypass hit through the way hits' priority and the value "
-        "multiplexer into `rs_value`, 5.0 of 6.6 ns wire. Next: the bypassed word's value put "
-        "in its way before the select, and the first hit made one-hot a stage earlier."),
+        "Meets the goal at 256 bits: the VNI table's block RAM output (`DOA`, through its "
+        "output register) into the registered chunk compares (`key_eq_q`). Next: 512 bits, "
+        "not routed on the current RTL."),
     "geneve_decap": (
-        "The join's pop: the inner-window queue's valid (`out_valid_q`) through the pop to the "
-        "load enables of the tap record queue's output slices, spread across the die by the "
-        "record's 370 bits (4.0 ns on one net). Next: only a narrow control record in the "
-        "joined queue, the wide fields in a second queue popped by J1's valid register."),
-    "vxlan_encap": UNROUTED + (" Next: the tunnel table (120 of its 136 DP16KD, each half "
-                              "used) read on 512 x 36 pseudo-dual-port block RAMs, 64 in all, "
-                              "so that router1 converges."),
+        "Inside the classifier: `a3_k_q` through three LUTs of the inner window's select into "
+        "the load enable of the wide window register `iw_q` (2.5 ns on the last net). Next: "
+        "`iw_q` loaded in every cycle (its reader qualified by the valid beside it), as "
+        "`ip_front`'s S1 and S2 data registers are."),
+    "vxlan_encap": UNROUTED + (" Next: a route with no time limit (the tunnel table is 81 "
+                              "DP16KD in 512 x 36 pseudo-dual-port tiles; router1 needs more "
+                              "than an hour), and vtep_top after it."),
     "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
     "dma_ring_writer": (
-        "The AW queue's head: its valid (`out_valid_q`) through the take and the pop to the "
-        "load enable of the queue's output register, 5.5 of 6.3 ns wire (2.4 ns on one net). "
-        "Next: the AW, flush and command queues with a head registered a cycle ahead, so that "
-        "no pop reaches a wide enable."),
+        "The mover's fill decision: `m_free_q` through two LUTs (the read of the next "
+        "command) across the block into the command queue's used count `cmd_used_q` and its "
+        "carry chain, 4.0 ns of wire. Next: the used count as registered flags (as "
+        "`prefetch_fifo` keeps its slots), so the fill reaches no adder."),
 }
