@@ -22,11 +22,13 @@
 //     beat, where it is {KEEP_W{1}} >> avst_empty (contiguous from bit 0).
 //   * m_axis_tuser = avst_error on the tlast beat, 0 on the others.
 //
-// Timing: the conversion is wiring only, before a two-slot beat_buffer (rtl/stream/), which
-// registers avst_ready and m_axis_tvalid; m_axis_tdata/tkeep/tlast/tuser come from its slots
-// through a 2:1 select on a register. Full throughput; latency one cycle (a beat taken in
-// cycle t is on m_axis in cycle t+1 when the buffer was empty). No port reaches the load
-// enable of a wide register: avst_valid and m_axis_tready steer only 1-bit state.
+// Timing: the conversion is wiring only, before a two-slot beat_buffer (rtl/stream/) with
+// REG_OUT = 1, which registers avst_ready and m_axis_tvalid and gives m_axis_tdata/tkeep/
+// tlast/tuser straight from its output register: the block behind decodes the beat before
+// its first register (gre_decap's tkeep guard), so a select here would add a LUT and a long
+// net in front of that decode. Full throughput; latency one cycle (a beat taken in cycle t
+// is on m_axis in cycle t+1 when the buffer was empty). avst_valid reaches no wide load
+// enable; m_axis_tready reaches the output register's (one LUT with a copy of m_valid).
 
 `default_nettype none
 
@@ -83,7 +85,7 @@ module avst_to_axis #(
     assign conv_tuser = avst_eop && avst_error;
 
     // ------------------------------------------------------------------------------------
-    // Two-slot beat buffer: registered avst_ready and AXI outputs
+    // Two-slot beat buffer: registered avst_ready and AXI outputs (straight from a register)
     // ------------------------------------------------------------------------------------
     localparam int BEAT_W = 1 + 1 + KEEP_W + DATA_W; // {tuser, tlast, tkeep, tdata}
 
@@ -92,7 +94,8 @@ module avst_to_axis #(
 
     beat_buffer #(
         .BEAT_W  (BEAT_W),
-        .SEL_BITS(32)
+        .SEL_BITS(32),
+        .REG_OUT (1'b1)
     ) u_buf (
         .clk    (clk),
         .rst    (rst),
