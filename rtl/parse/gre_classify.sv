@@ -342,6 +342,10 @@ module gre_classify
     logic [15:0]        g2_hc_m_q;                 // m' (inner bytes 0, 1 rewritten)
     logic [15:0]        g2_proto_q;
     logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
+    // Kept copies of the tag count, one per 8 head bytes: one register drives G3's whole
+    // 40-byte head, bytes and enables, which a 512-bit build spreads across the die.
+    localparam int HEAD_GROUPS = HEAD_BYTES / 8;
+    logic [HEAD_GROUPS-1:0][2:0] g2_tags_c_q;
     logic [22*8-1:0]    g2_l2_bytes_q;
     // A decapsulation's shift and length for this payload kind; G3 picks them or the
     // unchanged frame's by the action, so the decision's register is the end of its path.
@@ -378,7 +382,6 @@ module gre_classify
             g2_hc_a_q      <= {1'b0, hc_n} + {1'b0, m_n};
             g2_hc_m_q      <= {g1_inner_q[0], g1_inner_q[1][7:2], necn};
             g2_proto_q     <= g1_proto_q;
-            for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
             g2_l2_bytes_q  <= g1_l2_bytes_q;
             // What a decapsulation of this payload kind keeps and skips: TEB skips to K =
             // G + gre_len and keeps ip_end - K bytes; L3 skips K - L2 (the Ethernet header
@@ -391,6 +394,13 @@ module gre_classify
             g2_sum_start_q   <= LEN_W'(g1_g_q);
         end
         if (rst) g2_valid_q <= 1'b0;
+    end
+
+    (* keep *) always_ff @(posedge clk) begin
+        for (int t = 0; t < 3; t++) begin
+            g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
+            for (int c = 0; c < HEAD_GROUPS; c++) g2_tags_c_q[c][t] <= g1_l2_q == 5'(14 + 4 * t);
+        end
     end
 
     // ---- G3: what the frame becomes, with the policy and the checks a whole frame allows --
@@ -445,32 +455,9 @@ module gre_classify
             // here m' with that sum's carry as carry-in (its end-around fold: at most 0xFFFF
             // with it, so this sum stays within 17 bits), the last fold in G4
             g3_hc_f1_q   <= 17'(g2_hc_a_q[15:0]) + 17'(g2_hc_m_q) + 17'(g2_hc_a_q[16]);
-            g3_hc_at_q   <= '0;
             g3_action_q  <= g3_action;
             g3_outcome_q <= g3_final;
             g3_l3_q      <= g3_action == ACT_DECAP && g3_final == OUT_DECAP_L3;
-            g3_head_q    <= '0;
-            g3_head_en_q <= '0;
-            // The outer Ethernet header up to its EtherType (t tags), which becomes the GRE
-            // protocol; the inner ECN byte and checksum follow.
-            for (int t = 0; t < 3; t++) begin
-                if (g2_tags_q[t]) begin
-                    for (int j = 0; j < 12 + 4*t; j++) begin
-                        g3_head_q[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
-                        g3_head_en_q[j]     <= 1'b1;
-                    end
-                    g3_head_q[8*(12 + 4*t) +: 16] <= {g2_proto_q[7:0], g2_proto_q[15:8]};
-                    g3_head_en_q[12 + 4*t +: 2]   <= 2'b11;
-                    if (g2_ecn_set_q) begin
-                        g3_head_q[8*(15 + 4*t) +: 8] <= g2_tos_q;
-                        g3_head_en_q[15 + 4*t]       <= 1'b1;
-                        if (!g2_p_v6_q) begin
-                            g3_hc_at_q[t]               <= 1'b1;
-                            g3_head_en_q[24 + 4*t +: 2] <= 2'b11;
-                        end
-                    end
-                end
-            end
             g3_dec_shift_q   <= g2_dec_shift_q;
             g3_dec_out_len_q <= g2_dec_out_len_q;
             g3_ip_end_q      <= g2_ip_end_q;
@@ -478,6 +465,41 @@ module gre_classify
             g3_sum_start_q   <= g2_sum_start_q;
         end
         if (rst) g3_valid_q <= 1'b0;
+    end
+
+    // The head loads in every cycle (G4 reads it under g3_valid_q): no valid enables its
+    // 360 registers. The outer Ethernet header up to its EtherType (t tags), which becomes
+    // the GRE protocol; the inner ECN byte and checksum follow. Byte j reads the tag copy
+    // of its group.
+    always_ff @(posedge clk) begin
+        logic [2:0] tags;
+        g3_head_q    <= '0;
+        g3_head_en_q <= '0;
+        g3_hc_at_q   <= '0;
+        for (int j = 0; j < HEAD_BYTES; j++) begin
+            tags = g2_tags_c_q[j / 8];
+            for (int t = 0; t < 3; t++) begin
+                if (tags[t]) begin
+                    if (j < 12 + 4*t) begin
+                        g3_head_q[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
+                        g3_head_en_q[j]     <= 1'b1;
+                    end else if (j == 12 + 4*t) begin
+                        g3_head_q[8*j +: 8] <= g2_proto_q[15:8];
+                        g3_head_en_q[j]     <= 1'b1;
+                    end else if (j == 13 + 4*t) begin
+                        g3_head_q[8*j +: 8] <= g2_proto_q[7:0];
+                        g3_head_en_q[j]     <= 1'b1;
+                    end else if (j == 15 + 4*t && g2_ecn_set_q) begin
+                        g3_head_q[8*j +: 8] <= g2_tos_q;
+                        g3_head_en_q[j]     <= 1'b1;
+                    end else if ((j == 24 + 4*t || j == 25 + 4*t) && g2_ecn_set_q
+                                 && !g2_p_v6_q) begin
+                        g3_head_en_q[j]     <= 1'b1;
+                    end
+                end
+            end
+        end
+        for (int t = 0; t < 3; t++) g3_hc_at_q[t] <= g2_tags_q[t] && g2_ecn_set_q && !g2_p_v6_q;
     end
 
     // ---- G4: the descriptor -----------------------------------------------------------------
