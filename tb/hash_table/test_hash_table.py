@@ -16,7 +16,7 @@ Configurations:
   * the tunnel geometry with LOOKUP_LATENCY = 5 and SDP_MEM = 1 (simple dual-port slot
     memories, the control side reading through the lookup's port, as vxlan_encap builds it):
     every test, inferred and as ECP5 tiles (its 36-bit pseudo-dual-port DP16KD tiles, with
-    dp16kd_pdp_model.sv beside this file standing in), and the VNI geometry with
+    tb/common/dp16kd_model.sv standing in), and the VNI geometry with
     LOOKUP_LATENCY = 4 and SDP_MEM = 1 as tiles (the smallest table: 2 buckets per bank).
 """
 
@@ -62,7 +62,7 @@ def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: i
         params["LOOKUP_LATENCY"] = latency
     if sdp:
         params["SDP_MEM"] = 1
-    model = HERE / "dp16kd_pdp_model.sv" if sdp else HERE.parent / "common" / "dp16kd_model.sv"
+    model = HERE.parent / "common" / "dp16kd_model.sv"
     run_cocotb(
         toplevel="hash_table",
         test_module="hash_table_tb",
