@@ -712,7 +712,12 @@ module dma_ring_writer
     logic [CMD_W-1:0] cmd_data;
     logic             cmd_pop;
     logic             cmd_s_ready;
-    logic [$clog2(CD):0] cmd_used_q;   // in the FIFO or in D1..D3
+    // The count of what is in the FIFO or in D1..D3 is kept a cycle late and stepped by the
+    // pops registered (st_pop's is d_gap_q), so the mover's pop drives one register and no
+    // adder; the room flag is registered from the stepped count (the count of the cycle
+    // before, as it was)
+    logic [$clog2(CD):0] cmd_used_q;   // the count a cycle before
+    logic                cmd_pop_q;
 
     prefetch_fifo #(
         .WIDTH   (CMD_W),
@@ -730,12 +735,16 @@ module dma_ring_writer
     );
 
     always_ff @(posedge clk) begin
+        logic [$clog2(CD):0] used;
+        used = cmd_used_q + ($clog2(CD)+1)'(d_gap_q) - ($clog2(CD)+1)'(cmd_pop_q);
         if (rst) begin
+            cmd_pop_q  <= 1'b0;
             cmd_used_q <= '0;
             cmd_room_q <= 1'b0;
         end else begin
-            cmd_used_q <= cmd_used_q + ($clog2(CD)+1)'(st_pop) - ($clog2(CD)+1)'(cmd_pop);
-            cmd_room_q <= 32'(cmd_used_q) < CD - 2;
+            cmd_pop_q  <= cmd_pop;
+            cmd_used_q <= used;
+            cmd_room_q <= 32'(used) < CD - 2;
         end
     end
 
