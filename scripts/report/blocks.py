@@ -31,7 +31,8 @@ MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_
            "axis_edit", "allow_list", "block_csr", "gre_decap", "avst_to_axis", "axis_to_avst",
            "gre_decap_avst", "axis_frame_fifo", "hash_table", "hash_table_4k",
            "hash_table_4k_lat4", "vxlan_decap", "geneve_decap", "vxlan_encap", "vtep_top",
-           "rss_hash", "ts_clock", "axis_timestamp", "dma_ring_writer", "capture_top")
+           "rss_hash", "ts_clock", "axis_timestamp", "dma_ring_writer", "capture_top", "pkt_gen",
+           "pkt_chk")
 
 # The tops the issue's goals name (every one of them and every datapath module is held to the
 # clock goals; these also have area goals, see AREA_GOALS_LUT4).
@@ -73,6 +74,9 @@ BUILD_WIDTHS: dict[str, tuple[int, ...]] = {
     "gre_decap_avst": (256,),
     # the whole capture port, at the widths of the clock goals (its parts have rows of their own)
     "capture_top": (256, 512),
+    # the in-FPGA generator and checker of the capture demo, at the widths of the clock goals
+    "pkt_gen": (256, 512),
+    "pkt_chk": (256, 512),
 }
 
 
@@ -146,6 +150,10 @@ DESCRIPTIONS = {
                        "master (16 queues, store-and-forward frame buffer)",
     "capture_top": "one capture port: stamps, RSS parse and hash, delay line and the DMA ring "
                    "writer (16 queues) behind one AXI4-Lite space",
+    "pkt_gen": "traffic generator: Ethernet/IPv4/UDP frames of a length range, flows, a rate "
+               "(token bucket), sequence number and timestamp in the payload",
+    "pkt_chk": "traffic checker: counts, sequence gaps and latency from the embedded "
+               "timestamps",
 }
 
 
