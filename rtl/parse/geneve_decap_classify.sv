@@ -38,8 +38,9 @@
 // Stream side (input handshake of a beat = cycle t):
 //   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
 //   captured, tkeep's 4-byte groups; A2 (t+2) G, candidate K, the beat's bytes and the
-//   guard's hole; A3 (t+3) K held for the frame; A4 (t+4) the window captured, the record
-//   queued (t+5)
+//   guard's hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
+//   beat's position after K's beat, each window byte's beat after it); A4 (t+4) the window
+//   captured, the record queued (t+5)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
 // cycles later, so the join reads registers only. The fields only J3/J4 read (the tap's
 // descriptor fields, the window's inner MACs) go into a second queue beside each, popped a
@@ -155,6 +156,7 @@ module geneve_decap_classify
     // Beats after K's beat a window byte can lie in: (K % KW + 25) / KW, K % KW <= KW - 2.
     localparam int REL_N   = (KW - 2 + IW_LAST) / KW + 1;
     localparam int GN      = KW / 4;               // groups of 4 tkeep bits
+    localparam int KQ_N    = KW / 4;               // values of K % KW / 4 (K = 4k + 2)
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("geneve_decap_classify: DATA_W must be 64, 128, 256 or 512");
@@ -181,6 +183,11 @@ module geneve_decap_classify
 
     function automatic int iw_off(input int m);
         iw_off = (m < 16) ? m : m + 8;
+    endfunction
+
+    // The beat after K's beat (0, 1, ..) holding byte K + j when K % KW = 4q + 2 (constants only)
+    function automatic int iw_rel(input int q, input int j);
+        iw_rel = (4*q + 2 + j) / KW;
     endfunction
 
     // =======================================================================================
@@ -277,7 +284,7 @@ module geneve_decap_classify
     logic [NCAND-1:0]           a2_ge_q;        // the frame holds byte G + 8 if u
     logic [DATA_W-1:0]          a2_data_q;
     logic                       a2_hs_q, a2_last_q, a2_user_q;
-    logic [IDX_W-1:0]           a2_idx_q;
+    logic                       a2_first_q;     // the frame's first beat (index 0)
     logic [NB_W-1:0]            a2_nb_q;
     logic [REL_N-1:0][IDX_W:0]  a2_idx_m_q;     // idx - r, for A3's compares with K / KW
     // The beat is r beats after the beat of candidate u's K: A3 selects it with the K.
@@ -325,7 +332,7 @@ module geneve_decap_classify
         a2_data_q <= a1_data_q;
         a2_hs_q   <= a1_hs_q;
         a2_last_q <= a1_last_q;
-        a2_idx_q  <= a1_idx_q;
+        a2_first_q <= a1_idx_q == '0;
         a2_nb_q   <= nb;
         if (rst) a2_hs_q <= 1'b0;
     end
@@ -336,23 +343,49 @@ module geneve_decap_classify
     logic [DATA_W-1:0]  a3_data_q;
     logic               a3_hs_q, a3_last_q, a3_user_q;
     logic [NB_W-1:0]    a3_nb_q;
-    // The beat is r beats after K's beat (idx - K / KW == r), registered beside K so that
-    // A4's position selects start at a register.
-    logic [REL_N-1:0]   a3_rel_q;
+    // A4's byte enables are one LUT of registers: a3_relv_q (the beat is a handshake, K is
+    // valid and the beat is r beats after K's beat: idx - K / KW == r) and a3_pick_q (window
+    // byte m lies r beats after K's beat, from K % KW), both registered beside K.
+    logic [REL_N-1:0]            a3_relv_q;
+    logic [IW_N-1:0][REL_N-1:0]  a3_pick_q;
+    logic [REL_N-1:0]            a3_pick_last_q;   // ... for window byte IW_LAST
+
+    logic             a3_held;     // K is held (a beat after the first with K valid)
+    logic [K_W-1:0]   a3_k_d;
+    assign a3_held = !a2_first_q && a3_kv_q;
+    assign a3_k_d  = (a2_hs_q && !a3_held) ? a2_kc_q[a2_u_q] : a3_k_q;
 
     always_ff @(posedge clk) begin
-        logic           held;
-        logic [K_W-1:0] k;
-        held = a2_idx_q != '0 && a3_kv_q;
-        k    = (a2_hs_q && !held) ? a2_kc_q[a2_u_q] : a3_k_q;
+        logic             kv;
+        logic [REL_N-1:0] rel;
+        kv = a3_held || a2_ge_q[a2_u_q];
         if (a2_hs_q) begin
-            a3_kv_q <= held || a2_ge_q[a2_u_q];
+            a3_kv_q <= kv;
         end
-        a3_k_q    <= k;
+        a3_k_q    <= a3_k_d;
         // (a new K: the compare made in A2 for its candidate; a held one: compared here)
         for (int r = 0; r < REL_N; r++) begin
-            a3_rel_q[r] <= (a2_hs_q && !held) ? a2_at_q[a2_u_q][r]
-                                              : a2_idx_m_q[r] == (IDX_W+1)'(a3_k_q[K_W-1:KW_LOG]);
+            rel[r] = (a2_hs_q && !a3_held) ? a2_at_q[a2_u_q][r]
+                                           : a2_idx_m_q[r] == (IDX_W+1)'(a3_k_q[K_W-1:KW_LOG]);
+        end
+        a3_relv_q <= {REL_N{a2_hs_q && kv}} & rel;
+        for (int r = 0; r < REL_N; r++) begin
+            for (int m = 0; m < IW_N; m++) begin
+                logic p;
+                p = 1'b0;
+                for (int q = 0; q < KQ_N; q++) begin
+                    if (iw_rel(q, iw_off(m)) == r && a3_k_d[KW_LOG-1:2] == (KW_LOG-2)'(q)) p = 1'b1;
+                end
+                a3_pick_q[m][r] <= p;
+            end
+            begin
+                logic p;
+                p = 1'b0;
+                for (int q = 0; q < KQ_N; q++) begin
+                    if (iw_rel(q, IW_LAST) == r && a3_k_d[KW_LOG-1:2] == (KW_LOG-2)'(q)) p = 1'b1;
+                end
+                a3_pick_last_q[r] <= p;
+            end
         end
         a3_data_q <= a2_data_q;
         a3_hs_q   <= a2_hs_q;
@@ -360,37 +393,36 @@ module geneve_decap_classify
         a3_user_q <= a2_user_q;
         a3_nb_q   <= a2_nb_q;
         if (rst) begin
-            a3_hs_q <= 1'b0;
-            a3_kv_q <= 1'b0;
+            a3_hs_q   <= 1'b0;
+            a3_kv_q   <= 1'b0;
+            a3_relv_q <= '0;
         end
     end
 
     // ---- A4: the window captured by beat position keyed on K; one record per frame ---------
     // K = 4k + 2: byte K + j is lane (K % KW + j) % KW of beat K / KW + (K % KW + j) / KW.
-    localparam int KQ_N = KW / 4;
-    wire [KW_LOG-3:0]     a3_kq = a3_k_q[KW_LOG-1:2];
-
-    // Each window byte's lane and beat for every K % KW, then one select by K % KW (a
-    // balanced multiplexer, not a chain of compares).
-    logic [KQ_N-1:0][IW_N-1:0]      a4_hit_c;
+    // Each window byte's lane for every K % KW, then one select by K % KW (a balanced
+    // multiplexer, not a chain of compares). The byte loads when the beat it lies in is
+    // the one A3 flagged (one LUT of a3_pick_q and a3_relv_q).
     logic [KQ_N-1:0][IW_N-1:0][7:0] a4_byte_c;
-    logic [KQ_N-1:0]                a4_done_c;
     always_comb begin
         for (int q = 0; q < KQ_N; q++) begin
             for (int m = 0; m < IW_N; m++) begin
-                a4_hit_c[q][m]  = a3_rel_q[(4*q + 2 + iw_off(m)) / KW];
                 a4_byte_c[q][m] = a3_data_q[8 * ((4*q + 2 + iw_off(m)) % KW) +: 8];
             end
-            a4_done_c[q] = a3_rel_q[(4*q + 2 + IW_LAST) / KW];
         end
     end
 
     logic [IW_N-1:0]      a4_hit;
     logic [IW_N-1:0][7:0] a4_byte;
     logic                 a4_done;
-    assign a4_hit  = a4_hit_c[a3_kq];
-    assign a4_byte = a4_byte_c[a3_kq];
-    assign a4_done = a4_done_c[a3_kq];
+    always_comb begin
+        for (int m = 0; m < IW_N; m++) begin
+            a4_hit[m]  = |(a3_pick_q[m] & a3_relv_q);
+            a4_byte[m] = a4_byte_c[a3_k_q[KW_LOG-1:2]][m];
+        end
+        a4_done = |(a3_pick_last_q & a3_relv_q);
+    end
 
     logic                 em_q;                  // this frame's record has left
     logic                 a4_emit_q, a4_ended_q, a4_rx_q;
@@ -399,14 +431,11 @@ module geneve_decap_classify
     logic [IW_N-1:0][7:0] iw_q;
 
     always_ff @(posedge clk) begin
-        logic done;
-        done = a3_kv_q && a4_done;
-        a4_emit_q <= a3_hs_q && !em_q && (done || a3_last_q);
-        if (a3_hs_q) begin
-            em_q <= a3_last_q ? 1'b0 : (em_q || done);
-            for (int m = 0; m < IW_N; m++) begin
-                if (a3_kv_q && a4_hit[m]) iw_q[m] <= a4_byte[m];
-            end
+        // (a4_hit and a4_done imply a3_hs_q and a3_kv_q)
+        a4_emit_q <= a3_hs_q && !em_q && (a4_done || a3_last_q);
+        if (a3_hs_q) em_q <= a3_last_q ? 1'b0 : (em_q || a4_done);
+        for (int m = 0; m < IW_N; m++) begin
+            if (a4_hit[m]) iw_q[m] <= a4_byte[m];
         end
         a4_ended_q <= a3_last_q;
         a4_rx_q    <= a3_user_q;
