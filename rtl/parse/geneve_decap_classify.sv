@@ -18,9 +18,9 @@
 // K takes 64 values per G (G + 16 .. G + 268) and the window can end at byte 375, past the
 // front end's 128-byte capture. The inner window unit (A0..A4) finds K itself, on the input
 // stream: the candidates for the TPIDs, the IP version/IHL and the Opt Len byte (byte G + 8,
-// G = 34 + 4u for u = 0..12) are captured by beat position as their beats pass (A1), G and the
-// 13 candidate K are formed (A2), K is chosen once the frame holds byte G + 8 and held for the
-// frame (A3); the inner window's bytes are then captured by beat position keyed on K (A4),
+// G = 34 + 4u for u = 0..12) are captured by beat position as their beats pass, with K / 4
+// for each candidate G, and G is formed (A1), K is taken from G's candidate (A2), K is chosen
+// once the frame holds byte G + 8 and held for the frame (A3); the inner window's bytes are then captured by beat position keyed on K (A4),
 // from the stream delayed by the same stages: every byte the window reads lies at or after
 // byte G + 8, so it reaches A4 no earlier than K, whatever the idle cycles. One record per
 // frame leaves A4 at the beat holding byte K + 25, or at the frame's last beat.
@@ -37,8 +37,8 @@
 //             queued (T+6)
 // Stream side (input handshake of a beat = cycle t):
 //   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
-//   captured, tkeep's 4-byte groups; A2 (t+2) G, candidate K, the beat's bytes and the
-//   guard's hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
+//   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
+//   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
 //   beat's position after K's beat, each window byte's beat after it); A4 (t+4) the window
 //   captured, the record queued (t+5)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
@@ -226,13 +226,14 @@ module geneve_decap_classify
     logic                   cap_tpid1_q, cap_tpid2_q;
     logic [2:0]             cap_v6_q;           // EtherType at 12 + 4t is IPv6
     logic [2:0][3:0]        cap_ihl_q;          // IHL at 14 + 4t
-    logic [NCAND-1:0][5:0]  cap_opt_q;          // Opt Len if G = 34 + 4u (byte 42 + 4u)
+    logic [NCAND-1:0][6:0]  cap_kw_q;           // K / 4 if G = 34 + 4u: 12 + u + Opt Len
+                                                //   (Opt Len at byte 42 + 4u)
+    logic [3:0]             a1_u_q;             // G = 34 + 4u (see A2)
     logic [DATA_W-1:0]      a1_data_q;
     logic                   a1_hs_q, a1_last_q, a1_user_q;
     logic [IDX_W-1:0]       a1_idx_q;
     // The tkeep guard's rule in two steps, 4-byte groups in A1, the beat in A2
     logic [GN-1:0]          a1_any_q;           // group g has a tkeep bit set
-    logic [GN-1:0]          a1_hi2_q;           //   ... one of its upper two bits
     logic [GN-1:0]          a1_all_q;           //   ... all its bits
     logic [GN-1:0]          a1_up_q;            //   ... a clear bit right below a set one
     logic [GN-1:0][KW_LOG:0] a1_c_q;            // 4g + 1 + the index of its top set bit
@@ -250,7 +251,6 @@ module geneve_decap_classify
             logic [4:0] k;
             k = {(g < GN - 1) ? a0_keep_q[4*g + 4] : 1'b0, a0_keep_q[4*g +: 4]};
             a1_any_q[g] <= |k[3:0];
-            a1_hi2_q[g] <= |k[3:2];
             a1_all_q[g] <= &k[3:0];
             a1_up_q[g]  <= |(~k[3:0] & k[4:1]);
             a1_c_q[g]   <= (KW_LOG+1)'(4*g) + (k[3] ? (KW_LOG+1)'(4) : k[2] ? (KW_LOG+1)'(3)
@@ -259,16 +259,46 @@ module geneve_decap_classify
         a1_whole_q <= !a0_last_q || a0_keep_q[KW-1];
     end
 
-    always_ff @(posedge clk) begin
-        if (a0_at(12)) cap_tpid1_q <= is_tpid({a0_byte(12), a0_byte(13)});
-        if (a0_at(16)) cap_tpid2_q <= is_tpid({a0_byte(16), a0_byte(17)});
+    // The candidates after this beat (the values the registers above take in this cycle)
+    logic                   cap_tpid1_n, cap_tpid2_n;
+    logic [2:0]             cap_v6_n;
+    logic [2:0][3:0]        cap_ihl_n;
+    always_comb begin
+        cap_tpid1_n = a0_at(12) ? is_tpid({a0_byte(12), a0_byte(13)}) : cap_tpid1_q;
+        cap_tpid2_n = a0_at(16) ? is_tpid({a0_byte(16), a0_byte(17)}) : cap_tpid2_q;
         for (int t = 0; t < 3; t++) begin
-            if (a0_at(12 + 4*t)) cap_v6_q[t] <= {a0_byte(12 + 4*t), a0_byte(13 + 4*t)} == ET_IPV6;
-            if (a0_at(14 + 4*t)) cap_ihl_q[t] <= a0_byte(14 + 4*t)[3:0];
+            cap_v6_n[t]  = a0_at(12 + 4*t) ? {a0_byte(12 + 4*t), a0_byte(13 + 4*t)} == ET_IPV6
+                                           : cap_v6_q[t];
+            cap_ihl_n[t] = a0_at(14 + 4*t) ? a0_byte(14 + 4*t)[3:0] : cap_ihl_q[t];
         end
+    end
+
+    // G = 34 + 4u from the tags, the IP version and the IHL: u = tags + (IP header length
+    // - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS).
+    function automatic logic [3:0] u_of(input logic tpid1, input logic tpid2,
+                                        input logic [2:0] v6, input logic [2:0][3:0] ihl_t);
+        logic [1:0] tags;
+        logic [3:0] ihl, step;
+        tags = !tpid1 ? 2'd0 : !tpid2 ? 2'd1 : 2'd2;
+        ihl  = ihl_t[tags];
+        step = v6[tags] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+        u_of = step + 4'(tags);
+    endfunction
+
+    always_ff @(posedge clk) begin
+        cap_tpid1_q <= cap_tpid1_n;
+        cap_tpid2_q <= cap_tpid2_n;
+        cap_v6_q    <= cap_v6_n;
+        cap_ihl_q   <= cap_ihl_n;
         for (int u = 0; u < NCAND; u++) begin
-            if (a0_at(42 + 4*u)) cap_opt_q[u] <= a0_byte(42 + 4*u)[5:0];
+            if (a0_at(42 + 4*u)) cap_kw_q[u] <= 7'(12 + u) + 7'(a0_byte(42 + 4*u)[5:0]);
         end
+        // u for A2's selects. The bytes u depends on (12..22) lie in beats before the first
+        // beat that can hold byte G + 8 (>= 42) when KW <= 32, so the candidates before this
+        // beat give the u of any beat K is taken at; at 512 bits both lie in beat 0, so the
+        // candidates after this beat are used.
+        a1_u_q <= (KW <= 32) ? u_of(cap_tpid1_q, cap_tpid2_q, cap_v6_q, cap_ihl_q)
+                             : u_of(cap_tpid1_n, cap_tpid2_n, cap_v6_n, cap_ihl_n);
         a1_data_q <= a0_data_q;
         a1_hs_q   <= a0_hs_q;
         a1_last_q <= a0_last_q;
@@ -278,21 +308,16 @@ module geneve_decap_classify
         if (rst) a1_hs_q <= 1'b0;
     end
 
-    // ---- A2: G (as u) and the candidate K, from the candidates after this beat -------------
-    logic [3:0]                 a2_u_q;
-    logic [NCAND-1:0][K_W-1:0]  a2_kc_q;        // K if u
-    logic [NCAND-1:0]           a2_ge_q;        // the frame holds byte G + 8 if u
+    // ---- A2: K of u (a1_u_q) and byte G + 8 + 1, from the candidates after this beat -------
+    logic [K_W-1:0]             a2_k_q;         // K = 4 * cap_kw_q[u] + 2
+    logic [NB_W-1:0]            a2_g9_q;        // G + 9: the frame holds byte G + 8 if nb >= it
     logic [DATA_W-1:0]          a2_data_q;
     logic                       a2_hs_q, a2_last_q, a2_user_q;
     logic                       a2_first_q;     // the frame's first beat (index 0)
     logic [NB_W-1:0]            a2_nb_q;
     logic [REL_N-1:0][IDX_W:0]  a2_idx_m_q;     // idx - r, for A3's compares with K / KW
-    // The beat is r beats after the beat of candidate u's K: A3 selects it with the K.
-    logic [NCAND-1:0][REL_N-1:0] a2_at_q;
 
     always_ff @(posedge clk) begin
-        logic [1:0]      tags;
-        logic [3:0]      ihl, step;
         logic [NB_W-1:0] nb, cnt;
         logic [GN-1:0]   above;          // a group above g has a byte
         logic            hole;
@@ -310,25 +335,8 @@ module geneve_decap_classify
         if (a1_hs_q) hole_q <= !a1_last_q && (hole_q || hole);
         if (rst) hole_q <= 1'b0;
         a2_idx_m_q <= a1_idx_m_q;
-        tags = !cap_tpid1_q ? 2'd0 : !cap_tpid2_q ? 2'd1 : 2'd2;
-        ihl  = cap_ihl_q[tags];
-        // (IP header length - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS)
-        step = cap_v6_q[tags] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
-        a2_u_q <= step + 4'(tags);
-        for (int u = 0; u < NCAND; u++) begin
-            logic [K_W-1:0] kc;
-            kc = K_W'(50 + 4*u) + {1'b0, cap_opt_q[u], 2'b00};
-            a2_kc_q[u] <= kc;
-            for (int r = 0; r < REL_N; r++) begin
-                a2_at_q[u][r] <= a1_idx_m_q[r] == (IDX_W+1)'(kc[K_W-1:KW_LOG]);
-            end
-            // byte 42 + 4u: beats before this one are whole, this one holds its fill
-            // (lane 4g + 2: kept when the beat is whole, or a bit from it up is set)
-            a2_ge_q[u] <= a1_idx_q > IDX_W'((42 + 4*u) / KW)
-                          || (a1_idx_q == IDX_W'((42 + 4*u) / KW)
-                              && (a1_whole_q || a1_hi2_q[(42 + 4*u) % KW / 4]
-                                  || above[(42 + 4*u) % KW / 4]));
-        end
+        a2_k_q  <= {cap_kw_q[a1_u_q], 2'b10};
+        a2_g9_q <= NB_W'(43) + NB_W'({a1_u_q, 2'b00});
         a2_data_q <= a1_data_q;
         a2_hs_q   <= a1_hs_q;
         a2_last_q <= a1_last_q;
@@ -349,23 +357,25 @@ module geneve_decap_classify
     logic [REL_N-1:0]            a3_relv_q;
     logic [IW_N-1:0][REL_N-1:0]  a3_pick_q;
     logic [REL_N-1:0]            a3_pick_last_q;   // ... for window byte IW_LAST
+    // K % KW / 4 for A4's byte selects: one kept copy per window byte (fan-out)
+    logic [IW_N-1:0][KW_LOG-3:0] a3_kq_q;
 
     logic             a3_held;     // K is held (a beat after the first with K valid)
     logic [K_W-1:0]   a3_k_d;
     assign a3_held = !a2_first_q && a3_kv_q;
-    assign a3_k_d  = (a2_hs_q && !a3_held) ? a2_kc_q[a2_u_q] : a3_k_q;
+    assign a3_k_d  = (a2_hs_q && !a3_held) ? a2_k_q : a3_k_q;
 
     always_ff @(posedge clk) begin
         logic             kv;
         logic [REL_N-1:0] rel;
-        kv = a3_held || a2_ge_q[a2_u_q];
+        kv = a3_held || a2_nb_q >= a2_g9_q;
         if (a2_hs_q) begin
             a3_kv_q <= kv;
         end
         a3_k_q    <= a3_k_d;
-        // (a new K: the compare made in A2 for its candidate; a held one: compared here)
+        // (both compares made, then the K chosen)
         for (int r = 0; r < REL_N; r++) begin
-            rel[r] = (a2_hs_q && !a3_held) ? a2_at_q[a2_u_q][r]
+            rel[r] = (a2_hs_q && !a3_held) ? a2_idx_m_q[r] == (IDX_W+1)'(a2_k_q[K_W-1:KW_LOG])
                                            : a2_idx_m_q[r] == (IDX_W+1)'(a3_k_q[K_W-1:KW_LOG]);
         end
         a3_relv_q <= {REL_N{a2_hs_q && kv}} & rel;
@@ -399,10 +409,14 @@ module geneve_decap_classify
         end
     end
 
+    (* keep *) always_ff @(posedge clk) begin
+        for (int m = 0; m < IW_N; m++) a3_kq_q[m] <= a3_k_d[KW_LOG-1:2];
+    end
+
     // ---- A4: the window captured by beat position keyed on K; one record per frame ---------
     // K = 4k + 2: byte K + j is lane (K % KW + j) % KW of beat K / KW + (K % KW + j) / KW.
     // Each window byte's lane for every K % KW, then one select by K % KW (a balanced
-    // multiplexer, not a chain of compares). The byte loads when the beat it lies in is
+    // multiplexer on the byte's own copy of it). The byte loads when the beat it lies in is
     // the one A3 flagged (one LUT of a3_pick_q and a3_relv_q).
     logic [KQ_N-1:0][IW_N-1:0][7:0] a4_byte_c;
     always_comb begin
@@ -419,7 +433,7 @@ module geneve_decap_classify
     always_comb begin
         for (int m = 0; m < IW_N; m++) begin
             a4_hit[m]  = |(a3_pick_q[m] & a3_relv_q);
-            a4_byte[m] = a4_byte_c[a3_k_q[KW_LOG-1:2]][m];
+            a4_byte[m] = a4_byte_c[a3_kq_q[m]][m];
         end
         a4_done = |(a3_pick_last_q & a3_relv_q);
     end
