@@ -805,7 +805,8 @@ module dma_ring_writer
     logic [QW-1:0]     to_q_d;
     logic [QUEUES-1:0] to_oh_q;      // to_q_q one-hot
     logic              fl_room_q;
-    logic [$clog2(FLD):0] fl_used_q;
+    logic [$clog2(FLD):0] fl_used_q;  // the flush FIFO's credits taken, a cycle before
+    logic              fl_ok;        // the credits taken now leave room (<= FLD - 4)
     logic              req_any_q;    // a queue's flush is requested
     logic [QW-1:0]     req_qi_q;     // the lowest such queue (when any)
     logic [QUEUES-1:0] req_oh_q;     // and one-hot
@@ -896,7 +897,7 @@ module dma_ring_writer
         m_stall_d  = m_newblk_d && (m_fill ? np_q[c_q] : np_q[m_q_q]);
         // to_v_q and fl_room_q as they are next cycle
         m_free_d   = !(!to_take && (to_v_q || (to_cd_q == '0 && req_any_q)))
-                     && 32'(fl_used_q) <= FLD - 4;
+                     && fl_ok;
     end
 
     always_ff @(posedge clk) begin
@@ -1667,19 +1668,37 @@ module dma_ring_writer
     end
 
     // Flush FIFO credits: taken at M0 by an op that may flush, given back when P decides
-    // no flush (a timeout already met) or the reader pops it
+    // no flush (a timeout already met) or the reader pops it. The count is kept a cycle late
+    // and stepped by the moves registered (the reader's pop is pop_v_q), so the pop drives
+    // registers and no adder; the room test of the count now is a select, by those moves, of
+    // flags registered from the late count's next value
     logic                 fl_none_q;   // P decided no flush for a timeout op
+    logic                 fl_none2_q;  // fl_none_q a cycle later
+    logic                 fl_take_q;   // a credit was taken last cycle
+    logic [3:0]           fl_ok_q;     // [i]: fl_used_q + i - 2 <= FLD - 4
+    logic [$clog2(FLD):0] fl_cur;      // the credits taken now
+    logic [1:0]           fl_i;        // 2 + this cycle's step of the count
+
+    assign fl_cur = fl_used_q + ($clog2(FLD)+1)'(fl_take_q)
+                  - ($clog2(FLD)+1)'(fl_none2_q) - ($clog2(FLD)+1)'(pop_v_q);
+    assign fl_i   = 2'(3'd2 + 3'(fl_take_q) - 3'(fl_none2_q) - 3'(pop_v_q));
+    assign fl_ok  = fl_ok_q[fl_i];
 
     always_ff @(posedge clk) begin
         if (rst) begin
-            fl_used_q <= '0;
-            fl_room_q <= 1'b0;
-            fl_none_q <= 1'b0;
+            fl_used_q  <= '0;
+            fl_room_q  <= 1'b0;
+            fl_none_q  <= 1'b0;
+            fl_none2_q <= 1'b0;
+            fl_take_q  <= 1'b0;
+            fl_ok_q    <= '1;
         end else begin
-            fl_none_q <= m1_to && !p_cur[TS_W-1];
-            fl_used_q <= fl_used_q + ($clog2(FLD)+1)'((m_go && m_bend) || to_take)
-                                   - ($clog2(FLD)+1)'(fl_none_q) - ($clog2(FLD)+1)'(flf_pop);
-            fl_room_q <= 32'(fl_used_q) <= FLD - 4;
+            fl_none_q  <= m1_to && !p_cur[TS_W-1];
+            fl_none2_q <= fl_none_q;
+            fl_take_q  <= (m_go && m_bend) || to_take;
+            fl_used_q  <= fl_cur;
+            for (int i = 0; i < 4; i++) fl_ok_q[i] <= int'(fl_cur) + i - 2 <= FLD - 4;
+            fl_room_q  <= fl_ok;
         end
     end
 
