@@ -20,10 +20,11 @@
 // stream: the candidates for the TPIDs, the IP version/IHL and the Opt Len byte (byte G + 8,
 // G = 34 + 4u for u = 0..12) are captured by beat position as their beats pass, with K / 4
 // for each candidate G, and G is formed (A1), K is taken from G's candidate (A2), K is chosen
-// once the frame holds byte G + 8 and held for the frame (A3); the inner window's bytes are then captured by beat position keyed on K (A4),
-// from the stream delayed by the same stages: every byte the window reads lies at or after
-// byte G + 8, so it reaches A4 no earlier than K, whatever the idle cycles. One record per
-// frame leaves A4 at the beat holding byte K + 25, or at the frame's last beat.
+// from the beat of byte G + 8 on and held for the frame (A3); the inner window's bytes are
+// then captured by beat position keyed on K (A4), from the stream delayed by the same
+// stages: every byte the window reads lies at or after byte G + 8, so it reaches A4 no
+// earlier than K, whatever the idle cycles. One record per frame leaves A4 at the beat
+// holding byte K + 25, or at the frame's last beat.
 //
 // Stages, tap side (tap_valid = cycle T; the VNI looked up from the tap in cycle T and answered
 // by hash_table (LOOKUP_LATENCY 5) in cycle T+5):
@@ -308,9 +309,9 @@ module geneve_decap_classify
         if (rst) a1_hs_q <= 1'b0;
     end
 
-    // ---- A2: K of u (a1_u_q) and byte G + 8 + 1, from the candidates after this beat -------
+    // ---- A2: K of u (a1_u_q), from the candidates after this beat; byte G + 8's beat -------
     logic [K_W-1:0]             a2_k_q;         // K = 4 * cap_kw_q[u] + 2
-    logic [NB_W-1:0]            a2_g9_q;        // G + 9: the frame holds byte G + 8 if nb >= it
+    logic                       a2_g8_q;        // the beat is byte G + 8's beat or a later one
     logic [DATA_W-1:0]          a2_data_q;
     logic                       a2_hs_q, a2_last_q, a2_user_q;
     logic                       a2_first_q;     // the frame's first beat (index 0)
@@ -336,7 +337,7 @@ module geneve_decap_classify
         if (rst) hole_q <= 1'b0;
         a2_idx_m_q <= a1_idx_m_q;
         a2_k_q  <= {cap_kw_q[a1_u_q], 2'b10};
-        a2_g9_q <= NB_W'(43) + NB_W'({a1_u_q, 2'b00});
+        a2_g8_q <= a1_idx_q >= IDX_W'((7'd42 + {1'b0, a1_u_q, 2'b00}) >> KW_LOG);
         a2_data_q <= a1_data_q;
         a2_hs_q   <= a1_hs_q;
         a2_last_q <= a1_last_q;
@@ -345,7 +346,7 @@ module geneve_decap_classify
         if (rst) a2_hs_q <= 1'b0;
     end
 
-    // ---- A3: K chosen once the frame holds byte G + 8, held to the frame's end -------------
+    // ---- A3: K chosen at byte G + 8's beat, held to the frame's end -------------------------
     logic [K_W-1:0]     a3_k_q;
     logic               a3_kv_q;
     logic [DATA_W-1:0]  a3_data_q;
@@ -368,7 +369,10 @@ module geneve_decap_classify
     always_ff @(posedge clk) begin
         logic             kv;
         logic [REL_N-1:0] rel;
-        kv = a3_held || a2_nb_q >= a2_g9_q;
+        // K is taken from byte G + 8's beat on (its Opt Len captured). A frame that reaches
+        // step 9 holds byte G + 16, so that beat holds byte G + 8 whatever its fill; the
+        // window record of any other frame is not read (nor are window bytes it loads).
+        kv = a3_held || a2_g8_q;
         if (a2_hs_q) begin
             a3_kv_q <= kv;
         end
