@@ -9,7 +9,8 @@
 // its payload (min, max, sum). Other frames are counted apart.
 //
 // Pipeline: C0 the beat registered; C1 the first 64 bytes gathered, the first beat's time
-// latched; at the last beat, E1 the fields; E2 the counters.
+// latched; at the last beat, E1 the fields; E2 the counters, the sequence number compared;
+// E3 the gap and late counters (their values one cycle after the others').
 
 `default_nettype none
 
@@ -156,8 +157,17 @@ module pkt_chk #(
         e2_lat  <= e1_t0 - be64(e1_hdr, 50);
     end
 
-    // E2: the counters
+    // E2: the counters a frame's fields decide alone, and the sequence number against the
+    // expected one (compared and subtracted here, counted in E3: no 64-bit compare before a
+    // counter's enable). The running minimum and maximum compare their 64 bits as two 32-bit
+    // halves side by side.
     logic [63:0] exp_q;
+    logic        e3_v, e3_gap, e3_late;
+    logic [31:0] e3_gap_n;
+
+    function automatic logic lt64(input logic [63:0] a, input logic [63:0] b);
+        return a[63:32] < b[63:32] || (a[63:32] == b[63:32] && a[31:0] < b[31:0]);
+    endfunction
 
     always_ff @(posedge clk) begin
         if (rst || clear) begin
@@ -170,20 +180,32 @@ module pkt_chk #(
             lat_max <= '0;
             lat_sum <= '0;
             exp_q   <= '0;
-        end else if (e2_v) begin
-            if (e2_test) begin
-                frames  <= frames + 1'b1;
-                bytes   <= bytes + 64'(e2_len);
-                if (e2_seq > exp_q) gaps <= gaps + 32'(e2_seq - exp_q);
-                if (e2_seq < exp_q) late <= late + 1'b1;
-                exp_q   <= e2_seq + 1'b1;
-                if (e2_lat < lat_min) lat_min <= e2_lat;
-                if (e2_lat > lat_max) lat_max <= e2_lat;
-                lat_sum <= lat_sum + e2_lat;
-            end else begin
-                others <= others + 1'b1;
+            e3_v    <= 1'b0;
+        end else begin
+            e3_v <= e2_v && e2_test;
+            if (e2_v) begin
+                if (e2_test) begin
+                    frames  <= frames + 1'b1;
+                    bytes   <= bytes + 64'(e2_len);
+                    exp_q   <= e2_seq + 1'b1;
+                    if (lt64(e2_lat, lat_min)) lat_min <= e2_lat;
+                    if (lt64(lat_max, e2_lat)) lat_max <= e2_lat;
+                    lat_sum <= lat_sum + e2_lat;
+                end else begin
+                    others <= others + 1'b1;
+                end
+            end
+            if (e3_v) begin
+                gaps <= gaps + (e3_gap ? e3_gap_n : '0);
+                late <= late + 32'(e3_late);
             end
         end
+    end
+
+    always_ff @(posedge clk) begin
+        e3_gap   <= e2_seq > exp_q;
+        e3_late  <= e2_seq < exp_q;
+        e3_gap_n <= 32'(e2_seq - exp_q);
     end
 
 endmodule

@@ -17,9 +17,10 @@
 // Configuration is sampled while en is low; counters restart when en rises; when en falls
 // the frame being sent is finished and no other starts.
 //
-// Pipeline: B1 the frame's fields (length, flow, sequence); B2 the IPv4 checksum's partial
-// sums; B3 the 64-byte header; H the header held for the sender. The sender sends one beat a
-// cycle, frames back to back when the bucket allows (a frame needs its header in H).
+// Pipeline: B1 the frame's fields (length, flow, sequence) and the IPv4 checksum's sum but
+// the flow word; B2 that sum with the flow, folded once; B3 the 64-byte header; H two headers
+// held for the sender. The sender sends one beat a cycle, frames back to back when the
+// bucket allows (a frame needs its header in H).
 
 `default_nettype none
 
@@ -55,6 +56,9 @@ module pkt_gen #(
     localparam int KW    = DATA_W / 8;
     localparam int HB    = 64;                    // header bytes kept (58 used)
     localparam int NHB   = HB > KW ? HB / KW : 1; // beats that carry header bytes
+    // the IPv4 header's constant words, and the -14 of its total length (len - 14)
+    localparam logic [18:0] IP_CONST = 19'h4500 + 19'h4011 + 19'h0a00 + 19'h0a01 + 19'h0001
+                                       - 19'd14;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_chk_dw
         $error("pkt_gen: DATA_W (%0d) must be 64, 128, 256 or 512", DATA_W);
@@ -72,8 +76,15 @@ module pkt_gen #(
     logic [15:0] lmin_q;
     logic [15:0] lmax_q;
     logic [23:0] rate_q;
-    logic [15:0] flows_q;
+    logic [15:0] flow_last_q; // the last flow number: cfg_flows - 1 (0 for 0 or 1 flows)
     logic [31:0] count_q;
+    // The token bucket in wire bytes, 8.16, signed (a frame may overdraw it): CW bits hold
+    // the cap and the largest charge ((65535 + 24) << 16) below it.
+    localparam int CW = 34;
+    localparam logic signed [CW-1:0] CREDIT_CAP = CW'(32'sd16777216);   // 256 bytes
+    logic               rate_nz_q;     // the bucket is on
+    logic signed [CW-1:0] lim_q;       // L = CREDIT_CAP - rate (the sender, below)
+    logic signed [CW-1:0] rmc0_q;      // rate - the 24 wire bytes every frame adds
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -92,8 +103,11 @@ module pkt_gen #(
             lmin_q  <= cfg_len_min < 16'd60 ? 16'd60 : cfg_len_min;
             lmax_q  <= cfg_len_max < cfg_len_min ? cfg_len_min : cfg_len_max;
             rate_q  <= cfg_rate;
-            flows_q <= cfg_flows;
+            flow_last_q <= cfg_flows == '0 ? '0 : cfg_flows - 1'b1;
             count_q <= cfg_count;
+            rate_nz_q <= cfg_rate != '0;
+            lim_q     <= CREDIT_CAP - CW'(cfg_rate);
+            rmc0_q    <= CW'(cfg_rate) - CW'(32'd24 << 16);
         end
     end
 
@@ -101,16 +115,23 @@ module pkt_gen #(
     // Builder B1..B3, stalled as a whole while H is full and not being taken
     // ---------------------------------------------------------------------------------
     logic        adv;         // the builder advances
-    logic        h_v_q;       // H holds a header
-    logic        h_take;      // the sender takes H
+    logic        h_ne_q;      // H holds a header
+    logic        h_full_q;    // H holds two
+    logic        h_take;      // the sender takes H's head
     logic        b1_v;
     logic        b2_v;
     logic        b3_v;
-    logic [31:0] made_q;      // frames started into the builder
+    // frames the builder may still start: left_q of cfg_count, left_nz_q beside it in a
+    // register (no 32-bit compare before the builder's enables), or no limit (count 0)
+    logic [31:0] left_q;
+    logic        left_nz_q;
+    logic        nolimit_q;
     logic        more;
 
-    assign more = run_q && (count_q == '0 || made_q != count_q);
-    assign adv  = !b3_v || !h_v_q || h_take;
+    assign more = run_q && (nolimit_q || left_nz_q);
+    // B3 moves into H while H has room before this cycle's take: the builder's enables
+    // come from registers, not from the sender's decision (which a wide output waits for).
+    assign adv  = !b3_v || !h_full_q;
 
     logic [15:0] nlen_q;      // the next frame's fields
     logic [15:0] nflow_q;
@@ -118,13 +139,16 @@ module pkt_gen #(
     logic [15:0] b1_len;
     logic [15:0] b1_flow;
     logic [63:0] b1_seq;
+    logic [18:0] b1_sum;      // the IPv4 header's words but the flow's (see B2)
 
     always_ff @(posedge clk) begin
         if (rst || start_q) begin
             b1_v    <= 1'b0;
             b2_v    <= 1'b0;
             b3_v    <= 1'b0;
-            made_q  <= '0;
+            left_q    <= count_q;
+            left_nz_q <= count_q != '0;
+            nolimit_q <= count_q == '0;
             nlen_q  <= lmin_q;
             nflow_q <= '0;
             nseq_q  <= '0;
@@ -133,9 +157,10 @@ module pkt_gen #(
             b2_v <= b1_v;
             b3_v <= b2_v;
             if (more) begin
-                made_q  <= made_q + 1'b1;
+                left_q    <= left_q - 1'b1;
+                left_nz_q <= left_q != 32'd1;
                 nlen_q  <= nlen_q >= lmax_q ? lmin_q : nlen_q + 1'b1;
-                nflow_q <= 32'(nflow_q) + 1 >= 32'(flows_q) ? '0 : nflow_q + 1'b1;
+                nflow_q <= nflow_q >= flow_last_q ? '0 : nflow_q + 1'b1;
                 nseq_q  <= nseq_q + 1'b1;
             end
         end
@@ -146,38 +171,34 @@ module pkt_gen #(
             b1_len  <= nlen_q;
             b1_flow <= nflow_q;
             b1_seq  <= nseq_q;
+            b1_sum  <= IP_CONST + 19'(nlen_q) + 19'(nseq_q[15:0]);
         end
     end
 
-    // B2: the IPv4 header's 16-bit words summed in two halves (ones' complement later)
+    // The IPv4 header's checksum, one carry chain a stage: B1 sums its constant words with
+    // the total length (len - 14) and the ID (seq[15:0]), B2 adds the flow word and folds the
+    // carries once, B3 folds the last carry and inverts. Words: 4500, total length, id, 0000,
+    // 4011, (checksum 0), 0a00, flow, 0a01, 0001.
     logic [15:0] b2_len;
     logic [15:0] b2_flow;
     logic [63:0] b2_seq;
-    logic [18:0] b2_sum_a;
-    logic [18:0] b2_sum_b;
+    logic [16:0] b2_fold;     // the sum, its carries folded once
 
     always_ff @(posedge clk) begin
         if (adv) begin
-            // words: 4500, total length, id, 0000, 4011, (checksum 0), 0a00, flow, 0a01, 0001
-            b2_sum_a <= 19'h4500 + 19'(b1_len - 16'd14) + 19'(b1_seq[15:0]) + 19'h4011;
-            b2_sum_b <= 19'h0a00 + 19'(b1_flow) + 19'h0a01 + 19'h0001;
-            b2_len   <= b1_len;
-            b2_flow  <= b1_flow;
-            b2_seq   <= b1_seq;
+            logic [18:0] sum;
+            sum = b1_sum + 19'(b1_flow);
+            b2_fold <= 17'(sum[15:0]) + 17'(sum[18:16]);
+            b2_len  <= b1_len;
+            b2_flow <= b1_flow;
+            b2_seq  <= b1_seq;
         end
     end
 
     // B3: the header bytes (byte i at [8i +: 8]), the timestamp left for the sender
     logic [8*HB-1:0] b3_hdr;
     logic [15:0]     b3_len;
-
-    function automatic logic [15:0] csum(input logic [18:0] a, input logic [18:0] b);
-        logic [19:0] s;
-        logic [16:0] f;
-        s = 20'(a) + 20'(b);
-        f = 17'(s[15:0]) + 17'(s[19:16]);
-        return ~(f[15:0] + 16'(f[16]));
-    endfunction
+    logic signed [CW-1:0] b3_rmc; // rate - the frame's wire bytes (+ FCS, preamble, gap), 8.16
 
     always_ff @(posedge clk) begin
         if (adv) begin
@@ -186,7 +207,7 @@ module pkt_gen #(
             logic [15:0]     tl;
             logic [15:0]     ul;
             logic [15:0]     sp;
-            ck = csum(b2_sum_a, b2_sum_b);
+            ck = ~(b2_fold[15:0] + 16'(b2_fold[16]));
             tl = b2_len - 16'd14;
             ul = b2_len - 16'd34;
             sp = 16'd1024 + b2_flow;
@@ -207,34 +228,68 @@ module pkt_gen #(
             for (int i = 0; i < 8; i++) h[(42 + i)*8 +: 8] = b2_seq[8*(7 - i) +: 8];
             b3_hdr <= h;
             b3_len <= b2_len;
+            b3_rmc <= rmc0_q - CW'({b2_len, 16'd0});
         end
     end
 
-    // H: the header waiting for the sender
-    logic [8*HB-1:0] h_hdr_q;
-    logic [15:0]     h_len_q;
+    // H: the headers waiting for the sender, two slots (B3 writes one while the sender takes
+    // the other: a frame a cycle at one beat a frame).
+    // With each header, rate - charge (rmc): when its frame starts the bucket becomes
+    // credit + rmc, or CREDIT_CAP - charge = L + rmc when credit + rate saturates (the sender,
+    // below). rate_q does not change while H can be taken (it is sampled while en_q is low,
+    // when no frame starts, and en's rise empties H).
+    logic [8*HB-1:0]    hs_hdr_q [2];
+    logic [15:0]        hs_len_q [2];
+    logic signed [CW-1:0] hs_rmc_q [2];
+    logic               h_wr_q, h_rd_q;
+    logic [1:0]         h_cnt_q;
+    logic               h_push;
+    logic [8*HB-1:0]    h_hdr;        // the head slot
+    logic [15:0]        h_len;
+    logic signed [CW-1:0] h_rmc_q;    // the head's rmc in a register of its own: no select
+                                      // by h_rd_q before the bucket's adders
+
+    assign h_push = adv && b3_v;
+    assign h_hdr  = hs_hdr_q[h_rd_q];
+    assign h_len  = hs_len_q[h_rd_q];
 
     always_ff @(posedge clk) begin
         if (rst || start_q) begin
-            h_v_q <= 1'b0;
-        end else if (adv && b3_v) begin
-            h_v_q <= 1'b1;                  // B3 moves in (H free or taken now)
-        end else if (h_take) begin
-            h_v_q <= 1'b0;
+            h_wr_q   <= 1'b0;
+            h_rd_q   <= 1'b0;
+            h_cnt_q  <= '0;
+            h_ne_q   <= 1'b0;
+            h_full_q <= 1'b0;
+        end else begin
+            logic [1:0] n;
+            n = h_cnt_q + 2'(h_push) - 2'(h_take);
+            h_cnt_q  <= n;
+            h_ne_q   <= n != '0;
+            h_full_q <= n == 2'd2;
+            if (h_push) h_wr_q <= !h_wr_q;
+            if (h_take) h_rd_q <= !h_rd_q;
         end
     end
 
     always_ff @(posedge clk) begin
-        if (adv && b3_v) begin
-            h_hdr_q <= b3_hdr;
-            h_len_q <= b3_len;
+        if (h_push) begin
+            hs_hdr_q[h_wr_q] <= b3_hdr;
+            hs_len_q[h_wr_q] <= b3_len;
+            hs_rmc_q[h_wr_q] <= b3_rmc;
         end
+        // the next head: the second entry, or the one written now into an empty H
+        if (h_take && h_full_q)                   h_rmc_q <= hs_rmc_q[!h_rd_q];
+        else if (h_push && (h_take || !h_ne_q))   h_rmc_q <= b3_rmc;
     end
 
     // ---------------------------------------------------------------------------------
     // Sender: the token bucket, the beats
     // ---------------------------------------------------------------------------------
-    logic signed [40:0] credit_q;     // wire bytes, 8.16 (signed: a frame may overdraw it)
+    // credit + rate saturates when credit > L = CREDIT_CAP - rate: dm_q = credit - L - 1 is
+    // kept beside credit_q, stepped by the same adds, so the test is dm_q's sign bit, a
+    // register, and no compare follows an adder in one cycle.
+    logic signed [CW-1:0] credit_q;
+    logic signed [CW-1:0] dm_q;
     logic               s_v_q;        // a frame is being sent
     logic [15:0]        s_left_q;     // bytes left including this beat's
     logic [15:0]        s_off_q;      // this beat's first byte
@@ -246,7 +301,7 @@ module pkt_gen #(
     logic               can_start;
 
     assign o_free    = !m_axis_tvalid || m_axis_tready;
-    assign can_start = run_q && h_v_q && (rate_q == '0 || !credit_q[40]);
+    assign can_start = run_q && h_ne_q && (!rate_nz_q || !credit_q[CW-1]);
     assign s_start   = o_free && !s_v_q && can_start;
     assign s_go      = o_free && (s_v_q || s_start);
     assign h_take    = s_start;
@@ -254,12 +309,19 @@ module pkt_gen #(
     always_ff @(posedge clk) begin
         if (rst || start_q) begin
             credit_q <= '0;
+            dm_q     <= CW'(rate_q) - CREDIT_CAP - 1'b1;
         end else begin
-            logic signed [40:0] c;
-            c = credit_q + 41'(rate_q);
-            if (c > 41'sd16777216) c = 41'sd16777216;            // at most 256 bytes saved
-            if (s_start && rate_q != '0) c = c - 41'({h_len_q + 16'd24, 16'd0});
-            credit_q <= c;
+            // credit + rate, at most CREDIT_CAP (256 bytes saved), less the frame's charge
+            // when one starts; dm_q the same less L + 1 (CREDIT_CAP - L - 1 = rate - 1)
+            logic sat;
+            sat = !dm_q[CW-1];
+            if (s_start && rate_nz_q) begin
+                credit_q <= sat ? lim_q + h_rmc_q : credit_q + h_rmc_q;
+                dm_q     <= sat ? h_rmc_q - 1'b1 : dm_q + h_rmc_q;
+            end else begin
+                credit_q <= sat ? CREDIT_CAP : credit_q + CW'(rate_q);
+                dm_q     <= sat ? CW'(rate_q) - 1'b1 : dm_q + CW'(rate_q);
+            end
         end
     end
 
@@ -298,9 +360,9 @@ module pkt_gen #(
             if (s_go) begin
                 m_axis_tvalid <= 1'b1;
                 if (s_start) begin
-                    s_v_q       <= h_len_q > 16'(KW);
+                    s_v_q       <= h_len > 16'(KW);
                     sent_frames <= sent_frames + 1'b1;
-                    sent_bytes  <= sent_bytes + 64'(h_len_q);
+                    sent_bytes  <= sent_bytes + 64'(h_len);
                 end else begin
                     s_v_q <= s_left_q > 16'(KW);
                 end
@@ -311,13 +373,13 @@ module pkt_gen #(
     always_ff @(posedge clk) begin
         if (s_go) begin
             if (s_start) begin
-                s_hdr_q      <= h_hdr_q;
+                s_hdr_q      <= h_hdr;
                 s_ts_q       <= ts_ns;
-                s_left_q     <= h_len_q - 16'(KW);
+                s_left_q     <= h_len - 16'(KW);
                 s_off_q      <= 16'(KW);
-                m_axis_tdata <= beat(h_hdr_q, ts_ns, '0);
-                m_axis_tkeep <= keep(h_len_q);
-                m_axis_tlast <= h_len_q <= 16'(KW);
+                m_axis_tdata <= beat(h_hdr, ts_ns, '0);
+                m_axis_tkeep <= keep(h_len);
+                m_axis_tlast <= h_len <= 16'(KW);
             end else begin
                 s_left_q     <= s_left_q - 16'(KW);
                 s_off_q      <= s_off_q + 16'(KW);
