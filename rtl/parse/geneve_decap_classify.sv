@@ -196,7 +196,9 @@ module geneve_decap_classify
     // =======================================================================================
 
     // ---- A0: the beat registered, with its index in the frame ------------------------------
-    logic [IDX_W-1:0]  idx_q;
+    // The index is the count of the frame's beats before the one in A0, stepped by A0's own
+    // registered handshake: the input handshake (combinational in the shell) reaches one
+    // register only.
     logic [DATA_W-1:0] a0_data_q;
     logic [KW-1:0]     a0_keep_q;
     logic              a0_hs_q, a0_last_q, a0_user_q;
@@ -208,11 +210,10 @@ module geneve_decap_classify
         a0_hs_q   <= s_hs;
         a0_last_q <= s_tlast;
         a0_user_q <= s_tuser;
-        a0_idx_q  <= idx_q;
-        if (s_hs) idx_q <= s_tlast ? '0 : (idx_q == '1 ? idx_q : idx_q + 1'b1);
+        if (a0_hs_q) a0_idx_q <= a0_last_q ? '0 : (a0_idx_q == '1 ? a0_idx_q : a0_idx_q + 1'b1);
         if (rst) begin
-            idx_q   <= '0;
-            a0_hs_q <= 1'b0;
+            a0_idx_q <= '0;
+            a0_hs_q  <= 1'b0;
         end
     end
 
