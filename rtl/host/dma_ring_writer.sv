@@ -509,16 +509,13 @@ module dma_ring_writer
 
     // The records' queues again, in FIFOs of their own with the same pushes and pops (so the
     // same head): the per-queue reads select from their small output registers, in the pop's
-    // cycle (the limit, a FIFO per LIM_B bits of it, so each head's select spans a quarter of
-    // the 16-way read) or from copies of them a cycle later (D1's)
-    localparam int LIM_C = 4;            // copies of the head's queue for the limit's read
-    localparam int LIM_B = 32 / LIM_C;   // bits of the limit each copy reads
+    // cycle (the limit) or from copies of them a cycle later (D1's)
     logic [QW-1:0] stq_data;
     logic          stq_valid;
     logic          stq_s_ready;
-    logic [LIM_C-1:0][QW-1:0] stq2_data;
-    logic [LIM_C-1:0] stq2_valid;
-    logic [LIM_C-1:0] stq2_s_ready;
+    logic [QW-1:0] stq2_data;
+    logic          stq2_valid;
+    logic          stq2_s_ready;
 
     sync_fifo #(
         .WIDTH  (QW),
@@ -535,22 +532,20 @@ module dma_ring_writer
         .m_ready (st_pop)
     );
 
-    for (genvar k = 0; k < LIM_C; k++) begin : g_statq2
-        sync_fifo #(
-            .WIDTH  (QW),
-            .DEPTH  (FRAMES),
-            .BYPASS (1'b0)
-        ) u_statq2 (
-            .clk     (clk),
-            .rst     (rst),
-            .s_data  (e2_q),
-            .s_valid (e2_push),
-            .s_ready (stq2_s_ready[k]),
-            .m_data  (stq2_data[k]),
-            .m_valid (stq2_valid[k]),
-            .m_ready (st_pop)
-        );
-    end
+    sync_fifo #(
+        .WIDTH  (QW),
+        .DEPTH  (FRAMES),
+        .BYPASS (1'b0)
+    ) u_statq2 (
+        .clk     (clk),
+        .rst     (rst),
+        .s_data  (e2_q),
+        .s_valid (e2_push),
+        .s_ready (stq2_s_ready),
+        .m_data  (stq2_data),
+        .m_valid (stq2_valid),
+        .m_ready (st_pop)
+    );
 
     // ====================================================================================
     // Decision: D1 read, D2 sum, D3 compare and commit to PROD
@@ -622,10 +617,8 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         // D0 (the record is the RAM's output register): the limit is read a cycle early, from
         // the head's queue, and a write of it in that cycle forwarded, so D1 is the subtract
-        for (int k = 0; k < LIM_C; k++) begin
-            d0_lim[k * LIM_B +: LIM_B] <= q_lim[stq2_data[k]][k * LIM_B +: LIM_B];
-        end
-        d0_limhit <= lim_v3_q && lim_q3_q == stq2_data[0];
+        d0_lim    <= q_lim[stq2_data];
+        d0_limhit <= lim_v3_q && lim_q3_q == stq2_data;
         d0_limnew <= lim_new_q;
         // D1
         d1_rec  <= d0_rec;
