@@ -300,33 +300,39 @@ TIMING_NOTES: dict[str, str] = {
         "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
         "output slices are built."),
     "gre_decap": (
-        "At 256 bits the decap shell's counters (`block_csr`): an event register "
-        "(`e3_zero_q`) into a counter word's increment carry chain; at 512 bits the "
-        "classifier's one-hot tag count `g2_tags_q` fanning out to the 40-byte head's enables "
-        "and bytes in G3, two LUTs and 6.3 of 7.3 ns wire. Next: kept copies of the tag count "
-        "per group of head bytes, and the counters' increment over two stages."),
+        "At 256 bits the decap shell's counters (`block_csr`: an event register "
+        "`e3_zero_q` into a counter word's increment carry chain); at 512 bits the edit "
+        "engine's S0 flag `s0_vone` (a virtual slot's B is beat 0) selecting S1's 512-bit B "
+        "beat at the first shift stage's input, one LUT between two cross-die wires (2.9 and "
+        "2.7 ns). Next: kept copies of S0's slot flags (`s0_virt`, `s0_vone`, `s0_bnone`) per "
+        "64-bit slice, and `axis_edit`'s plan read pointer (its own 512-bit path)."),
     "gre_decap_avst": (
-        "The receive adapter's output select (`u_buf.rd_sel_q`, the beat buffer's slot under "
-        "the read pointer) through five LUTs of `axis_edit`'s input decode into `in_din_q`: "
-        "gre_decap's input logic, which a registered port feeds out of context, here behind "
-        "the adapter's 2:1 select. Next: the adapter's beat registered once more, or that "
-        "decode moved behind `in_din_q`."),
+        "Inside the edit engine's checksum tree: S1's sum words `s1_words` into the first "
+        "tree stage's adders, 3.4 ns on one wire (the register and its adder placed across "
+        "the die); the adapters are off the path. Next: the tree's first adders beside S1's "
+        "words (kept copies, or one adder level a stage), as `gre_decap` alone places them."),
     "vxlan_decap": (
         "Meets the goal at 256 bits: the VNI table's block RAM output (`DOA`, through its "
         "output register) into the registered chunk compares (`key_eq_q`). Next: 512 bits, "
         "not routed on the current RTL."),
     "geneve_decap": (
-        "Inside the classifier: `a3_k_q` through three LUTs of the inner window's select into "
-        "the load enable of the wide window register `iw_q` (2.5 ns on the last net). Next: "
-        "`iw_q` loaded in every cycle (its reader qualified by the valid beside it), as "
-        "`ip_front`'s S1 and S2 data registers are."),
-    "vxlan_encap": UNROUTED + (" Next: a route with no time limit (the tunnel table is 81 "
-                              "DP16KD in 512 x 36 pseudo-dual-port tiles; router1 needs more "
-                              "than an hour), and vtep_top after it."),
-    "vtep_top": UNROUTED + " Next: route it; it is as fast as its slower direction.",
+        "Inside the classifier's join (J1): the tap queue's output register `t_out` through "
+        "five LUTs (the inner protocol, ECN and the choice of step 9's length check) into "
+        "`j1_trunc_q`; several other paths sit within 0.4 ns of it. Next: the length check's "
+        "choice carried as flags in the window and tap records, so J1 is two LUTs from "
+        "registers."),
+    "vxlan_encap": (
+        "The tunnel table's pseudo-dual-port tile output (`DOB`, registered) through six LUTs "
+        "into a way's key chunk compare `key_eq_q`, 6.5 ns of wire: the 81 tiles spread over "
+        "the die's block-RAM rows, far from the compares. Next: the tile outputs registered "
+        "once more in fabric beside each tile before the compare (+1 lookup cycle), and the "
+        "chunk compare two LUT levels."),
+    "vtep_top": UNROUTED + (" Next: a route of over 90 minutes (vxlan_encap alone routes in "
+                           "87); it is as fast as its slower direction."),
     "dma_ring_writer": (
-        "The mover's fill decision: `m_free_q` through two LUTs (the read of the next "
-        "command) across the block into the command queue's used count `cmd_used_q` and its "
-        "carry chain, 4.0 ns of wire. Next: the used count as registered flags (as "
-        "`prefetch_fifo` keeps its slots), so the fill reaches no adder."),
+        "The record queue's head (`u_statq2`, the frame's queue) across the die in one 4.9 ns "
+        "hop into the 16-way read of the queue limits `q_lim`, registered in `d0_lim`. Next: "
+        "the queue's limit carried in the record itself (read when the record is written), so "
+        "no head selects a table (copies of the record queue move the path to their "
+        "pushes)."),
 }
