@@ -31,8 +31,10 @@
 //   V1 (T)    UDP/Geneve fields and every "frame ends before" and length check as a flag
 //   V2 (T+1)  steps 1-8 with the VNI taken as a hit (the IPv4 checksum verdict arriving now);
 //             whether the frame reaches step 9 and waits for the inner window; offsets
-//   V3 (T+2)  offsets and lengths of both push variants; the pseudo-header sum's first fold
-//   V4 (T+3)  the sum's second fold
+//   V3 (T+2)  offsets and lengths of both push variants; the pseudo-header sum's first fold;
+//             step 9's choices as one-hot flags (which length limit; the protocol type with
+//             the outer ECN), ip_end - K against each limit
+//   V4 (T+3)  the sum's second fold; ip_end - K against the limit chosen
 //   W  (T+4)  V4's word held while the table answers
 //   V5 (T+5)  the VNI table's answer: unknown VNI, the push and its VLAN ID; the record is
 //             queued (T+6)
@@ -40,8 +42,10 @@
 //   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
 //   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
 //   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
-//   beat's position after K's beat, each window byte's beat after it); A4 (t+4) the window
-//   captured, the record queued (t+5)
+//   beat's position after K's beat, each window byte's beat after it) and K + each of step
+//   9's limits; A4 (t+4) the window captured, n - K against each limit; the record queued
+//   (t+5) with one flag per case of step 9's choices (each limit; the inner ECN under each
+//   protocol type)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
 // cycles later, so the join reads registers only. The fields only J3/J4 read (the tap's
 // descriptor fields, the window's inner MACs) go into a second queue beside each, popped a
@@ -50,7 +54,8 @@
 // Join: the tap record of a frame that reaches step 9 waits for its window record; the others
 // go on at once (their window records are discarded when they come). Then:
 //   J1        the records registered; step 9's length checks (n - K and ip_end - K against the
-//             bytes it reads) and RFC 6040's drop as flags; whole, RX error, short
+//             bytes it reads) and RFC 6040's drop and rewrite, each an AND-OR of the tap
+//             record's one-hot choice with the window record's flag for it; RX error, short
 //   J2        the outcome's priority, the policy, early drops, the action; the RFC 1624 sum
 //   J3        the RFC 1624 fold; where the inner IP header lies in the output (s); the
 //             head's layout selects, the action folded in
@@ -361,6 +366,8 @@ module geneve_decap_classify
     logic [REL_N-1:0]            a3_pick_last_q;   // ... for window byte IW_LAST
     // K % KW / 4 for A4's byte selects: one kept copy per window byte (fan-out)
     logic [IW_N-1:0][KW_LOG-3:0] a3_kq_q;
+    // K + each of step 9's limits (LT_C), for A4's compares of the frame's length with them
+    logic [5:0][K_W:0]  a3_kc_q;
 
     logic             a3_held;     // K is held (a beat after the first with K valid)
     logic [K_W-1:0]   a3_k_d;
@@ -378,6 +385,7 @@ module geneve_decap_classify
             a3_kv_q <= kv;
         end
         a3_k_q    <= a3_k_d;
+        for (int c = 0; c < 6; c++) a3_kc_q[c] <= (K_W+1)'(a3_k_d) + (K_W+1)'(LT_C[c]);
         // (both compares made, then the K chosen)
         for (int r = 0; r < REL_N; r++) begin
             rel[r] = (a2_hs_q && !a3_held) ? a2_idx_m_q[r] == (IDX_W+1)'(a2_k_q[K_W-1:KW_LOG])
@@ -446,6 +454,7 @@ module geneve_decap_classify
     logic                 em_q;                  // this frame's record has left
     logic                 a4_emit_q, a4_ended_q, a4_rx_q;
     logic signed [NB_W:0] a4_d_q;                // n - K (the frame's length past K)
+    logic [5:0]           a4_dlt_q;              // n - K < LT_C[c], i.e. n < K + LT_C[c]
     logic [K_W-1:0]       a4_k_q;
     logic [IW_N-1:0][7:0] iw_q;
 
@@ -459,6 +468,7 @@ module geneve_decap_classify
         a4_ended_q <= a3_last_q;
         a4_rx_q    <= a3_user_q;
         a4_d_q     <= $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
+        for (int c = 0; c < 6; c++) a4_dlt_q[c] <= 16'(a3_nb_q) < 16'(a3_kc_q[c]);
         a4_k_q     <= a3_k_q;
         if (rst) begin
             em_q      <= 1'b0;
@@ -476,37 +486,55 @@ module geneve_decap_classify
         logic [7:0]        b15;
         logic              ended;    // the frame ended at or before byte K + 25
         logic [NB_W:0]     d;        // its length - K (ended)
-        logic [5:0]        d_lt;     // d < 0, 2, 12, 14, 16, 26
+        // Step 9's length checks, one flag per limit the tap record may choose (trec_t.lim):
+        logic [3:0]        dl;       // ended and d < 0, 2, 12, 14
+        logic              dl_te;    // ended and d < the limit of 0x6558 under RFC 6040:
+                                     //   26 (inner IPv4), 16 (IPv6), 14 (neither)
         logic              et_v4;    // window bytes 12, 13 (the inner EtherType, TEB): IPv4
         logic              et_v6;    //   ... IPv6
-        logic              nect_teb; // (0x6558) the inner IP header's ECN is Not-ECT (byte 15)
-        logic              nect_v4;  // (0x0800) byte 1's ECN bits [1:0] are Not-ECT
-        logic              nect_v6;  // (0x86DD) byte 1's ECN bits [5:4] are Not-ECT
+        // The inner IP header's ECN under each protocol type (bit 0: 0x0800, byte 1 [1:0];
+        // bit 1: 0x86DD, byte 1 [5:4]; bit 2: 0x6558, byte 15 of an inner IPv4 / IPv6 header,
+        // all clear when the inner EtherType is neither)
+        logic [2:0]        nect;     // Not-ECT (00)
+        logic [2:0]        ne_ce;    // not CE (11)
+        logic [2:0]        ect0;     // ECT(0) (10)
         logic [16:0]       hs_teb;   // ~HC + ~m (RFC 1624), the inner IPv4 header at 14 (0x6558)
         logic [16:0]       hs_l3;    //   ... at 0 (0x0800)
-        logic              rx_err;   // its last beat's tuser (ended)
+        logic              rx_end;   // ended, its last beat's tuser set
         logic [K_W-1:0]    k;        // the K the window was taken at
     } irec_t;
 
     irec_t i_in, i_out;
     logic  i_s_ready, i_valid, i_pop;
-    // The compares J1 needs are made here, before the queue, so that J1 reads only flags.
+    // The compares J1 needs are made here, before the queue, so that J1 reads only flags: one
+    // per case of the tap record's choice, which J1 ANDs with it.
     always_comb begin
+        logic [2:0][1:0] iecn;
+        logic            in_ip;
         i_in.b0     = iw_q[0];
         i_in.b1     = iw_q[1];
         i_in.b14    = iw_q[14];
         i_in.b15    = iw_q[15];
         i_in.ended  = a4_ended_q;
         i_in.d      = a4_d_q;
-        for (int c = 0; c < 6; c++) i_in.d_lt[c] = a4_d_q < $signed((NB_W+1)'(LT_C[c]));
         i_in.et_v4  = {iw_q[12], iw_q[13]} == ET_IPV4;
         i_in.et_v6  = {iw_q[12], iw_q[13]} == ET_IPV6;
-        i_in.nect_teb = i_in.et_v4 ? iw_q[15][1:0] == 2'b00 : iw_q[15][5:4] == 2'b00;
-        i_in.nect_v4  = iw_q[1][1:0] == 2'b00;
-        i_in.nect_v6  = iw_q[1][5:4] == 2'b00;
+        // (the limits rise with c, so d < 14 implies d < 16 and d < 26)
+        i_in.dl     = {4{a4_ended_q}} & a4_dlt_q[3:0];
+        i_in.dl_te  = a4_ended_q && (a4_dlt_q[3] || (i_in.et_v6 && a4_dlt_q[4])
+                                                 || (i_in.et_v4 && a4_dlt_q[5]));
+        in_ip   = i_in.et_v4 || i_in.et_v6;
+        iecn[0] = iw_q[1][1:0];
+        iecn[1] = iw_q[1][5:4];
+        iecn[2] = i_in.et_v4 ? iw_q[15][1:0] : iw_q[15][5:4];
+        for (int v = 0; v < 3; v++) begin
+            i_in.nect[v]  = (v < 2 || in_ip) && iecn[v] == 2'b00;
+            i_in.ne_ce[v] = (v < 2 || in_ip) && iecn[v] != 2'b11;
+            i_in.ect0[v]  = (v < 2 || in_ip) && iecn[v] == 2'b10;
+        end
         i_in.hs_teb   = 17'(~{iw_q[IW_N-2], iw_q[IW_N-1]}) + 17'(~{iw_q[14], iw_q[15]});
         i_in.hs_l3    = 17'(~{iw_q[10], iw_q[11]}) + 17'(~{iw_q[0], iw_q[1]});
-        i_in.rx_err = a4_rx_q;
+        i_in.rx_end = a4_ended_q && a4_rx_q;
         i_in.k      = a4_k_q;
     end
 
@@ -694,12 +722,27 @@ module geneve_decap_classify
     logic [15:0]           v3_proto_q;
     logic [LEN_W:0]        v3_shift_q;
     logic [LEN_W-1:0]      v3_out_len_q;
+    // Step 9's choices for J1, as the protocol type and the outer ECN give them (read for
+    // DECAP_* frames only). lim: the limit of n - K and ip_end - K, one-hot: LT_C[c] for
+    // c = 0..3 (0x0800 / 0x86DD: 0, or 12 / 2 under RFC 6040; 0x6558: 14), or 0x6558 under
+    // RFC 6040 (4: the window's inner EtherType chooses 14, 16 or 26). ce / e1: the protocol
+    // type (bit 0: 0x0800, 1: 0x86DD, 2: 0x6558) with an outer CE / ECT(1).
+    logic [4:0]            v3_lim_q;
+    logic [2:0]            v3_ce_q, v3_e1_q;
+    logic [5:0]            v3_ilen_lt_q;       // ilen < LT_C[c]
 
     always_ff @(posedge clk) begin
-        logic teb;
+        logic       teb, oe;
+        logic [2:0] pt;
         v3_valid_q <= v2_valid_q;
         if (v2_valid_q) begin
             teb = v2_outcome_q == OUT_DECAP_TEB;
+            oe  = v2_oecn_q[0];
+            pt  = {teb, !teb && v2_l3v6_q, !teb && !v2_l3v6_q};
+            v3_lim_q       <= {teb && oe, teb && !oe, pt[0] && oe, pt[1] && oe, !teb && !oe};
+            v3_ce_q        <= pt & {3{v2_oecn_q == 2'b11}};
+            v3_e1_q        <= pt & {3{v2_oecn_q == 2'b01}};
+            for (int c = 0; c < 6; c++) v3_ilen_lt_q[c] <= $signed(v2_ilen_q) < $signed((LEN_W+1)'(LT_C[c]));
             v3_outcome_q   <= v2_outcome_q;
             v3_hdr_ok_q    <= v2_hdr_ok_q;
             v3_wait_q      <= v2_wait_q;
@@ -732,7 +775,11 @@ module geneve_decap_classify
     logic [23:0]           v4_vni_q;
     logic [K_W-1:0]        v4_k_q;
     logic signed [LEN_W:0] v4_ilen_q;
-    logic [5:0]            v4_ilen_lt_q;
+    // ilen against the limit lim chooses (the TEB limit's 14 under RFC 6040), and under RFC
+    // 6040 with 0x6558 against 16 and 26 (the window's inner EtherType takes one of them)
+    logic [2:0]            v4_ilen_lt_q;
+    logic [4:0]            v4_lim_q;
+    logic [2:0]            v4_ce_q, v4_e1_q;
     logic [LEN_W-1:0]      v4_ip_end_q, v4_sum_start_q;
     logic [15:0]           v4_seed_q;
     logic [4:0]            v4_l2_len_q;
@@ -756,7 +803,12 @@ module geneve_decap_classify
             v4_vni_q       <= v3_vni_q;
             v4_k_q         <= v3_k_q;
             v4_ilen_q      <= v3_ilen_q;
-            for (int c = 0; c < 6; c++) v4_ilen_lt_q[c] <= $signed(v3_ilen_q) < $signed((LEN_W+1)'(LT_C[c]));
+            v4_ilen_lt_q[0] <= |(v3_lim_q[3:0] & v3_ilen_lt_q[3:0]) || (v3_lim_q[4] && v3_ilen_lt_q[3]);
+            v4_ilen_lt_q[1] <= v3_lim_q[4] && v3_ilen_lt_q[4];
+            v4_ilen_lt_q[2] <= v3_lim_q[4] && v3_ilen_lt_q[5];
+            v4_lim_q        <= v3_lim_q;
+            v4_ce_q         <= v3_ce_q;
+            v4_e1_q         <= v3_e1_q;
             v4_ip_end_q    <= v3_ip_end_q;
             v4_sum_start_q <= v3_sum_start_q;
             v4_seed_q      <= v3_seed_q[15:0] + 16'(v3_seed_q[16]);
@@ -779,7 +831,9 @@ module geneve_decap_classify
     logic [23:0]           w5_vni_q;
     logic [K_W-1:0]        w5_k_q;
     logic signed [LEN_W:0] w5_ilen_q;
-    logic [5:0]            w5_ilen_lt_q;
+    logic [2:0]            w5_ilen_lt_q;
+    logic [4:0]            w5_lim_q;
+    logic [2:0]            w5_ce_q, w5_e1_q;
     logic [LEN_W-1:0]      w5_ip_end_q, w5_sum_start_q;
     logic [15:0]           w5_seed_q;
     logic [4:0]            w5_l2_len_q;
@@ -789,7 +843,7 @@ module geneve_decap_classify
     logic [LEN_W-1:0]      w5_out_len_q, w5_out_len_p_q;
 
     localparam int V4_WORD_W = $bits({
-        v4_out_len_p_q, v4_out_len_q, v4_shift_p_q, v4_shift_q, v4_proto_q, v4_l2_q, v4_l2_len_q,
+        v4_lim_q, v4_ce_q, v4_e1_q, v4_out_len_p_q, v4_out_len_q, v4_shift_p_q, v4_shift_q, v4_proto_q, v4_l2_q, v4_l2_len_q,
         v4_seed_q, v4_sum_start_q, v4_ip_end_q, v4_ilen_lt_q, v4_ilen_q, v4_k_q, v4_vni_q,
         v4_oecn_q, v4_outcome_q, v4_l3v6_q, v4_csum_nz_q, v4_len_short_q, v4_rx_err_q, v4_whole_q,
         v4_wait_q, v4_hdr_ok_q, v4_valid_q});
@@ -801,12 +855,12 @@ module geneve_decap_classify
     ) v4_hold (
         .clk(clk), .rst(rst),
         .d({
-            v4_out_len_p_q, v4_out_len_q, v4_shift_p_q, v4_shift_q, v4_proto_q, v4_l2_q,
+            v4_lim_q, v4_ce_q, v4_e1_q, v4_out_len_p_q, v4_out_len_q, v4_shift_p_q, v4_shift_q, v4_proto_q, v4_l2_q,
             v4_l2_len_q, v4_seed_q, v4_sum_start_q, v4_ip_end_q, v4_ilen_lt_q, v4_ilen_q, v4_k_q,
             v4_vni_q, v4_oecn_q, v4_outcome_q, v4_l3v6_q, v4_csum_nz_q, v4_len_short_q, v4_rx_err_q,
             v4_whole_q, v4_wait_q, v4_hdr_ok_q, v4_valid_q}),
         .q({
-            w5_out_len_p_q, w5_out_len_q, w5_shift_p_q, w5_shift_q, w5_proto_q, w5_l2_q,
+            w5_lim_q, w5_ce_q, w5_e1_q, w5_out_len_p_q, w5_out_len_q, w5_shift_p_q, w5_shift_q, w5_proto_q, w5_l2_q,
             w5_l2_len_q, w5_seed_q, w5_sum_start_q, w5_ip_end_q, w5_ilen_lt_q, w5_ilen_q, w5_k_q,
             w5_vni_q, w5_oecn_q, w5_outcome_q, w5_l3v6_q, w5_csum_nz_q, w5_len_short_q, w5_rx_err_q,
             w5_whole_q, w5_wait_q, w5_hdr_ok_q, w5_valid_q})
@@ -823,14 +877,19 @@ module geneve_decap_classify
         logic                  decap;      // outcome is DECAP_TEB or DECAP_L3
         logic                  fwd;        // outcome is PASS, PUNT or PUNT_OAM
         logic                  pass;       // outcome is PASS
-        logic                  whole;      // the frame ended inside the 128-byte window
-        logic                  rx_err;     // (whole) its last beat's tuser
-        logic                  len_short;  // (whole) it ends before ip_end
+        logic                  rx_whole;   // the frame ended inside the 128-byte window, its
+                                           //   last beat's tuser set
+        logic                  short_whole; // ... ended inside it, before ip_end
+        logic                  wait_open;  // wait_iw, not ended inside it: the window record
+                                           //   tells the end and the RX error
         logic                  l3v6;       // protocol type 0x86DD
         logic [1:0]            oecn;
         logic [K_W-1:0]        k;
         logic signed [LEN_W:0] ilen;       // ip_end - K
-        logic [5:0]            ilen_lt;    // ilen < 0, 2, 12, 14, 16, 26
+        // step 9's choices (V3, V4; read for DECAP_* frames only)
+        logic [4:0]            lim;        // the limit, one-hot (irec_t.dl, dl_te)
+        logic [2:0]            ilen_lt;    // ilen < the limit; 0x6558 under RFC 6040: < 16, < 26
+        logic [2:0]            ce, e1;     // the protocol type (irec_t.nect ...) and the outer ECN
     } trec_t;
 
     typedef struct packed {
@@ -866,9 +925,9 @@ module geneve_decap_classify
             v5_q.fwd       <= !unknown && (w5_outcome_q == OUT_PASS || w5_outcome_q == OUT_PUNT
                                            || w5_outcome_q == OUT_PUNT_OAM);
             v5_q.pass      <= w5_outcome_q == OUT_PASS;
-            v5_q.whole     <= w5_whole_q;
-            v5_q.rx_err    <= w5_rx_err_q;
-            v5_q.len_short <= w5_len_short_q;
+            v5_q.rx_whole  <= w5_whole_q && w5_rx_err_q;
+            v5_q.short_whole <= w5_whole_q && w5_len_short_q;
+            v5_q.wait_open <= w5_wait_q && !w5_whole_q;
             v5_q.l3v6      <= w5_l3v6_q;
             v5_q.oecn      <= w5_oecn_q;
             v5_w_q.csum_nz <= w5_csum_nz_q;
@@ -878,6 +937,9 @@ module geneve_decap_classify
             v5_q.k         <= w5_k_q;
             v5_q.ilen      <= w5_ilen_q;
             v5_q.ilen_lt   <= w5_ilen_lt_q;
+            v5_q.lim       <= w5_lim_q;
+            v5_q.ce        <= w5_ce_q;
+            v5_q.e1        <= w5_e1_q;
             v5_w_q.ip_end  <= w5_ip_end_q;
             v5_w_q.shift   <= push ? w5_shift_p_q : w5_shift_q;
             v5_w_q.out_len <= push ? w5_out_len_p_q : w5_out_len_q;
@@ -967,46 +1029,41 @@ module geneve_decap_classify
     logic [16:0]           j1_hc_part_q;           // ~HC + ~m (RFC 1624), m = bytes 0, 1
 
     // J1's fields load every cycle from the queues' output registers (J2 takes them only
-    // with j1_valid_q): a popped record that waits for its window is always joined, so
-    // `ended` needs no `joined`, and no pop enable fans out to J1.
+    // with j1_valid_q), and no pop enable fans out to J1. Each check is an AND-OR of the tap
+    // record's choice (lim, ce, e1: one-hot by protocol type and outer ECN) with the window
+    // record's flag for that choice. A popped record that waits for its window is always
+    // joined; the window's flags are read through the tap's choice flags, which are read for
+    // DECAP_* frames only (these wait), or through wait_open.
     always_ff @(posedge clk) begin
-        logic        teb, ended, in_ip, in_v4, ecn_on, nect, lt_ilen, lt_d;
-        logic [5:0]  d_lt;
-        logic [1:0]  iecn, necn;
-        logic [7:0]  tos;
+        logic       teb, in_v4;
+        logic [7:0] tos;
         j1_valid_q <= t_pop;
         iw_pop_q   <= i_pop;
-        teb   = t_out.teb;
-        ended = t_out.wait_iw && i_out.ended;   // only step 9 waits for it
+        teb = t_out.teb;
         j1_t_q       <= t_out;
         j1_teb_q     <= teb;
         j1_decap_q   <= t_out.decap;
-        in_ip  = teb ? (i_out.et_v4 || i_out.et_v6) : 1'b1;
-        in_v4  = teb ? i_out.et_v4 : !t_out.l3v6;
-        ecn_on = in_ip && t_out.oecn[0];
-        nect   = teb ? i_out.nect_teb : t_out.l3v6 ? i_out.nect_v6 : i_out.nect_v4;
-        tos    = teb ? i_out.b15 : i_out.b1;
-        d_lt  = {6{ended}} & i_out.d_lt;
-        // The bytes step 9 reads from K (inside ip_end and the frame): the inner Ethernet
-        // header, and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC
-        // 6040. Flags c: 0, 2, 12, 14, 16, 26.
-        if (!ecn_on)    {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[3], d_lt[3]} : {t_out.ilen_lt[0], d_lt[0]};
-        else if (in_v4) {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[5], d_lt[5]} : {t_out.ilen_lt[2], d_lt[2]};
-        else            {lt_ilen, lt_d} = teb ? {t_out.ilen_lt[4], d_lt[4]} : {t_out.ilen_lt[1], d_lt[1]};
-        j1_trunc_q     <= d_lt[0] || lt_ilen || lt_d;
-        // RFC 6040: outer CE over an inner Not-ECT packet (ecn_drop, from the window's flags)
-        j1_ecn_drop_q  <= in_ip && t_out.oecn == 2'b11 && nect;
+        // Step 9's lengths from K (inside ip_end and the frame): the inner Ethernet header,
+        // and the inner IP header's ECN byte (IPv6) or checksum (IPv4) under RFC 6040.
+        j1_trunc_q     <= |(t_out.lim & {i_out.dl_te, i_out.dl}) || t_out.ilen_lt[0]
+                          || (t_out.ilen_lt[1] && i_out.et_v6) || (t_out.ilen_lt[2] && i_out.et_v4);
+        // RFC 6040: outer CE over an inner Not-ECT packet
+        j1_ecn_drop_q  <= |(t_out.ce & i_out.nect);
+        // RFC 6040's rewrite of the inner ECN: outer CE over ECT(0) or ECT(1), or outer
+        // ECT(1) over ECT(0); the new ECN is then the outer one
+        j1_ecn_set_q   <= |(t_out.ce & i_out.ne_ce) || |(t_out.e1 & i_out.ect0);
         // (whole and an RX error: a frame known whole is whole in the tap or ended in the window)
-        j1_rx_bad_q    <= t_out.whole ? t_out.rx_err : (ended && i_out.rx_err);
-        j1_len_short_q <= t_out.whole ? t_out.len_short
-                                      : ended && $signed((LEN_W+1)'($signed(i_out.d))) < $signed(t_out.ilen);
-        // RFC 6040's rewrite of the inner ECN, and the RFC 1624 sum's first two terms
-        iecn = in_v4 ? tos[1:0] : tos[5:4];
-        necn = ecn_combine(t_out.oecn, iecn);
-        j1_ecn_set_q <= ecn_on && necn != iecn;
+        j1_rx_bad_q    <= t_out.rx_whole || (t_out.wait_open && i_out.rx_end);
+        j1_len_short_q <= t_out.short_whole
+                          || (t_out.wait_open && i_out.ended
+                              && $signed((LEN_W+1)'($signed(i_out.d))) < $signed(t_out.ilen));
+        // the inner ECN byte as rewritten (read only when it is), the RFC 1624 sum's first
+        // two terms
+        in_v4 = teb ? i_out.et_v4 : !t_out.l3v6;
+        tos   = teb ? i_out.b15 : i_out.b1;
         j1_in_v4_q   <= in_v4;
         j1_b0_q      <= teb ? i_out.b14 : i_out.b0;
-        j1_tos_q     <= in_v4 ? {tos[7:2], necn} : {tos[7:6], necn, tos[3:0]};
+        j1_tos_q     <= in_v4 ? {tos[7:2], t_out.oecn} : {tos[7:6], t_out.oecn, tos[3:0]};
         j1_hc_part_q <= teb ? i_out.hs_teb : i_out.hs_l3;
         if (rst) begin
             j1_valid_q <= 1'b0;
