@@ -749,7 +749,9 @@ module axis_edit #(
     // ------------------------------------------------------------------------------------
     logic [A_W-1:0]       s0_a;
     logic [DATA_W+KW-1:0] s0_b;
-    logic                 s0_virt, s0_vone, s0_bnone;
+    // The slot's flags that select S1's beats, one copy per 8 bytes (kept: each drives the
+    // select of 128 data bits, not the whole beat's)
+    logic [NG-1:0]        s0_virt, s0_vone, s0_bnone;
     logic                 s0_fold, s0_b_user;
     logic                 s0_lo_gt, s0_lo_eq, s0_hi_lt, s0_hi_eq;
     // per byte of A: at or after sum_start's byte, before sum_end's byte (compared here, so
@@ -758,12 +760,15 @@ module axis_edit #(
     sh_t                  s0_sh;
     st_t                  s0_st;
 
+    (* keep *) always_ff @(posedge clk) begin
+        s0_virt  <= {NG{p_virt_q}};
+        s0_vone  <= {NG{p_vone_q}};
+        s0_bnone <= {NG{a_last_q}}; // A is the frame's last beat: B is not the frame's
+    end
+
     always_ff @(posedge clk) begin
         s0_a     <= a_beat;
         s0_b     <= b_beat;
-        s0_virt  <= p_virt_q;
-        s0_vone  <= p_vone_q;
-        s0_bnone <= a_last_q;       // A is the frame's last beat: B is not the frame's
         s0_fold  <= fold;
         s0_b_user <= b_user;
         s0_lo_gt <= p_lo_gt_q;
@@ -820,20 +825,22 @@ module axis_edit #(
         a_keep = s0_a[DATA_W +: KW];
         b_data = s0_b[DATA_W-1:0];
         b_keep = s0_b[DATA_W +: KW];
-        if (s0_virt) begin
-            // Virtual A: zeros that exist; B is beat 0 for the last virtual slot.
-            s1_a_data <= '0;
-            s1_a_keep <= '1;
-            s1_b_data <= s0_vone ? a_data : '0;
-            s1_b_keep <= s0_vone ? a_keep : '1;
-            s1_n_keep <= '1;
-        end else begin
-            s1_a_data <= a_data;
-            s1_a_keep <= a_keep;
-            s1_b_data <= b_data;
-            s1_b_keep <= s0_bnone ? '0 : b_keep;
-            // a folded frame's length ends in B, one beat after A
-            s1_n_keep <= s0_fold ? b_keep : a_keep;
+        for (int g = 0; g < NG; g++) begin
+            if (s0_virt[g]) begin
+                // Virtual A: zeros that exist; B is beat 0 for the last virtual slot.
+                s1_a_data[64*g +: 64] <= '0;
+                s1_a_keep[8*g +: 8]   <= '1;
+                s1_b_data[64*g +: 64] <= s0_vone[g] ? a_data[64*g +: 64] : '0;
+                s1_b_keep[8*g +: 8]   <= s0_vone[g] ? a_keep[8*g +: 8] : '1;
+                s1_n_keep[8*g +: 8]   <= '1;
+            end else begin
+                s1_a_data[64*g +: 64] <= a_data[64*g +: 64];
+                s1_a_keep[8*g +: 8]   <= a_keep[8*g +: 8];
+                s1_b_data[64*g +: 64] <= b_data[64*g +: 64];
+                s1_b_keep[8*g +: 8]   <= s0_bnone[g] ? '0 : b_keep[8*g +: 8];
+                // a folded frame's length ends in B, one beat after A
+                s1_n_keep[8*g +: 8]   <= s0_fold ? b_keep[8*g +: 8] : a_keep[8*g +: 8];
+            end
         end
         for (int b = 0; b < KW; b++) begin
             // byte b of A is at or after sum_start, and before sum_end
