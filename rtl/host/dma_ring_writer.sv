@@ -14,7 +14,8 @@
 // the queue's write-back address once the records before it are acknowledged) and CONS (the
 // host's, written to Q_CONS). A record is written only if PROD + its size <= CONS + ring size,
 // so nothing the host has not consumed is ever overwritten; otherwise it is dropped and
-// counted (Q_DROP_FULL; a disabled queue: Q_DROP_OFF).
+// counted (Q_DROP_FULL; a disabled queue: Q_DROP_OFF). CONS + ring size is taken as it is
+// when the frame's last beat is in (E1): a CONS written later counts for the frames after.
 //
 // Input: s_axis_* never stalls (tready is 1 after reset). The sideband s_axis_t{queue, ts,
 // hash, htype, port, flags} is sampled on each frame's last beat. Frames are stored whole in
@@ -34,12 +35,13 @@
 //
 // Pipeline (cycles; registers at the end of each)
 //   input: I the beat registered; F written to the buffer (frame length counted); E1 length;
-//   E2 the frame record queued (stat FIFO, 2 more cycles to its head).
+//   E2 the frame record queued with its queue's CONS + ring size (read in E1) (stat FIFO, 2
+//   more cycles to its head).
 //   decision (one record every 2 cycles at most, which is every record of 2+ beats at one
 //   beat a cycle): D0 the record registered (off the FIFO's block RAM); D1 the queue's state
-//   read, CONS + ring size - size; D2 PROD (the previous record's forwarded) + size, and the
-//   room (D1's difference - PROD); D3 the fit (the room's sign) updates PROD, the command
-//   queued (cmd FIFO).
+//   read, the record's CONS + ring size - size; D2 PROD (the previous record's forwarded) +
+//   size, and the room (D1's difference - PROD); D3 the fit (the room's sign) updates PROD,
+//   the command queued (cmd FIFO).
 //   mover (one record beat a cycle, records back to back): M0 the beat planned (buffer read
 //   issued), or a timeout flush in its slot, and its queue's gather state read in each group
 //   of 4 queues; M1 (P) the group picked, the update of the op before forwarded, the flush
@@ -255,8 +257,6 @@ module dma_ring_writer
     logic [QW-1:0]  lim_q2_q;
     logic [1:0][QUEUES-1:0] lim_oh1_q;   // lim_q1_q one-hot, two copies (the c2 reads)
     logic [QUEUES-1:0] lim_oh2_q;        // lim_v2_q for queue q
-    logic           lim_v3_q;
-    logic [QW-1:0]  lim_q3_q;
     logic [QUEUES-1:0] lim_oh3_q;        // c4's write enables
     logic [31:0]    lim_new_q;  // c3: the new limit (registered: it fans out to every queue)
     logic [31:0]    lim_cons_q;
@@ -431,7 +431,29 @@ module dma_ring_writer
     logic            e2_push;      // e2_v && !e2_drop, a register (the record FIFOs' push)
     logic [ST_W-1:0] e2_rec;       // data
     logic [QW-1:0]   e2_q;         // data
+    logic [31:0]     e2_lim;       // data: the queue's limit (CONS + ring size) at E1
     logic            st_valid;
+
+    // The queue's limit is read where the queue's registers are, at E1, and travels with the
+    // record: no record queue's head selects a per-queue register when the record is popped.
+    // The limit only grows while a queue runs (CONS moves forward), so one read at E1 is at
+    // most a later write behind the one at the pop and can only drop a record early, never
+    // overwrite what the host has not consumed.
+    localparam int LQ_C = 4;                  // copies of the queue: 8 bits of the read each
+    logic [LQ_C-1:0][QW-1:0] e1_lq;           // data: the frame's queue at E1 (i_q's copies)
+    logic            e1_lhit;                 // data: its limit is written at the end of E1
+
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k < LQ_C; k++) e1_lq[k] <= i_q;
+    end
+
+    always_ff @(posedge clk) begin
+        // the write in flight (c4 at the end of E1) is taken from lim_new_q
+        e1_lhit <= lim_v2_q && lim_q2_q == i_q;
+        for (int k = 0; k < LQ_C; k++) begin
+            e2_lim[8*k +: 8] <= e1_lhit ? lim_new_q[8*k +: 8] : q_lim[e1_lq[k]][8*k +: 8];
+        end
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -474,6 +496,7 @@ module dma_ring_writer
     logic [FA_W-1:0] st_rp_q;
     logic [FA_W:0]   st_cnt_q;
     logic [ST_W-1:0] d0_rec;       // data: D0, the popped record (the RAM's output register)
+    logic [31:0]     d0_lim;       // data: and its queue's limit (read at E1)
 
     assign st_push = e2_push;
 
@@ -497,25 +520,21 @@ module dma_ring_writer
 
     ram_sdp_reg #(
         .ADDR_W (FA_W),
-        .DATA_W (ST_W)
+        .DATA_W (32 + ST_W)
     ) u_stat (
         .clk   (clk),
         .we    (st_push),
         .waddr (st_wp_q),
-        .wdata (e2_rec),
+        .wdata ({e2_lim, e2_rec}),
         .raddr (st_rp_q),
-        .rdata (d0_rec)
+        .rdata ({d0_lim, d0_rec})
     );
 
-    // The records' queues again, in FIFOs of their own with the same pushes and pops (so the
-    // same head): the per-queue reads select from their small output registers, in the pop's
-    // cycle (the limit) or from copies of them a cycle later (D1's)
+    // The records' queues again, in a FIFO of its own with the same pushes and pops (so the
+    // same head): D1's per-queue reads select from copies of its small output register
     logic [QW-1:0] stq_data;
     logic          stq_valid;
     logic          stq_s_ready;
-    logic [QW-1:0] stq2_data;
-    logic          stq2_valid;
-    logic          stq2_s_ready;
 
     sync_fifo #(
         .WIDTH  (QW),
@@ -532,21 +551,6 @@ module dma_ring_writer
         .m_ready (st_pop)
     );
 
-    sync_fifo #(
-        .WIDTH  (QW),
-        .DEPTH  (FRAMES),
-        .BYPASS (1'b0)
-    ) u_statq2 (
-        .clk     (clk),
-        .rst     (rst),
-        .s_data  (e2_q),
-        .s_valid (e2_push),
-        .s_ready (stq2_s_ready),
-        .m_data  (stq2_data),
-        .m_valid (stq2_valid),
-        .m_ready (st_pop)
-    );
-
     // ====================================================================================
     // Decision: D1 read, D2 sum, D3 compare and commit to PROD
     // ====================================================================================
@@ -560,9 +564,6 @@ module dma_ring_writer
     logic            d_gap_q;      // a record was taken last cycle
     logic            d0_v;         // D0: the record registered off the FIFO's block RAM
     logic [QW-1:0]   d0_q;
-    logic [31:0]     d0_lim;       // data: the head's q_lim, read in the pop's cycle
-    logic            d0_limhit;    // data: its q_lim was written at the end of that cycle
-    logic [31:0]     d0_limnew;    // data: with this value
     logic [2:0][QW-1:0] d0_qc;     // copies of d0_q: one per group of per-queue reads
     logic            d1_v;
     logic            d1_fwd;       // data: the record before is the same queue
@@ -615,18 +616,13 @@ module dma_ring_writer
     assign d0_q = d0_rec[REC_Q +: QW];
 
     always_ff @(posedge clk) begin
-        // D0 (the record is the RAM's output register): the limit is read a cycle early, from
-        // the head's queue, and a write of it in that cycle forwarded, so D1 is the subtract
-        d0_lim    <= q_lim[stq2_data];
-        d0_limhit <= lim_v3_q && lim_q3_q == stq2_data;
-        d0_limnew <= lim_new_q;
-        // D1
+        // D1 (D0 is the RAM's output register, the record and its limit)
         d1_rec  <= d0_rec;
         // the record before (two cycles apart at least) is in D2 now: its PROD is written at
         // the end of this cycle, too late for the read; D2 takes it from l_prod_q
         d1_fwd  <= d2_v && d2_rec[REC_Q +: QW] == d0_q;
         d1_prod <= q_prod[d0_qc[0]];
-        d1_limr <= (d0_limhit ? d0_limnew : d0_lim) - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
+        d1_limr <= d0_lim - (32'(d0_rec[REC_NBO +: R8_W]) << 3);
         d1_en   <= q_en[d0_qc[1]];
         d1_lsize <= q_lsize[d0_qc[1]];
         d1_base <= q_base[d0_qc[2]];
@@ -2342,14 +2338,12 @@ module dma_ring_writer
         if (rst) begin
             lim_v1_q  <= 1'b0;
             lim_v2_q  <= 1'b0;
-            lim_v3_q  <= 1'b0;
             lim_oh2_q <= '0;
             lim_oh3_q <= '0;
         end else begin
             lim_v1_q <= wq_v && (wq_r[5] || wq_r[0]);
             lim_v2_q <= lim_v1_q;
             lim_oh2_q <= lim_v1_q ? lim_oh1_q[0] : '0;
-            lim_v3_q  <= lim_v2_q;
             lim_oh3_q <= lim_oh2_q;
         end
     end
@@ -2357,7 +2351,6 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         lim_q1_q   <= wq_q;
         lim_q2_q   <= lim_q1_q;
-        lim_q3_q   <= lim_q2_q;
         lim_new_q  <= lim_cons_q + lim_sz_q;
         lim_cons_q <= rd_pick(lim_oh1_q[0], q_cons);
         lim_sz_q   <= rd_pick(lim_oh1_q[1], q_sz);
@@ -2480,7 +2473,7 @@ module dma_ring_writer
 
     // Unused: the FIFOs' s_ready where credits keep them from filling; the ID of B
     logic unused;
-    assign unused = ^{d2_room[30:0], m2b_rd, m2b_j, stq_s_ready, stq_valid, stq2_s_ready, stq2_valid, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
+    assign unused = ^{d2_room[30:0], m2b_rd, m2b_j, stq_s_ready, stq_valid, flf_s_ready, m1_sa1[0], wcf_push, wcf_s_ready, bf_s_ready, cmd_s_ready, awf_s_ready, wdf_s_ready, m_axi_bid, bf_valid,
                       m_axi_bresp};
 
 endmodule
