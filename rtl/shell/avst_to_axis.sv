@@ -22,13 +22,14 @@
 //     beat, where it is {KEEP_W{1}} >> avst_empty (contiguous from bit 0).
 //   * m_axis_tuser = avst_error on the tlast beat, 0 on the others.
 //
-// Timing: the conversion is wiring only, before a two-slot beat_buffer (rtl/stream/) with
-// REG_OUT = 1, which registers avst_ready and m_axis_tvalid and gives m_axis_tdata/tkeep/
-// tlast/tuser straight from its output register: the block behind decodes the beat before
-// its first register (gre_decap's tkeep guard), so a select here would add a LUT and a long
-// net in front of that decode. Full throughput; latency one cycle (a beat taken in cycle t
-// is on m_axis in cycle t+1 when the buffer was empty). avst_valid reaches no wide load
-// enable; m_axis_tready reaches the output register's (one LUT with a copy of m_valid).
+// Timing: the conversion is wiring only, before a register slice (reg_slice, rtl/stream/),
+// which registers avst_ready and m_axis_tvalid and gives m_axis_tdata/tkeep/tlast/tuser
+// straight from its output register: the block behind decodes the beat before its first
+// register (gre_decap's tkeep guard), so a select here would add a LUT and a long net in
+// front of that decode. Full throughput; latency one cycle (a beat taken in cycle t is on
+// m_axis in cycle t+1 when the slice was empty). reg_slice is axis_skid's core; axis_skid
+// itself is not used here because its bound monitor (rtl/sim/monitors.sv) checks that
+// s_axis_tvalid stays up until the transfer, and Avalon-ST's avst_valid may fall before it.
 
 `default_nettype none
 
@@ -85,21 +86,18 @@ module avst_to_axis #(
     assign conv_tuser = avst_eop && avst_error;
 
     // ------------------------------------------------------------------------------------
-    // Two-slot beat buffer: registered avst_ready and AXI outputs (straight from a register)
+    // Register slice: registered avst_ready and AXI outputs (straight from a register)
     // ------------------------------------------------------------------------------------
     localparam int BEAT_W = 1 + 1 + KEEP_W + DATA_W; // {tuser, tlast, tkeep, tdata}
 
-    logic [BEAT_W-1:0] in_beat, out_beat;
-    assign in_beat = {conv_tuser, avst_eop, conv_tkeep, conv_tdata};
+    logic [BEAT_W-1:0] out_beat;
 
-    beat_buffer #(
-        .BEAT_W  (BEAT_W),
-        .SEL_BITS(32),
-        .REG_OUT (1'b1)
-    ) u_buf (
+    reg_slice #(
+        .BEAT_W(BEAT_W)
+    ) u_slice (
         .clk    (clk),
         .rst    (rst),
-        .s_beat (in_beat),
+        .s_beat ({conv_tuser, avst_eop, conv_tkeep, conv_tdata}),
         .s_valid(avst_valid),
         .s_ready(avst_ready),
         .m_beat (out_beat),

@@ -32,11 +32,12 @@
 // ---- rtl/stream ------------------------------------------------------------------------
 
 // Register slice: tkeep-agnostic (it carries whatever its user puts in tkeep: tb/axis_skid
-// drives arbitrary tkeep, and axis_to_avst carries Avalon-ST fields through it), so only the
-// handshake, stability and tlast rules apply by default. Its AXI4-Stream uses in the design are
-// checked with STRICT_KEEP = 1 at the adapters' ports (avst_to_axis.m_axis is its m_axis) and
-// at gre_decap's ports. +define+WS_AXIS_SKID_STRICT_KEEP=1 makes both sides strict (the
-// monitor's own test, tb/axis_monitor).
+// drives arbitrary tkeep), so only the handshake, stability and tlast rules apply by default.
+// Its AXI4-Stream uses in the design are checked with STRICT_KEEP = 1 at the ports of the
+// blocks around it (axis_keep_check.m_axis, gre_decap's). Its packed-beat core reg_slice has
+// no monitor: avst_to_axis uses it on an Avalon-ST input, whose valid may fall before a
+// transfer. +define+WS_AXIS_SKID_STRICT_KEEP=1 makes both sides strict (the monitor's own
+// test, tb/axis_monitor).
 `ifndef WS_AXIS_SKID_STRICT_KEEP
 `define WS_AXIS_SKID_STRICT_KEEP 0
 `endif

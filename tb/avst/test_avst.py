@@ -20,6 +20,7 @@ def test_avst_round_trip(data_w: int) -> None:
         sources=[
             RTL / "stream" / "stream_pkg.sv",
             RTL / "stream" / "beat_buffer.sv",
+            RTL / "stream" / "reg_slice.sv",
             RTL / "shell" / "avst_to_axis.sv",
             RTL / "shell" / "axis_to_avst.sv",
             HERE / "avst_loop.sv",

@@ -29,5 +29,6 @@ def test_axis_keep_check_reg_out(data_w: int) -> None:
         test_module="axis_keep_check_reg_tb",
         test_dir=HERE,
         parameters={"DATA_W": data_w, "REG_OUT": 1},
-        sources=[RTL / "stream" / "axis_keep_check.sv", RTL / "stream" / "axis_skid.sv"],
+        sources=[RTL / "stream" / "axis_keep_check.sv", RTL / "stream" / "reg_slice.sv",
+                 RTL / "stream" / "axis_skid.sv"],
     )

@@ -47,7 +47,8 @@ def _runner():
     with open(BUILD_DIR.parent / f".{BUILD_DIR.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         runner.build(
-            sources=[str(s) for s in with_monitors([RTL / "stream" / "axis_skid.sv"])],
+            sources=[str(s) for s in with_monitors([RTL / "stream" / "reg_slice.sv",
+                                                    RTL / "stream" / "axis_skid.sv"])],
             hdl_toplevel="axis_skid",
             build_dir=str(BUILD_DIR),
             parameters={"DATA_W": 64},

@@ -17,5 +17,5 @@ def test_axis_skid(data_w: int) -> None:
         test_module="axis_skid_tb",
         test_dir=HERE,
         parameters={"DATA_W": data_w},
-        sources=[RTL / "stream" / "axis_skid.sv"],
+        sources=[RTL / "stream" / "reg_slice.sv", RTL / "stream" / "axis_skid.sv"],
     )

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// reg_slice: register slice ("skid buffer") of one opaque beat, with valid/ready handshakes
+// on both sides (a beat moves in a cycle where valid and ready are both 1, as in
+// AXI4-Stream). axis_skid is its AXI4-Stream form; avst_to_axis uses it on a packed beat
+// (its input is Avalon-ST, whose valid may fall before a transfer).
+//
+// Every output, s_ready included, comes straight from a flip-flop, so the slice cuts every
+// combinational path between its two sides (valid/beat forward, ready backward). It moves
+// one beat per cycle when the output is not stalled. Latency one cycle: a beat taken in
+// cycle t is on m_beat in cycle t+1 when the slice was empty.
+//
+// Structure: an output register (out_*) and one temporary register (tmp_*). s_ready is
+// registered, so when the output stalls the slice has already promised to take the beat
+// offered in that cycle; that beat lands in the temporary register and s_ready falls for
+// the next cycle. When the output drains, the temporary beat moves to the output first.
+//
+//   s_ready(next) = m_ready || (!tmp_valid && (!m_valid || !s_valid))
+//
+// i.e. ready stays high while the output moves, or while the temporary register is empty and
+// will not be filled in this cycle.
+
+`default_nettype none
+
+module reg_slice #(
+    // Width of a beat in bits (at least 1); the slice does not look inside it
+    parameter int BEAT_W = 64
+) (
+    input  wire logic              clk,
+    input  wire logic              rst,
+
+    // Input side
+    input  wire logic [BEAT_W-1:0] s_beat,
+    input  wire logic              s_valid,
+    output      logic              s_ready,
+
+    // Output side
+    output      logic [BEAT_W-1:0] m_beat,
+    output      logic              m_valid,
+    input  wire logic              m_ready
+);
+
+    // ------------------------------------------------------------------------------------
+    // Elaboration-time parameter checks
+    // ------------------------------------------------------------------------------------
+    if (BEAT_W < 1) begin : g_err_beat_w
+        $error("reg_slice: BEAT_W (%0d) must be >= 1", BEAT_W);
+    end
+
+    // ------------------------------------------------------------------------------------
+    // State
+    // ------------------------------------------------------------------------------------
+    logic              ready_q;     // registered s_ready
+    logic              out_valid_q; // output register holds a beat
+    logic              tmp_valid_q; // temporary register holds a beat
+    logic [BEAT_W-1:0] out_beat_q;  // output register (data: not reset)
+    logic [BEAT_W-1:0] tmp_beat_q;  // temporary register (data: not reset)
+
+    // ------------------------------------------------------------------------------------
+    // Next-state logic
+    // ------------------------------------------------------------------------------------
+    logic ready_d;
+    logic out_valid_d;
+    logic tmp_valid_d;
+    logic load_out_from_in;  // output register <- input beat
+    logic load_out_from_tmp; // output register <- temporary register
+    logic load_tmp_from_in;  // temporary register <- input beat
+
+    // The output register may be (re)loaded when it is empty or being consumed.
+    logic out_free;
+    assign out_free = m_ready || !out_valid_q;
+
+    assign ready_d = m_ready || (!tmp_valid_q && (!out_valid_q || !s_valid));
+
+    always_comb begin
+        out_valid_d       = out_valid_q;
+        tmp_valid_d       = tmp_valid_q;
+        load_out_from_in  = 1'b0;
+        load_out_from_tmp = 1'b0;
+        load_tmp_from_in  = 1'b0;
+
+        if (ready_q) begin
+            // The input side is open (so the temporary register is empty).
+            if (out_free) begin
+                out_valid_d      = s_valid;
+                load_out_from_in = s_valid;
+            end else begin
+                tmp_valid_d      = s_valid;
+                load_tmp_from_in = s_valid;
+            end
+        end else if (m_ready) begin
+            // Input closed (temporary register full): drain it into the output register.
+            out_valid_d       = tmp_valid_q;
+            tmp_valid_d       = 1'b0;
+            load_out_from_tmp = 1'b1;
+        end
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Registers
+    // ------------------------------------------------------------------------------------
+    // Control state: synchronous reset.
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            ready_q     <= 1'b0;
+            out_valid_q <= 1'b0;
+            tmp_valid_q <= 1'b0;
+        end else begin
+            ready_q     <= ready_d;
+            out_valid_q <= out_valid_d;
+            tmp_valid_q <= tmp_valid_d;
+        end
+    end
+
+    // Data: no reset.
+    always_ff @(posedge clk) begin
+        if (load_out_from_in) begin
+            out_beat_q <= s_beat;
+        end else if (load_out_from_tmp) begin
+            out_beat_q <= tmp_beat_q;
+        end
+        if (load_tmp_from_in) begin
+            tmp_beat_q <= s_beat;
+        end
+    end
+
+    // ------------------------------------------------------------------------------------
+    // Outputs
+    // ------------------------------------------------------------------------------------
+    assign s_ready = ready_q;
+    assign m_valid = out_valid_q;
+    assign m_beat  = out_beat_q;
+
+endmodule
+
+`default_nettype wire
