@@ -18,9 +18,13 @@
 // the frame being sent is finished and no other starts.
 //
 // Pipeline: B1 the frame's fields (length, flow, sequence) and the IPv4 checksum's sum but
-// the flow word; B2 that sum with the flow, folded once; B3 the 64-byte header; H two headers
-// held for the sender. The sender sends one beat a cycle, frames back to back when the
-// bucket allows (a frame needs its header in H).
+// the flow word; B2 that sum with the flow, folded once; B3 the 64-byte header; H a sync_fifo
+// of up to three headers held for the sender. The sender sends one beat a cycle, frames back
+// to back when the bucket allows (a frame needs its header at H's head).
+// Latency: a frame whose fields are loaded into B1 at clock edge t has its first beat on
+// m_axis from edge t + 5 at the earliest (B2, B3, H's RAM, H's output register, the output
+// register); the first frame after en rises from edge e + 7, e the edge that samples en high
+// (e + 1 restarts the counters, e + 2 loads B1). tb/pkt_gen asserts the 7.
 
 `default_nettype none
 
@@ -115,9 +119,7 @@ module pkt_gen #(
     // Builder B1..B3, stalled as a whole while H is full and not being taken
     // ---------------------------------------------------------------------------------
     logic        adv;         // the builder advances
-    logic        h_ne_q;      // H holds a header
-    logic        h_full_q;    // H holds two
-    logic        h_take;      // the sender takes H's head
+    logic        h_ready;     // H has room (a register: H, below)
     logic        b1_v;
     logic        b2_v;
     logic        b3_v;
@@ -131,7 +133,7 @@ module pkt_gen #(
     assign more = run_q && (nolimit_q || left_nz_q);
     // B3 moves into H while H has room before this cycle's take: the builder's enables
     // come from registers, not from the sender's decision (which a wide output waits for).
-    assign adv  = !b3_v || !h_full_q;
+    assign adv  = !b3_v || h_ready;
 
     logic [15:0] nlen_q;      // the next frame's fields
     logic [15:0] nflow_q;
@@ -232,55 +234,37 @@ module pkt_gen #(
         end
     end
 
-    // H: the headers waiting for the sender, two slots (B3 writes one while the sender takes
-    // the other: a frame a cycle at one beat a frame).
+    // H: the headers waiting for the sender, a sync_fifo (two words in its RAM and one in its
+    // output register): B3 writes one while the sender takes another, a frame a cycle at one
+    // beat a frame. Its m_data is a register (BYPASS = 0), so the sender and the bucket's
+    // adders see no slot select, and its s_ready (not full) and m_valid are registers, so the
+    // builder's enables come from registers and not from the sender's decision (which a wide
+    // output waits for). A header written in cycle t can start its frame in t + 2.
     // With each header, rate - charge (rmc): when its frame starts the bucket becomes
     // credit + rmc, or CREDIT_CAP - charge = L + rmc when credit + rate saturates (the sender,
     // below). rate_q does not change while H can be taken (it is sampled while en_q is low,
     // when no frame starts, and en's rise empties H).
-    logic [8*HB-1:0]    hs_hdr_q [2];
-    logic [15:0]        hs_len_q [2];
-    logic signed [CW-1:0] hs_rmc_q [2];
-    logic               h_wr_q, h_rd_q;
-    logic [1:0]         h_cnt_q;
-    logic               h_push;
-    logic [8*HB-1:0]    h_hdr;        // the head slot
-    logic [15:0]        h_len;
-    logic signed [CW-1:0] h_rmc_q;    // the head's rmc in a register of its own: no select
-                                      // by h_rd_q before the bucket's adders
+    localparam int H_W = CW + 16 + 8*HB;  // {rmc, len, header}
+    logic                 h_ne;         // H holds a header
+    logic                 h_take;       // the sender takes H's head
+    logic [8*HB-1:0]      h_hdr;        // the head
+    logic [15:0]          h_len;
+    logic signed [CW-1:0] h_rmc;
 
-    assign h_push = adv && b3_v;
-    assign h_hdr  = hs_hdr_q[h_rd_q];
-    assign h_len  = hs_len_q[h_rd_q];
-
-    always_ff @(posedge clk) begin
-        if (rst || start_q) begin
-            h_wr_q   <= 1'b0;
-            h_rd_q   <= 1'b0;
-            h_cnt_q  <= '0;
-            h_ne_q   <= 1'b0;
-            h_full_q <= 1'b0;
-        end else begin
-            logic [1:0] n;
-            n = h_cnt_q + 2'(h_push) - 2'(h_take);
-            h_cnt_q  <= n;
-            h_ne_q   <= n != '0;
-            h_full_q <= n == 2'd2;
-            if (h_push) h_wr_q <= !h_wr_q;
-            if (h_take) h_rd_q <= !h_rd_q;
-        end
-    end
-
-    always_ff @(posedge clk) begin
-        if (h_push) begin
-            hs_hdr_q[h_wr_q] <= b3_hdr;
-            hs_len_q[h_wr_q] <= b3_len;
-            hs_rmc_q[h_wr_q] <= b3_rmc;
-        end
-        // the next head: the second entry, or the one written now into an empty H
-        if (h_take && h_full_q)                   h_rmc_q <= hs_rmc_q[!h_rd_q];
-        else if (h_push && (h_take || !h_ne_q))   h_rmc_q <= b3_rmc;
-    end
+    sync_fifo #(
+        .WIDTH (H_W),
+        .DEPTH (2),
+        .BYPASS(1'b0)
+    ) u_h (
+        .clk    (clk),
+        .rst    (rst || start_q),
+        .s_data ({b3_rmc, b3_len, b3_hdr}),
+        .s_valid(b3_v),
+        .s_ready(h_ready),
+        .m_data ({h_rmc, h_len, h_hdr}),
+        .m_valid(h_ne),
+        .m_ready(h_take)
+    );
 
     // ---------------------------------------------------------------------------------
     // Sender: the token bucket, the beats
@@ -301,7 +285,7 @@ module pkt_gen #(
     logic               can_start;
 
     assign o_free    = !m_axis_tvalid || m_axis_tready;
-    assign can_start = run_q && h_ne_q && (!rate_nz_q || !credit_q[CW-1]);
+    assign can_start = run_q && h_ne && (!rate_nz_q || !credit_q[CW-1]);
     assign s_start   = o_free && !s_v_q && can_start;
     assign s_go      = o_free && (s_v_q || s_start);
     assign h_take    = s_start;
@@ -316,8 +300,8 @@ module pkt_gen #(
             logic sat;
             sat = !dm_q[CW-1];
             if (s_start && rate_nz_q) begin
-                credit_q <= sat ? lim_q + h_rmc_q : credit_q + h_rmc_q;
-                dm_q     <= sat ? h_rmc_q - 1'b1 : dm_q + h_rmc_q;
+                credit_q <= sat ? lim_q + h_rmc : credit_q + h_rmc;
+                dm_q     <= sat ? h_rmc - 1'b1 : dm_q + h_rmc;
             end else begin
                 credit_q <= sat ? CREDIT_CAP : credit_q + CW'(rate_q);
                 dm_q     <= sat ? CW'(rate_q) - 1'b1 : dm_q + CW'(rate_q);

@@ -5,6 +5,8 @@ checksum, the length the sweep gives, the flow's source address and port, the se
 the timestamp (the cycle of its first beat, less one: the generator samples ts_ns the cycle
 before the beat is on the bus). The checker's counters must agree: frames and bytes, the gaps
 the drop filter made, and a latency of DELAY + 1 ns (ts_ns counts one a cycle) on every frame.
+The first frame's first beat is on the bus EN_TO_BEAT cycles after en is sampled high (the
+latency rtl/host/pkt_gen.sv's header comment states).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ KW = DATA_W // 8
 DELAY = 3
 PORT = 0x5753
 CLOCK_MHZ = 322.265625
+EN_TO_BEAT = 7      # en sampled high at a clock edge -> the first beat valid after the 7th next
 
 
 class Mon:
@@ -33,6 +36,8 @@ class Mon:
         self.beats = 0
         self.cur = b""
         self.start = 0
+        self.en_cycles: list[int] = []    # cycles whose rising edge samples en's rise
+        self.en_prev = 0
 
     async def run(self) -> None:
         d = self.dut
@@ -40,6 +45,10 @@ class Mon:
             await RisingEdge(d.clk)
             self.cycle += 1
             await ReadOnly()
+            en = int(d.en.value)
+            if en and not self.en_prev:
+                self.en_cycles.append(self.cycle + 1)
+            self.en_prev = en
             if int(d.g_tvalid.value):
                 keep = int(d.g_tkeep.value)
                 n = bin(keep).count("1")
@@ -132,6 +141,8 @@ async def back_to_back(dut):
     check_frames(frames, 60, 60, 16)
     await check_counts(dut, frames)
     beats = mon.beats - b0
+    lat = frames[0][0] - mon.en_cycles[-1]
+    assert lat == EN_TO_BEAT, f"first beat {lat} cycles after en, not {EN_TO_BEAT}"
     span = frames[-1][0] - frames[0][0] + -(-60 // KW)
     assert beats == span, f"{beats} beats in {span} cycles: the generator idled"
     dut._log.info("back to back %d bits: %d frames, %d beats in %d cycles", DATA_W, len(frames),

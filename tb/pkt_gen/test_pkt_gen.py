@@ -18,7 +18,8 @@ def test_pkt_gen(width: int, drop: int) -> None:
         test_module="pkt_gen_tb",
         test_dir=HERE,
         parameters={"DATA_W": width, "DROP_N": drop},
-        sources=[RTL / "host" / "pkt_gen.sv", RTL / "host" / "pkt_chk.sv", HERE / "pkt_loop.sv"],
+        sources=[RTL / "stream" / "sync_fifo.sv", RTL / "host" / "pkt_gen.sv",
+                 RTL / "host" / "pkt_chk.sv", HERE / "pkt_loop.sv"],
         extra_env={"WS_DATA_W": str(width), "WS_DROP_N": str(drop)},
         monitors=False,
     )
