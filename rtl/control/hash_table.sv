@@ -20,8 +20,12 @@
 //     With LOOKUP_LATENCY = 5 the comparisons are registered per way in cycle t+3 (key
 //     chunks, a qualifier, and the value, the bypassed word's where the way was bypassed; a
 //     bypassed word's key compared a cycle early), and the first hit's value is selected in
-//     cycle t+4 by a balanced tree of pairwise selects. Answers in cycle t+5. What a lookup
-//     sees of a concurrent command is the same at every latency (the read is in cycle t+1).
+//     cycle t+4 by a balanced tree of pairwise selects. Answers in cycle t+5. With
+//     LOOKUP_LATENCY = 6 the words read land in fabric registers of their own first (a block
+//     RAM's output reaches only that register, beside the RAM, so a table whose RAMs span
+//     the die crosses it register to register, into comparisons of two LUT levels), and
+//     everything after is a cycle later. Answers in cycle t+6. What a lookup sees of a
+//     concurrent command is the same at every latency (the read is in cycle t+1).
 //   * Key bytes: the key as a big-endian integer in ceil(KEY_W/8) bytes. CRC-32C: reflected,
 //     polynomial 0x82F63B78, init and final xor 0xFFFFFFFF; CRC-32: the zlib one (0xEDB88320).
 //   * If a key is valid in more than one way (only transiently, while software relocates an
@@ -94,10 +98,11 @@ module hash_table #(
     // AXI4-Lite byte address width (7..32): the register window is 2^ADDR_W bytes
     parameter int ADDR_W = 12,
     // Cycles from lk_valid to rs_valid: 3; 4 with the read words registered before the
-    // comparisons; 5 with also the way hits registered before the select (see "Lookup")
+    // comparisons; 5 with also the way hits registered before the select; 6 with also the
+    // words landed in fabric registers before the comparisons (see "Lookup")
     parameter int LOOKUP_LATENCY = 3,
     // 1: simple dual-port slot memories, the control side reading through the lookup's read
-    //    port (see "Memory organisation"); LOOKUP_LATENCY 4 or 5 only. 0: true dual port.
+    //    port (see "Memory organisation"); LOOKUP_LATENCY 4 .. 6 only. 0: true dual port.
     parameter bit SDP_MEM = 1'b0
 ) (
     input  wire logic               clk,
@@ -149,11 +154,11 @@ module hash_table #(
     if (ADDR_W < 7 || ADDR_W > 32) begin : g_err_addr_w
         $error("hash_table: ADDR_W (%0d) must be 7..32", ADDR_W);
     end
-    if (LOOKUP_LATENCY < 3 || LOOKUP_LATENCY > 5) begin : g_err_latency
-        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3, 4 or 5", LOOKUP_LATENCY);
+    if (LOOKUP_LATENCY < 3 || LOOKUP_LATENCY > 6) begin : g_err_latency
+        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3 .. 6", LOOKUP_LATENCY);
     end
     if (SDP_MEM && (LOOKUP_LATENCY < 4 || SLOTS > (1 << 17))) begin : g_err_sdp
-        $error("hash_table: SDP_MEM needs LOOKUP_LATENCY 4 or 5 and SLOTS <= 2^17");
+        $error("hash_table: SDP_MEM needs LOOKUP_LATENCY 4 .. 6 and SLOTS <= 2^17");
     end
 
     // ------------------------------------------------------------------------------------
@@ -464,55 +469,95 @@ module hash_table #(
     logic [MEMS-1:0]             cmp_byp;
     logic [SLOT_W-1:0]           cmp_byp_word;  // data: not reset
 
-    assign cmp_valid = lk_v_q[LOOKUP_LATENCY == 3 ? 2 : 3];
+    // The key, the qualifier and the bypass in the cycle before the comparisons' registers:
+    // stage 2's, or (LOOKUP_LATENCY 6) those a cycle later, beside the landing words.
+    logic             pr_ok;
+    logic [KEY_W-1:0] pr_key;
+    logic [MEMS-1:0]  pr_byp;
+    logic [SLOT_W-1:0] pr_byp_word;
+
+    assign cmp_valid = lk_v_q[LOOKUP_LATENCY == 3 ? 2 : LOOKUP_LATENCY == 6 ? 4 : 3];
+
+    if (LOOKUP_LATENCY == 6) begin : g_land
+        logic [SLOT_W-1:0] land_q [MEMS];   // data: not reset
+        logic              ok_q;
+        logic [KEY_W-1:0]  key_q;           // data: not reset
+        logic [MEMS-1:0]   byp_q2;
+        logic [SLOT_W-1:0] byp_word_q2;     // data: not reset
+        always_ff @(posedge clk) begin
+            if (lk_v_q[3]) land_q <= lk_rd;
+            if (lk_v_q[2]) key_q  <= s2_key_q;
+            byp_word_q2 <= byp_word_q;
+        end
+        always_ff @(posedge clk) begin
+            if (rst) begin
+                ok_q   <= 1'b0;
+                byp_q2 <= '0;
+            end else begin
+                ok_q   <= s2_ok_q;
+                byp_q2 <= byp_q;
+            end
+        end
+        assign cmp_rd      = land_q;
+        assign pr_ok       = ok_q;
+        assign pr_key      = key_q;
+        assign pr_byp      = byp_q2;
+        assign pr_byp_word = byp_word_q2;
+    end else begin : g_land_none
+        // the block RAMs' output registers (LOOKUP_LATENCY 4, 5), or their read (3)
+        assign cmp_rd      = lk_rd;
+        assign pr_ok       = s2_ok_q;
+        assign pr_key      = s2_key_q;
+        assign pr_byp      = byp_q;
+        assign pr_byp_word = byp_word_q;
+    end
 
     if (LOOKUP_LATENCY >= 4) begin : g_rd_reg
-        assign cmp_rd = lk_rd;   // the block RAMs' output registers
         always_ff @(posedge clk) begin
-            cmp_key      <= s2_key_q;
-            cmp_byp_word <= byp_word_q;
+            cmp_key      <= pr_key;
+            cmp_byp_word <= pr_byp_word;
         end
         always_ff @(posedge clk) begin
             if (rst) begin
                 cmp_ok  <= 1'b0;
                 cmp_byp <= '0;
             end else begin
-                cmp_ok  <= s2_ok_q;
-                cmp_byp <= byp_q;
+                cmp_ok  <= pr_ok;
+                cmp_byp <= pr_byp;
             end
         end
     end else begin : g_rd_direct
-        assign cmp_ok       = s2_ok_q;
-        assign cmp_key      = s2_key_q;
-        assign cmp_rd       = lk_rd;
-        assign cmp_byp      = byp_q;
-        assign cmp_byp_word = byp_word_q;
+        assign cmp_ok       = pr_ok;
+        assign cmp_key      = pr_key;
+        assign cmp_byp      = pr_byp;
+        assign cmp_byp_word = pr_byp_word;
     end
 
     // ------------------------------------------------------------------------------------
-    // Lookup stage 3 (4): compare the 8 ways, select, register. With LOOKUP_LATENCY 5 the
-    // 8 way hits and the 8 values are registered between the two.
+    // Lookup stage 3 (4): compare the 8 ways, select, register. With LOOKUP_LATENCY 5 and 6
+    // the 8 way hits and the 8 values are registered between the two.
     // ------------------------------------------------------------------------------------
     logic               rs_hit_q;
     logic [VALUE_W-1:0] rs_value_q;  // data: not reset
 
-    if (LOOKUP_LATENCY == 5) begin : g_cmp_split
+    if (LOOKUP_LATENCY >= 5) begin : g_cmp_split
         // The bypassed word against the key, a cycle early (both are fabric registers), so
         // the comparisons see only the landed words.
         logic byp_hit_q;
         logic unused_byp_tag;   // compared from byp_word_q instead
         assign unused_byp_tag = ^cmp_byp_word[SLOT_W-1:VALUE_W];
         always_ff @(posedge clk) begin
-            byp_hit_q <= byp_word_q[SLOT_W-1] && byp_word_q[VALUE_W +: KEY_W] == s2_key_q;
+            byp_hit_q <= pr_byp_word[SLOT_W-1] && pr_byp_word[VALUE_W +: KEY_W] == pr_key;
         end
 
         // Compare stage. Everything the select needs of a way is settled here, so a way's hit
         // in the select stage is an AND of its registers: each landed word's key compare in
-        // chunks of CMP_W bits (two LUT levels behind the RAM's output, which crosses to
-        // fabric in front of them), forced true where the way is bypassed; the way's
+        // chunks of CMP_W = 4 bits, forced true where the way is bypassed, in two LUT levels
+        // (the 2-bit compares kept as nets of their own: one LUT4 each, so the mapper cannot
+        // make a chunk a chain behind a wire that may cross the die); the way's
         // qualifier (a lookup, after the post-reset clear, and the word valid, or the bypassed
         // word's hit); the way's value, the bypassed word's where the way is bypassed.
-        localparam int CMP_W = 8;
+        localparam int CMP_W = 4;
         localparam int NCMP  = (KEY_W + CMP_W - 1) / CMP_W;
         logic [NCMP-1:0]    key_eq_q [MEMS];   // per chunk: equal, or the way bypassed
         logic [MEMS-1:0]    way_ok_q;
@@ -521,11 +566,15 @@ module hash_table #(
 
         for (genvar m = 0; m < MEMS; m++) begin : g_way
             logic [NCMP*CMP_W-1:0] key, want;
+            (* keep *) logic [2*NCMP-1:0] pair_eq;
             assign key  = (NCMP*CMP_W)'(cmp_rd[m][VALUE_W +: KEY_W]);
             assign want = (NCMP*CMP_W)'(cmp_key);
+            for (genvar p = 0; p < 2 * NCMP; p++) begin : g_pair
+                assign pair_eq[p] = key[2*p +: 2] == want[2*p +: 2];
+            end
             always_ff @(posedge clk) begin
                 for (int c = 0; c < NCMP; c++) begin
-                    key_eq_q[m][c] <= cmp_byp[m] || key[c*CMP_W +: CMP_W] == want[c*CMP_W +: CMP_W];
+                    key_eq_q[m][c] <= cmp_byp[m] || &pair_eq[2*c +: 2];
                 end
             end
             always_ff @(posedge clk) begin

@@ -621,8 +621,13 @@ module axis_edit #(
     // same decision as from the registered state (a real slot needs A, and B unless A is a
     // frame's last beat; a virtual slot waits for beat 0 too, the last one's B; both a
     // credit), cycle for cycle.
-    logic nx_p_valid, nx_p_virt, nx_cr_ok;
+    logic nx_p_valid, nx_p_virt, nx_cr_ok, nx_can_real;
     logic can_real_q, can_virt_q;
+    // A copy of can_real_q for the plan FIFO's side (its read pointers and count): the plan
+    // load's enables reach across the engine, and one register driving both sides is far
+    // from one of them.
+    logic can_real_pl_q;
+    logic fold_ok;      // the slot would fold if it is a real one
 
     always_comb begin
         logic c1, c2, c3;   // the registered count is 1, 2, 3 or more
@@ -643,14 +648,26 @@ module axis_edit #(
         nx_p_virt  = load_plan ? hd_virt_q : can_virt ? !p_vone_q : p_virt_q;
         // one issue a cycle: two credits now leave one for the next cycle
         nx_cr_ok   = credit_q > (OAW+1)'(1);
+        nx_can_real = nx_p_valid && !nx_p_virt && nx_in_ne && (nx_a_last || nx_in_ne2) && nx_cr_ok
+                      && !fold;
     end
+
+    (* keep *) always_ff @(posedge clk) begin
+        can_real_pl_q <= nx_can_real;
+        if (rst) can_real_pl_q <= 1'b0;
+    end
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst && can_real_pl_q != can_real_q) $error("axis_edit: can_real's copies differ");
+    end
+`endif
 
     always_ff @(posedge clk) begin
         // After a fold the FIFO's head is the folded frame's last beat, popped in the next
         // cycle: only a virtual slot that reads no beat issues then, with the next frame's
         // beat 0 behind that head.
-        can_real_q <= nx_p_valid && !nx_p_virt && nx_in_ne && (nx_a_last || nx_in_ne2) && nx_cr_ok
-                      && !fold;
+        can_real_q <= nx_can_real;
         can_virt_q <= nx_p_valid && nx_p_virt && (fold ? nx_in_ne2 && !hd_vone_q : nx_in_ne)
                       && nx_cr_ok;
         skip_q     <= fold;
@@ -666,12 +683,14 @@ module axis_edit #(
     assign issue     = can_virt || can_real;
     // The slot's output ends by out_len and B is the frame's last beat: nothing is left for a
     // slot of that beat.
-    assign fold      = FOLD_LAST && can_real && !a_last_q && b_last_q && p_fold_q && !p_pre_q
-                       && p_rpos_q && p_rle_q;
-    assign fr_end    = can_real && (a_last_q || fold);
+    assign fold_ok   = FOLD_LAST && !a_last_q && b_last_q && p_fold_q && !p_pre_q && p_rpos_q
+                       && p_rle_q;
+    assign fold      = can_real && fold_ok;
+    assign fr_end    = can_real && (a_last_q || fold_ok);
     assign in_pop    = can_real || skip_q;
     assign load_plan = pl_ne_q && (!p_valid_q || fr_end);
-    assign pl_pop    = load_plan;
+    // the same as load_plan, from the copy
+    assign pl_pop    = pl_ne_q && (!p_valid_q || (can_real_pl_q && (a_last_q || fold_ok)));
 
     // Plan registers and the slot counters.
     always_ff @(posedge clk) begin
