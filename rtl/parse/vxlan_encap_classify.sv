@@ -27,7 +27,7 @@
 //            length and flags (constant over the frame at the FIFO's output) beside it,
 //            and its "frame holds n bytes" compares
 //   (H)      the key (the tag, the inner destination address), captured by beat position
-//            beside the window, looked up; answered in H+5 (hash_table LOOKUP_LATENCY 5)
+//            beside the window, looked up; answered in H+6 (hash_table LOOKUP_LATENCY 6)
 //   E1 (H+1) the tag; the IPv4 fixed header selected by it; TCP/UDP and not a fragment
 //            (judged at both header places, selected by the tag)
 //   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths;
@@ -35,11 +35,12 @@
 //   E3 (H+3) the ports selected; the partial XORs added
 //   E4 (H+4) the flow hash (CRC-32C as an XOR matrix): the ports' part added
 //   E5 (H+5) the checksum's table-free words summed; the UDP source port
-//   F1 (H+6) the table's answer: the outcome, the descriptor's shift and lengths; the
+//   E6 (H+6) E5's results held while the table answers
+//   F1 (H+7) the table's answer: the outcome, the descriptor's shift and lengths; the
 //            checksum's words in three pair sums
-//   F2 (H+7) the pair sums added
-//   F3 (H+8) the checksum folded, the head: the descriptor and the frame's status event
-// desc_valid is high in cycle H+8 for one cycle; the caller guarantees room (no ready).
+//   F2 (H+8) the pair sums added
+//   F3 (H+9) the checksum folded, the head: the descriptor and the frame's status event
+// desc_valid is high in cycle H+9 for one cycle; the caller guarantees room (no ready).
 
 `default_nettype none
 
@@ -71,7 +72,7 @@ module vxlan_encap_classify
     // CONTROL bit 0
     input  wire logic                      ctrl_drop_miss,
 
-    // Tunnel table (hash_table, LOOKUP_LATENCY 5): key {vlan_valid, vid, inner dst IPv4};
+    // Tunnel table (hash_table, LOOKUP_LATENCY 6): key {vlan_valid, vid, inner dst IPv4};
     // value per docs/vxlan.md
     output      logic                      lk_valid,
     output      logic [44:0]               lk_key,
@@ -199,7 +200,7 @@ module vxlan_encap_classify
     localparam logic [31:0][FLOW_BITS-1:0] FLOW_CRC_MASK = flow_crc_masks();
 
     // ---- the key --------------------------------------------------------------------------
-    // Every frame is looked up in H (the answer, LOOKUP_LATENCY 5, lands in H+5 with E5). The
+    // Every frame is looked up in H (the answer, LOOKUP_LATENCY 6, lands in H+6 with E6). The
     // key is captured by beat position beside the window, from the registered beat that
     // hdr_capture writes into it, so in H it is registers only and the table's hash is the
     // only logic before its index register: the tag from bytes 12..13, the VLAN ID (zero
@@ -422,6 +423,34 @@ module vxlan_encap_classify
         if (rst) e5_valid_q <= 1'b0;
     end
 
+    // ---- E6: E5 held while the table answers (its words land in fabric registers first) -------
+    logic                    e6_valid_q, e6_ipv4_q, e6_vlan_q, e6_bad_q, e6_over_q;
+    logic [16:0]             e6_csum_part_q;
+    logic [15:0]             e6_sport_q;
+    logic [1:0]              e6_ecn_q;
+    logic [12*8-1:0]         e6_macs_q;
+    logic [15:0]             e6_len_q, e6_ip_len_q, e6_udp_len_q;
+    logic [LEN_W-1:0]        e6_enc_len_q;
+
+    always_ff @(posedge clk) begin
+        e6_valid_q <= e5_valid_q;
+        if (e5_valid_q) begin
+            e6_csum_part_q <= e5_csum_part_q;
+            e6_sport_q     <= e5_sport_q;
+            e6_ipv4_q      <= e5_ipv4_q;
+            e6_ecn_q       <= e5_ecn_q;
+            e6_macs_q      <= e5_macs_q;
+            e6_vlan_q      <= e5_vlan_q;
+            e6_bad_q       <= e5_bad_q;
+            e6_over_q      <= e5_over_q;
+            e6_len_q       <= e5_len_q;
+            e6_ip_len_q    <= e5_ip_len_q;
+            e6_udp_len_q   <= e5_udp_len_q;
+            e6_enc_len_q   <= e5_enc_len_q;
+        end
+        if (rst) e6_valid_q <= 1'b0;
+    end
+
     // ---- F1: the table's answer --------------------------------------------------------------
     logic [23:0] t_vni;
     logic [47:0] t_dmac, t_smac;
@@ -433,9 +462,9 @@ module vxlan_encap_classify
 
     outcome_e f1_outcome;
     always_comb begin
-        if (e5_over_q)                  f1_outcome = OUT_DROP_OVERSIZE;
-        else if (e5_bad_q)              f1_outcome = OUT_DROP_RX_ERROR;
-        else if (!e5_ipv4_q)            f1_outcome = OUT_PASS_NOT_IPV4;
+        if (e6_over_q)                  f1_outcome = OUT_DROP_OVERSIZE;
+        else if (e6_bad_q)              f1_outcome = OUT_DROP_RX_ERROR;
+        else if (!e6_ipv4_q)            f1_outcome = OUT_PASS_NOT_IPV4;
         else if (rs_hit)                f1_outcome = OUT_ENCAP;
         else if (ctrl_drop_miss)        f1_outcome = OUT_DROP_MISS;
         else                            f1_outcome = OUT_PASS_MISS;
@@ -454,32 +483,32 @@ module vxlan_encap_classify
 
     always_ff @(posedge clk) begin
         logic encap;
-        f1_valid_q <= e5_valid_q;
-        if (e5_valid_q) begin
+        f1_valid_q <= e6_valid_q;
+        if (e6_valid_q) begin
             encap = f1_outcome == OUT_ENCAP;
             f1_outcome_q <= f1_outcome;
             f1_encap_q   <= encap;
             f1_drop_q    <= !(encap || f1_outcome == OUT_PASS_MISS
                               || f1_outcome == OUT_PASS_NOT_IPV4);
-            f1_vlan_q    <= e5_vlan_q;
-            f1_out_len_q <= encap ? e5_enc_len_q : LEN_W'(e5_len_q);
+            f1_vlan_q    <= e6_vlan_q;
+            f1_out_len_q <= encap ? e6_enc_len_q : LEN_W'(e6_len_q);
             // {TTL, 17} and {45, DSCP ECN}: the DSCP and TTL bits do not overlap the rest
-            f1_s0_q      <= 18'(e5_csum_part_q) + 18'({t_ttl, t_dscp, 2'b00});
+            f1_s0_q      <= 18'(e6_csum_part_q) + 18'({t_ttl, t_dscp, 2'b00});
             f1_s1_q      <= 18'(t_sip[31:16]) + 18'(t_sip[15:0]);
             f1_s2_q      <= 18'(t_dip[31:16]) + 18'(t_dip[15:0]);
-            f1_len_q     <= e5_len_q;
-            f1_ip_len_q  <= e5_ip_len_q;
-            f1_udp_len_q <= e5_udp_len_q;
-            f1_sport_q   <= e5_sport_q;
+            f1_len_q     <= e6_len_q;
+            f1_ip_len_q  <= e6_ip_len_q;
+            f1_udp_len_q <= e6_udp_len_q;
+            f1_sport_q   <= e6_sport_q;
             f1_dport_q   <= t_dport;
-            f1_tos_q     <= {t_dscp, e5_ecn_q};
+            f1_tos_q     <= {t_dscp, e6_ecn_q};
             f1_ttl_q     <= t_ttl;
             f1_dmac_q    <= t_dmac;
             f1_smac_q    <= t_smac;
             f1_sip_q     <= t_sip;
             f1_dip_q     <= t_dip;
             f1_vni_q     <= t_vni;
-            f1_macs_q    <= e5_macs_q;
+            f1_macs_q    <= e6_macs_q;
         end
         if (rst) f1_valid_q <= 1'b0;
     end
@@ -573,13 +602,13 @@ module vxlan_encap_classify
         end
     end
 
-    logic unused_rs;   // the answer's strobe: checked against E5 in simulation
+    logic unused_rs;   // the answer's strobe: checked against E6 in simulation
     assign unused_rs = rs_valid;
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
-        if (!rst && rs_valid != e5_valid_q) begin
-            $error("vxlan_encap_classify: the tunnel table's answer is not aligned with E5");
+        if (!rst && rs_valid != e6_valid_q) begin
+            $error("vxlan_encap_classify: the tunnel table's answer is not aligned with E6");
         end
     end
 `endif

@@ -8,9 +8,9 @@
 //              bad frame)                the length first)           │ FIFO)           │ D = -50 / -46,
 //                                                       +------------▼-----------+     │ the outer headers
 //                                                       │  vxlan_encap_classify  │─────┘ in the head
-//                                                       │ capture, E1..E5, F1..F3│
+//                                                       │ capture, E1..E6, F1..F3│
 //                                                       +----┬-------------▲-----+
-//                                         key (cycle H)      │             │ hit, entry (H+5)
+//                                         key (cycle H)      │             │ hit, entry (H+6)
 //                                                       +----▼-------------┴-----+
 //                                       s_axil_tbl ────►│ hash_table (tunnels)   │ 16K tunnels
 //                                                       +------------------------+ by default
@@ -23,14 +23,14 @@
 // the inner 802.1Q tag is removed, the inner MAC addresses laid over its place from the head).
 //
 // Latency (idle pipeline, m_axis ready), first input beat to first output beat, in cycles:
-//   (B - 1) + 5 + trig + 10 + LATENCY
+//   (B - 1) + 5 + trig + 11 + LATENCY
 // B the frame's input beats (it is stored whole), 5 the keep check's and the input slice's
 // registers and the frame FIFO (commit, RAM read, output register), trig the index of the beat that completes the
 // classifier's window (88 / 96 / 96 / 128 bytes at 64 / 128 / 256 / 512 bits) or ends the
-// frame, 10 from that beat to the descriptor at the engine (capture 2, E1..E5, F1..F3),
+// frame, 11 from that beat to the descriptor at the engine (capture 2, E1..E6, F1..F3),
 // LATENCY the engine's (axis_edit: 10 / 11 / 11 / 12; its first beat waits for the
 // descriptor). A 754-byte host frame at 256
-// bits: 51 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
+// bits: 52 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
 // Throughput: the engine takes one slot per cycle, one per output beat (axis_edit FOLD_LAST:
 // a frame ends in the slot of its last output beat), so frames leave at one beat per cycle
 // with no gap at 64 to 256 bits, where the room in front is two or more slots; at 512 bits
@@ -269,8 +269,9 @@ module vxlan_encap
     );
 
     // The tunnel table, looked up from the classifier's window in cycle H; its read words
-    // registered before the comparisons, the way hits before the select (LOOKUP_LATENCY 5):
-    // the answer comes from registers in H+5, taken by F1. Its slot memories simple dual
+    // landed in fabric registers beside the RAMs (the RAMs span the die), registered again
+    // before the comparisons, the way hits before the select (LOOKUP_LATENCY 6): the answer
+    // comes from registers in H+6, taken by F1. Its slot memories simple dual
     // port (SDP_MEM: on ECP5, 36-bit block RAM tiles for the 260-bit words, half the 18-bit
     // true-dual-port ones); the control side's op 3 reads between lookups, which come at most
     // one per frame. Larger tables than 2^17 slots keep true-dual-port memories.
@@ -279,7 +280,7 @@ module vxlan_encap
         .VALUE_W(214),
         .SLOTS(TUNNEL_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(5),
+        .LOOKUP_LATENCY(6),
         .SDP_MEM(TUNNEL_SLOTS <= (1 << 17))
     ) tunnel_table (
         .clk(clk), .rst(rst),
