@@ -42,8 +42,9 @@
 //   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
 //   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
 //   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
-//   beat's position after K's beat, each window byte's beat after it) and K + each of step
-//   9's limits; A4 (t+4) the window captured, n - K against each limit; the record queued
+//   beat's position after K's beat, each window byte's beat after it), K + each of step
+//   9's limits and the inner EtherType's compares on each lane it may lie in; A4 (t+4) the
+//   window captured, n - K against each limit; the record queued
 //   (t+5) with one flag per case of step 9's choices (each limit; the inner ECN under each
 //   protocol type)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
@@ -368,6 +369,9 @@ module geneve_decap_classify
     logic [IW_N-1:0][KW_LOG-3:0] a3_kq_q;
     // K + each of step 9's limits (LT_C), for A4's compares of the frame's length with them
     logic [5:0][K_W:0]  a3_kc_q;
+    // The inner EtherType's compares, made on the lanes before A4 selects them: window byte
+    // 12 (13) when K % KW = 4q + 2 is 0x08 / 0x86 (0x00 / 0xDD)
+    logic [KQ_N-1:0][1:0] a3_e12_q, a3_e13_q;
 
     logic             a3_held;     // K is held (a beat after the first with K valid)
     logic [K_W-1:0]   a3_k_d;
@@ -409,6 +413,13 @@ module geneve_decap_classify
                 end
                 a3_pick_last_q[r] <= p;
             end
+        end
+        for (int q = 0; q < KQ_N; q++) begin
+            logic [7:0] b12, b13;
+            b12 = a2_data_q[8 * ((4*q + 2 + 12) % KW) +: 8];
+            b13 = a2_data_q[8 * ((4*q + 2 + 13) % KW) +: 8];
+            a3_e12_q[q] <= {b12 == ET_IPV6[15:8], b12 == ET_IPV4[15:8]};
+            a3_e13_q[q] <= {b13 == ET_IPV6[7:0], b13 == ET_IPV4[7:0]};
         end
         a3_data_q <= a2_data_q;
         a3_hs_q   <= a2_hs_q;
@@ -452,11 +463,13 @@ module geneve_decap_classify
     end
 
     logic                 em_q;                  // this frame's record has left
-    logic                 a4_emit_q, a4_ended_q, a4_rx_q;
+    logic                 a4_emit_q, a4_ended_q;
+    logic                 a4_rx_end_q;           // ended, with tuser
     logic signed [NB_W:0] a4_d_q;                // n - K (the frame's length past K)
-    logic [5:0]           a4_dlt_q;              // n - K < LT_C[c], i.e. n < K + LT_C[c]
+    logic [5:0]           a4_dlt_q;              // ended, n - K < LT_C[c] (n < K + LT_C[c])
     logic [K_W-1:0]       a4_k_q;
-    logic [IW_N-1:0][7:0] iw_q;
+    logic [IW_N-1:0][7:0] iw_q;                  // (bytes 12, 13 read as iw_e12_q, iw_e13_q)
+    logic [1:0]           iw_e12_q, iw_e13_q;    // byte 12 is 0x08 / 0x86, 13 is 0x00 / 0xDD
 
     always_ff @(posedge clk) begin
         // (a4_hit and a4_done imply a3_hs_q and a3_kv_q)
@@ -465,10 +478,12 @@ module geneve_decap_classify
         for (int m = 0; m < IW_N; m++) begin
             if (a4_hit[m]) iw_q[m] <= a4_byte[m];
         end
-        a4_ended_q <= a3_last_q;
-        a4_rx_q    <= a3_user_q;
-        a4_d_q     <= $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
-        for (int c = 0; c < 6; c++) a4_dlt_q[c] <= 16'(a3_nb_q) < 16'(a3_kc_q[c]);
+        if (a4_hit[12]) iw_e12_q <= a3_e12_q[a3_kq_q[12]];
+        if (a4_hit[13]) iw_e13_q <= a3_e13_q[a3_kq_q[13]];
+        a4_ended_q  <= a3_last_q;
+        a4_rx_end_q <= a3_last_q && a3_user_q;
+        a4_d_q      <= $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
+        for (int c = 0; c < 6; c++) a4_dlt_q[c] <= a3_last_q && 16'(a3_nb_q) < 16'(a3_kc_q[c]);
         a4_k_q     <= a3_k_q;
         if (rst) begin
             em_q      <= 1'b0;
@@ -507,34 +522,32 @@ module geneve_decap_classify
     irec_t i_in, i_out;
     logic  i_s_ready, i_valid, i_pop;
     // The compares J1 needs are made here, before the queue, so that J1 reads only flags: one
-    // per case of the tap record's choice, which J1 ANDs with it.
+    // per case of the tap record's choice, which J1 ANDs with it. Each is two LUTs of A4's
+    // registers at most (the EtherType compared in A3, the lengths in A4).
     always_comb begin
-        logic [2:0][1:0] iecn;
-        logic            in_ip;
+        logic [1:0] e_v4, e_v6;          // the ECN bits under an inner IPv4 / IPv6 header
         i_in.b0     = iw_q[0];
         i_in.b1     = iw_q[1];
         i_in.b14    = iw_q[14];
         i_in.b15    = iw_q[15];
         i_in.ended  = a4_ended_q;
         i_in.d      = a4_d_q;
-        i_in.et_v4  = {iw_q[12], iw_q[13]} == ET_IPV4;
-        i_in.et_v6  = {iw_q[12], iw_q[13]} == ET_IPV6;
+        i_in.et_v4  = iw_e12_q[0] && iw_e13_q[0];
+        i_in.et_v6  = iw_e12_q[1] && iw_e13_q[1];
         // (the limits rise with c, so d < 14 implies d < 16 and d < 26)
-        i_in.dl     = {4{a4_ended_q}} & a4_dlt_q[3:0];
-        i_in.dl_te  = a4_ended_q && (a4_dlt_q[3] || (i_in.et_v6 && a4_dlt_q[4])
-                                                 || (i_in.et_v4 && a4_dlt_q[5]));
-        in_ip   = i_in.et_v4 || i_in.et_v6;
-        iecn[0] = iw_q[1][1:0];
-        iecn[1] = iw_q[1][5:4];
-        iecn[2] = i_in.et_v4 ? iw_q[15][1:0] : iw_q[15][5:4];
-        for (int v = 0; v < 3; v++) begin
-            i_in.nect[v]  = (v < 2 || in_ip) && iecn[v] == 2'b00;
-            i_in.ne_ce[v] = (v < 2 || in_ip) && iecn[v] != 2'b11;
-            i_in.ect0[v]  = (v < 2 || in_ip) && iecn[v] == 2'b10;
-        end
+        i_in.dl     = a4_dlt_q[3:0];
+        i_in.dl_te  = a4_dlt_q[3] || (i_in.et_v6 && a4_dlt_q[4]) || (i_in.et_v4 && a4_dlt_q[5]);
+        e_v4 = iw_q[15][1:0];
+        e_v6 = iw_q[15][5:4];
+        i_in.nect   = {(i_in.et_v4 && e_v4 == 2'b00) || (i_in.et_v6 && e_v6 == 2'b00),
+                       iw_q[1][5:4] == 2'b00, iw_q[1][1:0] == 2'b00};
+        i_in.ne_ce  = {(i_in.et_v4 && e_v4 != 2'b11) || (i_in.et_v6 && e_v6 != 2'b11),
+                       iw_q[1][5:4] != 2'b11, iw_q[1][1:0] != 2'b11};
+        i_in.ect0   = {(i_in.et_v4 && e_v4 == 2'b10) || (i_in.et_v6 && e_v6 == 2'b10),
+                       iw_q[1][5:4] == 2'b10, iw_q[1][1:0] == 2'b10};
         i_in.hs_teb   = 17'(~{iw_q[IW_N-2], iw_q[IW_N-1]}) + 17'(~{iw_q[14], iw_q[15]});
         i_in.hs_l3    = 17'(~{iw_q[10], iw_q[11]}) + 17'(~{iw_q[0], iw_q[1]});
-        i_in.rx_end = a4_ended_q && a4_rx_q;
+        i_in.rx_end = a4_rx_end_q;
         i_in.k      = a4_k_q;
     end
 
@@ -1243,10 +1256,10 @@ module geneve_decap_classify
 
     logic unused;   // the answer's strobe (checked against V5 in simulation), the queues'
                     // room and the wide queues' valid (checked in simulation), the window's K
-                    // (checked), the outer bytes after L2 - 2, the record's fields J1 has
+                    // (checked), its bytes 12 and 13 (read as compares), the outer bytes after L2 - 2, the record's fields J1 has
                     // already used and those J4 does not read
     assign unused = ^{rs_valid, i_s_ready, t_s_ready, iw_macs_s_ready, iw_macs_valid, tw_s_ready,
-                      tw_valid, i_out.k, tap_l2_bytes[22*8-1:20*8], j1_t_q, j3_t_q};
+                      tw_valid, i_out.k, iw_q[13:12], tap_l2_bytes[22*8-1:20*8], j1_t_q, j3_t_q};
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
