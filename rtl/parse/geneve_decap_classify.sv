@@ -29,9 +29,11 @@
 // Stages, tap side (tap_valid = cycle T; the VNI looked up from the tap in cycle T and answered
 // by hash_table (LOOKUP_LATENCY 5) in cycle T+5):
 //   V1 (T)    UDP/Geneve fields and every "frame ends before" and length check as a flag
-//   V2 (T+1)  steps 1-8 with the VNI taken as a hit (the IPv4 checksum verdict arriving now);
+//   V2 (T+1)  steps 1-8 with the VNI taken as a hit, but for the first two checks (not
+//             Geneve; the IPv4 checksum verdict, arriving now), registered as flags;
 //             whether the frame reaches step 9 and waits for the inner window; offsets
-//   V3 (T+2)  offsets and lengths of both push variants; the pseudo-header sum's first fold;
+//   V3 (T+2)  the first two checks put first; offsets and lengths of both push variants;
+//             the pseudo-header sum's first fold;
 //             step 9's choices as one-hot flags (which length limit; the protocol type with
 //             the outer ECN), ip_end - K against each limit
 //   V4 (T+3)  the sum's second fold; ip_end - K against the limit chosen
@@ -245,6 +247,8 @@ module geneve_decap_classify
     logic [GN-1:0]          a1_all_q;           //   ... all its bits
     logic [GN-1:0]          a1_up_q;            //   ... a clear bit right below a set one
     logic [GN-1:0][KW_LOG:0] a1_c_q;            // 4g + 1 + the index of its top set bit
+    logic [GN-1:0]          a1_top_q;           // group g holds the beat's top set bit
+    logic                   a1_none_q;          // no tkeep bit set
     logic                   a1_whole_q;         // not the last beat, or its top byte is kept
     logic [REL_N-1:0][IDX_W:0] a1_idx_m_q;      // idx - r, for A2's compares with K / KW
     logic                   hole_q;             // a tkeep hole on an earlier beat of the frame
@@ -253,17 +257,20 @@ module geneve_decap_classify
     // the beat's bytes are the tkeep filled down from its highest set bit (all of them before
     // the last beat, at least byte 0 on it), and a hole (a clear bit before the last beat, a
     // clear bit below a set one or no byte on it) makes the frame's last beat tuser = 1.
-    // A1 reduces each group of 4 tkeep bits (one LUT per flag), A2 the groups.
+    // A1 reduces each group of 4 tkeep bits (one LUT per flag) and finds the top group, A2
+    // the groups.
     always_ff @(posedge clk) begin
         for (int g = 0; g < GN; g++) begin
             logic [4:0] k;
             k = {(g < GN - 1) ? a0_keep_q[4*g + 4] : 1'b0, a0_keep_q[4*g +: 4]};
+            a1_top_q[g] <= |k[3:0] && !(|(a0_keep_q >> (4*g + 4)));
             a1_any_q[g] <= |k[3:0];
             a1_all_q[g] <= &k[3:0];
             a1_up_q[g]  <= |(~k[3:0] & k[4:1]);
             a1_c_q[g]   <= (KW_LOG+1)'(4*g) + (k[3] ? (KW_LOG+1)'(4) : k[2] ? (KW_LOG+1)'(3)
                                                : k[1] ? (KW_LOG+1)'(2) : (KW_LOG+1)'(1));
         end
+        a1_none_q  <= !(|a0_keep_q);
         a1_whole_q <= !a0_last_q || a0_keep_q[KW-1];
     end
 
@@ -283,21 +290,31 @@ module geneve_decap_classify
 
     // G = 34 + 4u from the tags, the IP version and the IHL: u = tags + (IP header length
     // - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS).
+    function automatic logic [3:0] u_step(input logic v6, input logic [3:0] ihl);
+        u_step = v6 ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
+    endfunction
     function automatic logic [3:0] u_of(input logic tpid1, input logic tpid2,
                                         input logic [2:0] v6, input logic [2:0][3:0] ihl_t);
         logic [1:0] tags;
-        logic [3:0] ihl, step;
         tags = !tpid1 ? 2'd0 : !tpid2 ? 2'd1 : 2'd2;
-        ihl  = ihl_t[tags];
-        step = v6[tags] ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
-        u_of = step + 4'(tags);
+        u_of = u_step(v6[tags], ihl_t[tags]) + 4'(tags);
     endfunction
+
+    // u for each count of tags t, captured with the version and IHL it reads (bytes 12 + 4t ..
+    // 14 + 4t lie in one beat at every width), so that A1 picks u by the tags alone
+    logic [2:0][3:0] cap_u_q;
 
     always_ff @(posedge clk) begin
         cap_tpid1_q <= cap_tpid1_n;
         cap_tpid2_q <= cap_tpid2_n;
         cap_v6_q    <= cap_v6_n;
         cap_ihl_q   <= cap_ihl_n;
+        for (int t = 0; t < 3; t++) begin
+            if (a0_at(12 + 4*t)) begin
+                cap_u_q[t] <= u_step({a0_byte(12 + 4*t), a0_byte(13 + 4*t)} == ET_IPV6,
+                                     a0_byte(14 + 4*t)[3:0]) + 4'(t);
+            end
+        end
         for (int u = 0; u < NCAND; u++) begin
             if (a0_at(42 + 4*u)) cap_kw_q[u] <= 7'(12 + u) + 7'(a0_byte(42 + 4*u)[5:0]);
         end
@@ -305,7 +322,7 @@ module geneve_decap_classify
         // beat that can hold byte G + 8 (>= 42) when KW <= 32, so the candidates before this
         // beat give the u of any beat K is taken at; at 512 bits both lie in beat 0, so the
         // candidates after this beat are used.
-        a1_u_q <= (KW <= 32) ? u_of(cap_tpid1_q, cap_tpid2_q, cap_v6_q, cap_ihl_q)
+        a1_u_q <= (KW <= 32) ? cap_u_q[!cap_tpid1_q ? 0 : !cap_tpid2_q ? 1 : 2]
                              : u_of(cap_tpid1_n, cap_tpid2_n, cap_v6_n, cap_ihl_n);
         a1_data_q <= a0_data_q;
         a1_hs_q   <= a0_hs_q;
@@ -327,15 +344,11 @@ module geneve_decap_classify
 
     always_ff @(posedge clk) begin
         logic [NB_W-1:0] nb, cnt;
-        logic [GN-1:0]   above;          // a group above g has a byte
         logic            hole;
-        for (int g = 0; g < GN; g++) above[g] = (g < GN - 1) ? |(a1_any_q >> (g + 1)) : 1'b0;
         // the frame's bytes through this beat: idx * KW + the count, read from the top group
         // with a byte (1 with none); no carry unless the beat is whole
-        cnt = NB_W'(!(|a1_any_q));
-        for (int g = 0; g < GN; g++) begin
-            cnt = cnt | (NB_W'(a1_c_q[g]) & {NB_W{a1_any_q[g] && !above[g]}});
-        end
+        cnt = NB_W'(a1_none_q);
+        for (int g = 0; g < GN; g++) cnt = cnt | (NB_W'(a1_c_q[g]) & {NB_W{a1_top_q[g]}});
         nb = a1_whole_q ? NB_W'({7'(a1_idx_q) + 7'd1, KW_LOG'(0)})
                         : NB_W'({a1_idx_q, KW_LOG'(0)}) | cnt;
         hole = a1_last_q ? (|a1_up_q) || !(|a1_any_q) : !(&a1_all_q);
@@ -650,18 +663,18 @@ module geneve_decap_classify
     end
 
     // ---- V2: steps 1-8, the VNI taken as a hit -----------------------------------------------
+    // The outcome of the checks after the first two; those two (not Geneve: PASS; the IPv4
+    // checksum verdict, arriving now) are registered as flags and put first in V3.
     outcome_e v2_outcome;
-    logic     v2_hdr_ok;       // steps 1-5 passed: the VNI table decides next
-    logic     v2_wait;         // steps 1-8 passed: step 9 reads the inner window
+    logic     v2_hdr_ok;       // steps 1-5 passed but for the first two checks
+    logic     v2_wait;         // steps 1-8 passed but for the first two checks
     always_comb begin
         logic p_teb, p_ip;
         p_teb     = v1_p_teb_q;
         p_ip      = v1_p_ip_q;
         v2_hdr_ok = 1'b0;
         v2_wait   = 1'b0;
-        if (v1_pass_ip_q || v1_short4_q || !v1_port_ok_q) v2_outcome = OUT_PASS;
-        else if (!tap_csum_ok)                         v2_outcome = OUT_DROP_IP_CHECKSUM;
-        else if (v1_mf_q)                              v2_outcome = OUT_DROP_FRAGMENT;
+        if (v1_mf_q)                                   v2_outcome = OUT_DROP_FRAGMENT;
         else if (v1_pl_lt16_q)                         v2_outcome = OUT_DROP_IP_HEADER;
         else if (v1_short8_q)                          v2_outcome = OUT_DROP_TRUNCATED;
         else if (v1_ulen_bad_q)                        v2_outcome = OUT_DROP_IP_HEADER;
@@ -681,7 +694,9 @@ module geneve_decap_classify
 
     logic                  v2_valid_q, v2_hdr_ok_q, v2_wait_q, v2_whole_q, v2_rx_err_q;
     logic                  v2_len_short_q, v2_csum_nz_q, v2_l3v6_q;
-    outcome_e              v2_outcome_q;
+    outcome_e              v2_outcome_q;       // (the two first checks apart:)
+    logic                  v2_pass_q;          //   not Geneve
+    logic                  v2_csum_bad_q;      //   the IPv4 header checksum wrong
     logic [1:0]            v2_oecn_q;
     logic [23:0]           v2_vni_q;
     logic [K_W-1:0]        v2_k_q;
@@ -698,6 +713,8 @@ module geneve_decap_classify
             v2_outcome_q   <= v2_outcome;
             v2_hdr_ok_q    <= v2_hdr_ok;
             v2_wait_q      <= v2_wait;
+            v2_pass_q      <= v1_pass_ip_q || v1_short4_q || !v1_port_ok_q;
+            v2_csum_bad_q  <= !tap_csum_ok;
             v2_whole_q     <= v1_whole_q;
             v2_rx_err_q    <= v1_rx_err_q;
             v2_len_short_q <= v1_len_short_q;
@@ -749,6 +766,7 @@ module geneve_decap_classify
         logic [2:0] pt;
         v3_valid_q <= v2_valid_q;
         if (v2_valid_q) begin
+            // (the values that teb and what follows choose are read for DECAP_* frames only)
             teb = v2_outcome_q == OUT_DECAP_TEB;
             oe  = v2_oecn_q[0];
             pt  = {teb, !teb && v2_l3v6_q, !teb && !v2_l3v6_q};
@@ -756,9 +774,10 @@ module geneve_decap_classify
             v3_ce_q        <= pt & {3{v2_oecn_q == 2'b11}};
             v3_e1_q        <= pt & {3{v2_oecn_q == 2'b01}};
             for (int c = 0; c < 6; c++) v3_ilen_lt_q[c] <= $signed(v2_ilen_q) < $signed((LEN_W+1)'(LT_C[c]));
-            v3_outcome_q   <= v2_outcome_q;
-            v3_hdr_ok_q    <= v2_hdr_ok_q;
-            v3_wait_q      <= v2_wait_q;
+            v3_outcome_q   <= v2_pass_q ? OUT_PASS
+                            : v2_csum_bad_q ? OUT_DROP_IP_CHECKSUM : v2_outcome_q;
+            v3_hdr_ok_q    <= !v2_pass_q && !v2_csum_bad_q && v2_hdr_ok_q;
+            v3_wait_q      <= !v2_pass_q && !v2_csum_bad_q && v2_wait_q;
             v3_whole_q     <= v2_whole_q;
             v3_rx_err_q    <= v2_rx_err_q;
             v3_len_short_q <= v2_len_short_q;
