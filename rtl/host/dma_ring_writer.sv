@@ -514,7 +514,8 @@ module dma_ring_writer
             if (st_push) st_wp_q <= st_wp_q + 1'b1;
             if (st_pop)  st_rp_q <= st_rp_q + 1'b1;
             st_cnt_q  <= cnt;
-            st_valid  <= cnt != '0;
+            // cnt != 0 by cases of the moves, so the pop passes one select and no adder
+            st_valid  <= st_push_q || (st_pop ? st_cnt_q != (FA_W+1)'(1) : st_valid);
         end
     end
 
@@ -740,7 +741,10 @@ module dma_ring_writer
         end else begin
             cmd_pop_q  <= cmd_pop;
             cmd_used_q <= used;
-            cmd_room_q <= 32'(used) < CD - 2;
+            // used < CD - 2: the late count's compares, selected by its step (no adder)
+            cmd_room_q <= (d_gap_q && !cmd_pop_q) ? 32'(cmd_used_q) < CD - 3
+                        : (cmd_pop_q && !d_gap_q) ? 32'(cmd_used_q) < CD - 1
+                        : 32'(cmd_used_q) < CD - 2;
         end
     end
 
@@ -1672,6 +1676,7 @@ module dma_ring_writer
     logic                 fl_none2_q;  // fl_none_q a cycle later
     logic                 fl_take_q;   // a credit was taken last cycle
     logic [3:0]           fl_ok_q;     // [i]: fl_used_q + i - 2 <= FLD - 4
+    logic [6:0]           fl_le;       // [j]: fl_used_q <= FLD - j (the compares of the late count)
     logic [$clog2(FLD):0] fl_cur;      // the credits taken now
     logic [1:0]           fl_i;        // 2 + this cycle's step of the count
 
@@ -1679,6 +1684,9 @@ module dma_ring_writer
                   - ($clog2(FLD)+1)'(fl_none2_q) - ($clog2(FLD)+1)'(pop_v_q);
     assign fl_i   = 2'(3'd2 + 3'(fl_take_q) - 3'(fl_none2_q) - 3'(pop_v_q));
     assign fl_ok  = fl_ok_q[fl_i];
+    for (genvar j = 0; j < 7; j++) begin : g_fl_le
+        assign fl_le[j] = 32'(fl_used_q) <= FLD - j;
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -1693,7 +1701,9 @@ module dma_ring_writer
             fl_none2_q <= fl_none_q;
             fl_take_q  <= (m_go && m_bend) || to_take;
             fl_used_q  <= fl_cur;
-            for (int i = 0; i < 4; i++) fl_ok_q[i] <= int'(fl_cur) + i - 2 <= FLD - 4;
+            // fl_cur + i - 2 <= FLD - 4 is fl_used_q <= FLD - (fl_i + i): the late count's
+            // compares with constants selected by its step, with no adder before them
+            for (int i = 0; i < 4; i++) fl_ok_q[i] <= fl_le[32'(fl_i) + i];
             fl_room_q  <= fl_ok;
         end
     end
