@@ -24,8 +24,11 @@
 //     LOOKUP_LATENCY = 6 the words read land in fabric registers of their own first (a block
 //     RAM's output reaches only that register, beside the RAM, so a table whose RAMs span
 //     the die crosses it register to register, into comparisons of two LUT levels), and
-//     everything after is a cycle later. Answers in cycle t+6. What a lookup sees of a
-//     concurrent command is the same at every latency (the read is in cycle t+1).
+//     everything after is a cycle later. Answers in cycle t+6. With LOOKUP_LATENCY = 7 the
+//     select's first level (the pairs of ways: a hit and a value each) is registered too, so
+//     the ways' values are gathered from across the die in two register-to-register steps.
+//     Answers in cycle t+7. What a lookup sees of a concurrent command is the same at every
+//     latency (the read is in cycle t+1).
 //   * Key bytes: the key as a big-endian integer in ceil(KEY_W/8) bytes. CRC-32C: reflected,
 //     polynomial 0x82F63B78, init and final xor 0xFFFFFFFF; CRC-32: the zlib one (0xEDB88320).
 //   * If a key is valid in more than one way (only transiently, while software relocates an
@@ -99,10 +102,11 @@ module hash_table #(
     parameter int ADDR_W = 12,
     // Cycles from lk_valid to rs_valid: 3; 4 with the read words registered before the
     // comparisons; 5 with also the way hits registered before the select; 6 with also the
-    // words landed in fabric registers before the comparisons (see "Lookup")
+    // words landed in fabric registers before the comparisons; 7 with also the select's first
+    // level registered (see "Lookup")
     parameter int LOOKUP_LATENCY = 3,
     // 1: simple dual-port slot memories, the control side reading through the lookup's read
-    //    port (see "Memory organisation"); LOOKUP_LATENCY 4 .. 6 only. 0: true dual port.
+    //    port (see "Memory organisation"); LOOKUP_LATENCY 4 .. 7 only. 0: true dual port.
     parameter bit SDP_MEM = 1'b0
 ) (
     input  wire logic               clk,
@@ -154,11 +158,11 @@ module hash_table #(
     if (ADDR_W < 7 || ADDR_W > 32) begin : g_err_addr_w
         $error("hash_table: ADDR_W (%0d) must be 7..32", ADDR_W);
     end
-    if (LOOKUP_LATENCY < 3 || LOOKUP_LATENCY > 6) begin : g_err_latency
-        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3 .. 6", LOOKUP_LATENCY);
+    if (LOOKUP_LATENCY < 3 || LOOKUP_LATENCY > 7) begin : g_err_latency
+        $error("hash_table: LOOKUP_LATENCY (%0d) must be 3 .. 7", LOOKUP_LATENCY);
     end
     if (SDP_MEM && (LOOKUP_LATENCY < 4 || SLOTS > (1 << 17))) begin : g_err_sdp
-        $error("hash_table: SDP_MEM needs LOOKUP_LATENCY 4 .. 6 and SLOTS <= 2^17");
+        $error("hash_table: SDP_MEM needs LOOKUP_LATENCY 4 .. 7 and SLOTS <= 2^17");
     end
 
     // ------------------------------------------------------------------------------------
@@ -470,15 +474,15 @@ module hash_table #(
     logic [SLOT_W-1:0]           cmp_byp_word;  // data: not reset
 
     // The key, the qualifier and the bypass in the cycle before the comparisons' registers:
-    // stage 2's, or (LOOKUP_LATENCY 6) those a cycle later, beside the landing words.
+    // stage 2's, or (LOOKUP_LATENCY 6, 7) those a cycle later, beside the landing words.
     logic             pr_ok;
     logic [KEY_W-1:0] pr_key;
     logic [MEMS-1:0]  pr_byp;
     logic [SLOT_W-1:0] pr_byp_word;
 
-    assign cmp_valid = lk_v_q[LOOKUP_LATENCY == 3 ? 2 : LOOKUP_LATENCY == 6 ? 4 : 3];
+    assign cmp_valid = lk_v_q[LOOKUP_LATENCY == 3 ? 2 : LOOKUP_LATENCY >= 6 ? 4 : 3];
 
-    if (LOOKUP_LATENCY == 6) begin : g_land
+    if (LOOKUP_LATENCY >= 6) begin : g_land
         logic [SLOT_W-1:0] land_q [MEMS];   // data: not reset
         logic              ok_q;
         logic [KEY_W-1:0]  key_q;           // data: not reset
@@ -534,8 +538,9 @@ module hash_table #(
     end
 
     // ------------------------------------------------------------------------------------
-    // Lookup stage 3 (4): compare the 8 ways, select, register. With LOOKUP_LATENCY 5 and 6
-    // the 8 way hits and the 8 values are registered between the two.
+    // Lookup stage 3 (4): compare the 8 ways, select, register. With LOOKUP_LATENCY 5 .. 7
+    // the 8 way hits and the 8 values are registered between the two (and with 7 the
+    // select's first level too).
     // ------------------------------------------------------------------------------------
     logic               rs_hit_q;
     logic [VALUE_W-1:0] rs_value_q;  // data: not reset
@@ -606,8 +611,20 @@ module hash_table #(
         assign leaf[MEMS-1] = hit[MEMS-1] ? val_q[MEMS-1] : '0;
 
         for (genvar p = 0; p < 4; p++) begin : g_l1
-            assign h1[p] = hit[2*p] || hit[2*p+1];
-            assign v1[p] = hit[2*p] ? leaf[2*p] : leaf[2*p+1];
+            logic               h;
+            logic [VALUE_W-1:0] v;
+            assign h = hit[2*p] || hit[2*p+1];
+            assign v = hit[2*p] ? leaf[2*p] : leaf[2*p+1];
+            if (LOOKUP_LATENCY == 7) begin : g_reg
+                always_ff @(posedge clk) begin
+                    if (rst) h1[p] <= 1'b0;
+                    else     h1[p] <= h;
+                    v1[p] <= v;
+                end
+            end else begin : g_comb
+                assign h1[p] = h;
+                assign v1[p] = v;
+            end
         end
         for (genvar p = 0; p < 2; p++) begin : g_l2
             assign h2[p] = h1[2*p] || h1[2*p+1];

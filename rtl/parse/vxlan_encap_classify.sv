@@ -27,7 +27,7 @@
 //            length and flags (constant over the frame at the FIFO's output) beside it,
 //            and its "frame holds n bytes" compares
 //   (H)      the key (the tag, the inner destination address), captured by beat position
-//            beside the window, looked up; answered in H+6 (hash_table LOOKUP_LATENCY 6)
+//            beside the window, looked up; answered in H+L (L = hash_table's LOOKUP_LATENCY, 7)
 //   E1 (H+1) the tag; the IPv4 fixed header selected by it; TCP/UDP and not a fragment
 //            (judged at both header places, selected by the tag)
 //   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths;
@@ -35,12 +35,12 @@
 //   E3 (H+3) the ports selected; the partial XORs added
 //   E4 (H+4) the flow hash (CRC-32C as an XOR matrix): the ports' part added
 //   E5 (H+5) the checksum's table-free words summed; the UDP source port
-//   E6 (H+6) E5's results held while the table answers
-//   F1 (H+7) the table's answer: the outcome, the descriptor's shift and lengths; the
+//   E6 .. (H+6 .. H+L) E5's results held while the table answers (L - 5 stages)
+//   F1 (H+L+1) the table's answer: the outcome, the descriptor's shift and lengths; the
 //            checksum's words in three pair sums
-//   F2 (H+8) the pair sums added
-//   F3 (H+9) the checksum folded, the head: the descriptor and the frame's status event
-// desc_valid is high in cycle H+9 for one cycle; the caller guarantees room (no ready).
+//   F2 (H+L+2) the pair sums added
+//   F3 (H+L+3) the checksum folded, the head: the descriptor and the frame's status event
+// desc_valid is high in cycle H+L+3 (H+10) for one cycle; the caller guarantees room (no ready).
 
 `default_nettype none
 
@@ -54,7 +54,10 @@ module vxlan_encap_classify
     // addresses (50 + 12 bytes), a multiple of 8.
     parameter int HEAD_BYTES = 64,
     // Frame length bits of the descriptor (an encapsulated frame: the FIFO's length + 50).
-    parameter int LEN_W = 17
+    parameter int LEN_W = 17,
+    // The tunnel table's LOOKUP_LATENCY (6 or 7): E5's results wait LOOKUP_LATENCY - 5 cycles
+    // (stages E6 ..) for its answer.
+    parameter int LOOKUP_LATENCY = 7
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,
@@ -72,7 +75,7 @@ module vxlan_encap_classify
     // CONTROL bit 0
     input  wire logic                      ctrl_drop_miss,
 
-    // Tunnel table (hash_table, LOOKUP_LATENCY 6): key {vlan_valid, vid, inner dst IPv4};
+    // Tunnel table (hash_table, LOOKUP_LATENCY as above): key {vlan_valid, vid, inner dst IPv4};
     // value per docs/vxlan.md
     output      logic                      lk_valid,
     output      logic [44:0]               lk_key,
@@ -115,6 +118,9 @@ module vxlan_encap_classify
     end
     if (LEN_W < 17) begin : g_check_len
         $error("vxlan_encap_classify: LEN_W must be at least 17 (a 16-bit length + 50)");
+    end
+    if (LOOKUP_LATENCY < 6 || LOOKUP_LATENCY > 7) begin : g_check_latency
+        $error("vxlan_encap_classify: LOOKUP_LATENCY must be 6 or 7");
     end
 
     localparam logic [15:0] ET_IPV4 = 16'h0800;
@@ -200,7 +206,8 @@ module vxlan_encap_classify
     localparam logic [31:0][FLOW_BITS-1:0] FLOW_CRC_MASK = flow_crc_masks();
 
     // ---- the key --------------------------------------------------------------------------
-    // Every frame is looked up in H (the answer, LOOKUP_LATENCY 6, lands in H+6 with E6). The
+    // Every frame is looked up in H (the answer lands in H+LOOKUP_LATENCY, with E5's results
+    // held as long). The
     // key is captured by beat position beside the window, from the registered beat that
     // hdr_capture writes into it, so in H it is registers only and the table's hash is the
     // only logic before its index register: the tag from bytes 12..13, the VLAN ID (zero
@@ -423,33 +430,42 @@ module vxlan_encap_classify
         if (rst) e5_valid_q <= 1'b0;
     end
 
-    // ---- E6: E5 held while the table answers (its words land in fabric registers first) -------
-    logic                    e6_valid_q, e6_ipv4_q, e6_vlan_q, e6_bad_q, e6_over_q;
-    logic [16:0]             e6_csum_part_q;
-    logic [15:0]             e6_sport_q;
-    logic [1:0]              e6_ecn_q;
-    logic [12*8-1:0]         e6_macs_q;
-    logic [15:0]             e6_len_q, e6_ip_len_q, e6_udp_len_q;
-    logic [LEN_W-1:0]        e6_enc_len_q;
+    // ---- E6 ..: E5's results held while the table answers ----------------------------------
+    localparam int HOLD = LOOKUP_LATENCY - 5;
+
+    typedef struct packed {
+        logic             ipv4, vlan, bad, over;
+        logic [16:0]      csum_part;
+        logic [15:0]      sport;
+        logic [1:0]       ecn;
+        logic [12*8-1:0]  macs;
+        logic [15:0]      len, ip_len, udp_len;
+        logic [LEN_W-1:0] enc_len;
+    } e_res_t;
+
+    e_res_t          e5_res;
+    e_res_t          hold_q [HOLD];   // data: loaded under its stage's valid
+    logic [HOLD-1:0] hold_v_q;
+    e_res_t          eh;              // the last hold stage: what F1 takes
+    logic            eh_valid;
+
+    assign e5_res = '{ipv4: e5_ipv4_q, vlan: e5_vlan_q, bad: e5_bad_q, over: e5_over_q,
+                      csum_part: e5_csum_part_q, sport: e5_sport_q, ecn: e5_ecn_q,
+                      macs: e5_macs_q, len: e5_len_q, ip_len: e5_ip_len_q,
+                      udp_len: e5_udp_len_q, enc_len: e5_enc_len_q};
 
     always_ff @(posedge clk) begin
-        e6_valid_q <= e5_valid_q;
-        if (e5_valid_q) begin
-            e6_csum_part_q <= e5_csum_part_q;
-            e6_sport_q     <= e5_sport_q;
-            e6_ipv4_q      <= e5_ipv4_q;
-            e6_ecn_q       <= e5_ecn_q;
-            e6_macs_q      <= e5_macs_q;
-            e6_vlan_q      <= e5_vlan_q;
-            e6_bad_q       <= e5_bad_q;
-            e6_over_q      <= e5_over_q;
-            e6_len_q       <= e5_len_q;
-            e6_ip_len_q    <= e5_ip_len_q;
-            e6_udp_len_q   <= e5_udp_len_q;
-            e6_enc_len_q   <= e5_enc_len_q;
+        hold_v_q[0] <= e5_valid_q;
+        if (e5_valid_q) hold_q[0] <= e5_res;
+        for (int k = 1; k < HOLD; k++) begin
+            hold_v_q[k] <= hold_v_q[k-1];
+            if (hold_v_q[k-1]) hold_q[k] <= hold_q[k-1];
         end
-        if (rst) e6_valid_q <= 1'b0;
+        if (rst) hold_v_q <= '0;
     end
+
+    assign eh       = hold_q[HOLD-1];
+    assign eh_valid = hold_v_q[HOLD-1];
 
     // ---- F1: the table's answer --------------------------------------------------------------
     logic [23:0] t_vni;
@@ -462,9 +478,9 @@ module vxlan_encap_classify
 
     outcome_e f1_outcome;
     always_comb begin
-        if (e6_over_q)                  f1_outcome = OUT_DROP_OVERSIZE;
-        else if (e6_bad_q)              f1_outcome = OUT_DROP_RX_ERROR;
-        else if (!e6_ipv4_q)            f1_outcome = OUT_PASS_NOT_IPV4;
+        if (eh.over)                  f1_outcome = OUT_DROP_OVERSIZE;
+        else if (eh.bad)              f1_outcome = OUT_DROP_RX_ERROR;
+        else if (!eh.ipv4)            f1_outcome = OUT_PASS_NOT_IPV4;
         else if (rs_hit)                f1_outcome = OUT_ENCAP;
         else if (ctrl_drop_miss)        f1_outcome = OUT_DROP_MISS;
         else                            f1_outcome = OUT_PASS_MISS;
@@ -483,32 +499,32 @@ module vxlan_encap_classify
 
     always_ff @(posedge clk) begin
         logic encap;
-        f1_valid_q <= e6_valid_q;
-        if (e6_valid_q) begin
+        f1_valid_q <= eh_valid;
+        if (eh_valid) begin
             encap = f1_outcome == OUT_ENCAP;
             f1_outcome_q <= f1_outcome;
             f1_encap_q   <= encap;
             f1_drop_q    <= !(encap || f1_outcome == OUT_PASS_MISS
                               || f1_outcome == OUT_PASS_NOT_IPV4);
-            f1_vlan_q    <= e6_vlan_q;
-            f1_out_len_q <= encap ? e6_enc_len_q : LEN_W'(e6_len_q);
+            f1_vlan_q    <= eh.vlan;
+            f1_out_len_q <= encap ? eh.enc_len : LEN_W'(eh.len);
             // {TTL, 17} and {45, DSCP ECN}: the DSCP and TTL bits do not overlap the rest
-            f1_s0_q      <= 18'(e6_csum_part_q) + 18'({t_ttl, t_dscp, 2'b00});
+            f1_s0_q      <= 18'(eh.csum_part) + 18'({t_ttl, t_dscp, 2'b00});
             f1_s1_q      <= 18'(t_sip[31:16]) + 18'(t_sip[15:0]);
             f1_s2_q      <= 18'(t_dip[31:16]) + 18'(t_dip[15:0]);
-            f1_len_q     <= e6_len_q;
-            f1_ip_len_q  <= e6_ip_len_q;
-            f1_udp_len_q <= e6_udp_len_q;
-            f1_sport_q   <= e6_sport_q;
+            f1_len_q     <= eh.len;
+            f1_ip_len_q  <= eh.ip_len;
+            f1_udp_len_q <= eh.udp_len;
+            f1_sport_q   <= eh.sport;
             f1_dport_q   <= t_dport;
-            f1_tos_q     <= {t_dscp, e6_ecn_q};
+            f1_tos_q     <= {t_dscp, eh.ecn};
             f1_ttl_q     <= t_ttl;
             f1_dmac_q    <= t_dmac;
             f1_smac_q    <= t_smac;
             f1_sip_q     <= t_sip;
             f1_dip_q     <= t_dip;
             f1_vni_q     <= t_vni;
-            f1_macs_q    <= e6_macs_q;
+            f1_macs_q    <= eh.macs;
         end
         if (rst) f1_valid_q <= 1'b0;
     end
@@ -602,13 +618,13 @@ module vxlan_encap_classify
         end
     end
 
-    logic unused_rs;   // the answer's strobe: checked against E6 in simulation
+    logic unused_rs;   // the answer's strobe: checked against the last hold stage in simulation
     assign unused_rs = rs_valid;
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
-        if (!rst && rs_valid != e6_valid_q) begin
-            $error("vxlan_encap_classify: the tunnel table's answer is not aligned with E6");
+        if (!rst && rs_valid != eh_valid) begin
+            $error("vxlan_encap_classify: the tunnel table's answer is not aligned with E5's hold");
         end
     end
 `endif

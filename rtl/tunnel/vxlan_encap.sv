@@ -8,9 +8,9 @@
 //              bad frame)                the length first)           │ FIFO)           │ D = -50 / -46,
 //                                                       +------------▼-----------+     │ the outer headers
 //                                                       │  vxlan_encap_classify  │─────┘ in the head
-//                                                       │ capture, E1..E6, F1..F3│
+//                                                       │ capture, E1..E7, F1..F3│
 //                                                       +----┬-------------▲-----+
-//                                         key (cycle H)      │             │ hit, entry (H+6)
+//                                         key (cycle H)      │             │ hit, entry (H+7)
 //                                                       +----▼-------------┴-----+
 //                                       s_axil_tbl ────►│ hash_table (tunnels)   │ 16K tunnels
 //                                                       +------------------------+ by default
@@ -23,14 +23,14 @@
 // the inner 802.1Q tag is removed, the inner MAC addresses laid over its place from the head).
 //
 // Latency (idle pipeline, m_axis ready), first input beat to first output beat, in cycles:
-//   (B - 1) + 5 + trig + 11 + LATENCY
+//   (B - 1) + 5 + trig + 12 + LATENCY
 // B the frame's input beats (it is stored whole), 5 the keep check's and the input slice's
 // registers and the frame FIFO (commit, RAM read, output register), trig the index of the beat that completes the
 // classifier's window (88 / 96 / 96 / 128 bytes at 64 / 128 / 256 / 512 bits) or ends the
-// frame, 11 from that beat to the descriptor at the engine (capture 2, E1..E6, F1..F3),
+// frame, 12 from that beat to the descriptor at the engine (capture 2, E1..E7, F1..F3),
 // LATENCY the engine's (axis_edit: 10 / 11 / 11 / 12; its first beat waits for the
 // descriptor). A 754-byte host frame at 256
-// bits: 52 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
+// bits: 53 cycles (wirespeed.model.vxlan.encap_latency_cycles; tb/vtep test_encap_latency).
 // Throughput: the engine takes one slot per cycle, one per output beat (axis_edit FOLD_LAST:
 // a frame ends in the slot of its last output beat), so frames leave at one beat per cycle
 // with no gap at 64 to 256 bits, where the room in front is two or more slots; at 512 bits
@@ -127,6 +127,8 @@ module vxlan_encap
     // Frames let into the engine whose status event has not come back, at most: below its
     // plan FIFO's 15 free entries, so a descriptor (which has no ready) always finds room.
     localparam int OPEN_MAX   = 15;
+    // The tunnel table's lookup latency (hash_table, see below) and the classifier's wait for it
+    localparam int TUNNEL_LOOKUP_LATENCY = 7;
     localparam int OPEN_W     = 5;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
@@ -254,7 +256,8 @@ module vxlan_encap
     vxlan_encap_classify #(
         .DATA_W(DATA_W),
         .HEAD_BYTES(HEAD_BYTES),
-        .LEN_W(LEN_W)
+        .LEN_W(LEN_W),
+        .LOOKUP_LATENCY(TUNNEL_LOOKUP_LATENCY)
     ) classify (
         .clk(clk), .rst(rst),
         .s_tdata(f_tdata), .s_tkeep(f_tkeep), .s_hs(f_hs), .s_tlast(f_tlast),
@@ -270,8 +273,9 @@ module vxlan_encap
 
     // The tunnel table, looked up from the classifier's window in cycle H; its read words
     // landed in fabric registers beside the RAMs (the RAMs span the die), registered again
-    // before the comparisons, the way hits before the select (LOOKUP_LATENCY 6): the answer
-    // comes from registers in H+6, taken by F1. Its slot memories simple dual
+    // before the comparisons, the way hits before the select, the select's first level
+    // registered (TUNNEL_LOOKUP_LATENCY 7): the answer comes from registers in H+7, taken by
+    // F1. Its slot memories simple dual
     // port (SDP_MEM: on ECP5, 36-bit block RAM tiles for the 260-bit words, half the 18-bit
     // true-dual-port ones); the control side's op 3 reads between lookups, which come at most
     // one per frame. Larger tables than 2^17 slots keep true-dual-port memories.
@@ -280,7 +284,7 @@ module vxlan_encap
         .VALUE_W(214),
         .SLOTS(TUNNEL_SLOTS),
         .ADDR_W(12),
-        .LOOKUP_LATENCY(6),
+        .LOOKUP_LATENCY(TUNNEL_LOOKUP_LATENCY),
         .SDP_MEM(TUNNEL_SLOTS <= (1 << 17))
     ) tunnel_table (
         .clk(clk), .rst(rst),

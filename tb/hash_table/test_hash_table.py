@@ -13,12 +13,14 @@ Configurations:
     as vxlan_decap builds it): every test, each lookup answered exactly 5 cycles later;
   * the last two built as the ECP5 synthesis builds them (WIRESPEED_ECP5_EBR: ram_tdp_reg's
     DP16KD tiles, with tb/common/dp16kd_model.sv standing in for the primitive);
-  * the tunnel geometry with LOOKUP_LATENCY = 6 and SDP_MEM = 1 (simple dual-port slot
+  * the tunnel geometry with LOOKUP_LATENCY = 7 and SDP_MEM = 1 (simple dual-port slot
     memories, the control side reading through the lookup's port; the words read landed in
-    fabric registers before the comparisons; as vxlan_encap builds it):
+    fabric registers before the comparisons, the select's first level registered; as
+    vxlan_encap builds it):
     every test, inferred and as ECP5 tiles (its 36-bit pseudo-dual-port DP16KD tiles, with
     tb/common/dp16kd_model.sv standing in), and the VNI geometry with
-    LOOKUP_LATENCY = 4 and SDP_MEM = 1 as tiles (the smallest table: 2 buckets per bank).
+    LOOKUP_LATENCY = 4 and SDP_MEM = 1 as tiles (the smallest table: 2 buckets per bank);
+  * the VNI geometry with LOOKUP_LATENCY = 6 (the words landed, the select in one stage).
 """
 
 from pathlib import Path
@@ -47,13 +49,15 @@ BIG = ["registers", "commands", "full_load"]
         (16, 24, 13, 12, 0, 5, ALL, 0, 0),
         (256, 45, 214, 12, 0, 4, ALL, 1, 0),
         (16, 24, 13, 12, 0, 5, ALL, 1, 0),
-        (256, 45, 214, 12, 0, 6, ALL, 0, 1),
-        (256, 45, 214, 12, 0, 6, ALL, 1, 1),
+        (256, 45, 214, 12, 0, 7, ALL, 0, 1),
+        (256, 45, 214, 12, 0, 7, ALL, 1, 1),
         (16, 24, 13, 12, 0, 4, ALL, 1, 1),
+        (16, 24, 13, 12, 0, 6, ALL, 0, 0),
     ] + ([(64, 64, 256, 7, 0, LOOKUP_LATENCY, ALL, 0, 0)] if full_sweep() else []),
     ids=["tunnel-256", "vni-16", "tunnel-32768-full", "tunnel-256-latency4",
          "vni-16-latency5", "tunnel-256-latency4-ecp5", "vni-16-latency5-ecp5",
-         "tunnel-256-latency6-sdp", "tunnel-256-latency6-sdp-ecp5", "vni-16-latency4-sdp-ecp5"]
+         "tunnel-256-latency7-sdp", "tunnel-256-latency7-sdp-ecp5", "vni-16-latency4-sdp-ecp5",
+         "vni-16-latency6"]
     + (["wide-64"] if full_sweep() else []),
 )
 def test_hash_table(slots: int, key_w: int, value_w: int, addr_w: int, full_n: int,

@@ -496,10 +496,10 @@ def encap(frame: bytes, cfg: EncapConfig, bad: bool = False) -> EncapResult:
 # check's register slice, the input slice, commit, RAM read, output register),
 # the classifier's window (the destination port's last byte after a tag and a 60-byte IPv4
 # header, rounded up to a beat), and from the beat completing it to the descriptor at the edit
-# engine (the capture's two registers, vxlan_encap_classify's E1..E6 and F1..F3).
+# engine (the capture's two registers, vxlan_encap_classify's E1..E7 and F1..F3).
 ENCAP_FIFO_CYCLES = 5
 ENCAP_NEED = 18 + 60 + 4
-ENCAP_DECIDE_CYCLES = 11
+ENCAP_DECIDE_CYCLES = 12
 
 
 def encap_window(keep_w: int) -> int:
