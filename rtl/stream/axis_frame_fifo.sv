@@ -284,8 +284,9 @@ module axis_frame_fifo
         q_rd <= q_rd ^ q_pop;
         q_n  <= q_n + 2'(q_push) - 2'(q_pop);
 
-        // Output register.
-        if (m_free && (q_n != 2'd0 || r2_v)) begin
+        // Output register: its data loads whenever it is free, with a beat or not (tvalid
+        // says which), so its enable over the whole beat is one LUT from two registers.
+        if (m_free) begin
             {m_axis_tuser, m_oversize, m_bad, m_len, m_axis_tlast, m_axis_tkeep, m_axis_tdata}
                 <= (q_n != 2'd0) ? q_e[q_rd] : land;
         end
