@@ -44,9 +44,9 @@
 //   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
 //   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
 //   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
-//   beat's position after K's beat, each window byte's beat after it), K + each of step
-//   9's limits and the inner EtherType's compares on each lane it may lie in; A4 (t+4) the
-//   window captured, n - K against each limit; the record queued
+//   beat's position after K's beat, each window byte's beat after it) and the inner
+//   EtherType's compares on each lane it may lie in; A4 (t+4) the window captured, n - K
+//   against each of step 9's limits; the record queued
 //   (t+5) with one flag per case of step 9's choices (each limit; the inner ECN under each
 //   protocol type)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
@@ -380,8 +380,6 @@ module geneve_decap_classify
     logic [REL_N-1:0]            a3_pick_last_q;   // ... for window byte IW_LAST
     // K % KW / 4 for A4's byte selects: one kept copy per window byte (fan-out)
     logic [IW_N-1:0][KW_LOG-3:0] a3_kq_q;
-    // K + each of step 9's limits (LT_C), for A4's compares of the frame's length with them
-    logic [5:0][K_W:0]  a3_kc_q;
     // The inner EtherType's compares, made on the lanes before A4 selects them: window byte
     // 12 (13) when K % KW = 4q + 2 is 0x08 / 0x86 (0x00 / 0xDD)
     logic [KQ_N-1:0][1:0] a3_e12_q, a3_e13_q;
@@ -402,7 +400,6 @@ module geneve_decap_classify
             a3_kv_q <= kv;
         end
         a3_k_q    <= a3_k_d;
-        for (int c = 0; c < 6; c++) a3_kc_q[c] <= (K_W+1)'(a3_k_d) + (K_W+1)'(LT_C[c]);
         // (both compares made, then the K chosen)
         for (int r = 0; r < REL_N; r++) begin
             rel[r] = (a2_hs_q && !a3_held) ? a2_idx_m_q[r] == (IDX_W+1)'(a2_k_q[K_W-1:KW_LOG])
@@ -479,12 +476,13 @@ module geneve_decap_classify
     logic                 a4_emit_q, a4_ended_q;
     logic                 a4_rx_end_q;           // ended, with tuser
     logic signed [NB_W:0] a4_d_q;                // n - K (the frame's length past K)
-    logic [5:0]           a4_dlt_q;              // ended, n - K < LT_C[c] (n < K + LT_C[c])
+    logic [5:0]           a4_dlt_q;              // ended, n - K < LT_C[c]
     logic [K_W-1:0]       a4_k_q;
     logic [IW_N-1:0][7:0] iw_q;                  // (bytes 12, 13 read as iw_e12_q, iw_e13_q)
     logic [1:0]           iw_e12_q, iw_e13_q;    // byte 12 is 0x08 / 0x86, 13 is 0x00 / 0xDD
 
     always_ff @(posedge clk) begin
+        logic signed [NB_W:0] d;
         // (a4_hit and a4_done imply a3_hs_q and a3_kv_q)
         a4_emit_q <= a3_hs_q && !em_q && (a4_done || a3_last_q);
         if (a3_hs_q) em_q <= a3_last_q ? 1'b0 : (em_q || a4_done);
@@ -495,8 +493,10 @@ module geneve_decap_classify
         if (a4_hit[13]) iw_e13_q <= a3_e13_q[a3_kq_q[13]];
         a4_ended_q  <= a3_last_q;
         a4_rx_end_q <= a3_last_q && a3_user_q;
-        a4_d_q      <= $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
-        for (int c = 0; c < 6; c++) a4_dlt_q[c] <= a3_last_q && 16'(a3_nb_q) < 16'(a3_kc_q[c]);
+        // (from A3's registers only: no select of K on the way)
+        d = $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
+        a4_d_q      <= d;
+        for (int c = 0; c < 6; c++) a4_dlt_q[c] <= a3_last_q && d < $signed((NB_W+1)'(LT_C[c]));
         a4_k_q     <= a3_k_q;
         if (rst) begin
             em_q      <= 1'b0;
