@@ -295,44 +295,41 @@ TIMING_NOTES: dict[str, str] = {
         "→ the value multiplexer → `rs_value`, 2.6 ns of wire twice. Next: `LOOKUP_LATENCY` 5, "
         "as the decap tops build it (chunked matches registered before the select)."),
     "axis_edit": (
-        "At 512 bits the plan FIFO's read pointer `pl_rd_q`: its enable (the issue's pop, two "
-        "LUTs from `can_real_q`) crosses the die to the register beside the plan RAM (3.8 ns "
-        "on one net). Next: the read pointer in kept copies per RAM slice, as `sync_fifo`'s "
-        "output slices are built."),
+        "Meets the goal at 256 and 512 bits; at 512 its path is the checksum tree's first "
+        "stage (S1's sum words into two adder levels, 2.2 ns on one wire). Next: 64 and 128 "
+        "bits, not routed (the tops build 256 and 512)."),
     "gre_decap": (
-        "At 256 bits the decap shell's counters (`block_csr`: an event register "
-        "`e3_zero_q` into a counter word's increment carry chain); at 512 bits the edit "
-        "engine's S0 flag `s0_vone` (a virtual slot's B is beat 0) selecting S1's 512-bit B "
-        "beat at the first shift stage's input, one LUT between two cross-die wires (2.9 and "
-        "2.7 ns). Next: kept copies of S0's slot flags (`s0_virt`, `s0_vone`, `s0_bnone`) per "
-        "64-bit slice, and `axis_edit`'s plan read pointer (its own 512-bit path)."),
+        "At 256 bits the decap shell's counters (`block_csr`: an event register `e3_fwd_q` "
+        "into a counter word's increment); at 512 bits the classifier's G3: a kept copy of the "
+        "tag count `g2_tags_c_q` through one LUT into the head enables' set/reset pins "
+        "(`g3_head_en_q`), 3.3 ns across the die. Next: those head enables cleared through "
+        "their data inputs, from per-group copies of the condition, so no reset net spans the "
+        "die."),
     "gre_decap_avst": (
-        "Inside the edit engine's checksum tree: S1's sum words `s1_words` into the first "
-        "tree stage's adders, 3.4 ns on one wire (the register and its adder placed across "
-        "the die); the adapters are off the path. Next: the tree's first adders beside S1's "
-        "words (kept copies, or one adder level a stage), as `gre_decap` alone places them."),
+        "The input adapter's register slice (`reg_slice`): its output register's enable over "
+        "the whole beat is three LUTs from the Avalon valid, with 2.4 and 2.6 ns of wire "
+        "between them. Next: the slice's data registers loaded whenever their side is free "
+        "(valid kept apart), one LUT from registers; `reg_slice` is `axis_skid`'s core, so "
+        "every top is routed again after it."),
     "vxlan_decap": (
-        "Meets the goal at 256 bits: the VNI table's block RAM output (`DOA`, through its "
-        "output register) into the registered chunk compares (`key_eq_q`). Next: 512 bits, "
-        "not routed on the current RTL."),
+        "The decap shell's descriptor queue (`sync_fifo`, output slice 0): its output-valid "
+        "register through two LUTs into the slice's enable, with 1.7, 1.6 and 2.3 ns of wire. "
+        "Next: that enable from registers alone (the slice loaded whenever it is free, as "
+        "`axis_frame_fifo`'s output register is), and a route at 512 bits."),
     "geneve_decap": (
-        "Inside the classifier's join (J1): the tap queue's output register `t_out` through "
-        "five LUTs (the inner protocol, ECN and the choice of step 9's length check) into "
-        "`j1_trunc_q`; several other paths sit within 0.4 ns of it. Next: the length check's "
-        "choice carried as flags in the window and tap records, so J1 is two LUTs from "
-        "registers."),
+        "Inside the classifier's A4: the held choice of K (`a3_k_q`), 2.5 ns of wire, and the "
+        "n - K subtract and the limit compare in series into `a4_dlt_q`. Next: K + limit "
+        "registered from the held K a stage earlier, so A4 is one compare from registers."),
     "vxlan_encap": (
-        "The tunnel table's pseudo-dual-port tile output (`DOB`, registered) through six LUTs "
-        "into a way's key chunk compare `key_eq_q`, 6.5 ns of wire: the 81 tiles spread over "
-        "the die's block-RAM rows, far from the compares. Next: the tile outputs registered "
-        "once more in fabric beside each tile before the compare (+1 lookup cycle), and the "
-        "chunk compare two LUT levels."),
-    "vtep_top": UNROUTED + (" Next: a route of over 90 minutes (vxlan_encap alone routes in "
-                           "87); it is as fast as its slower direction."),
+        "The tunnel table's select, its first level: a way's chunk matches `key_eq_q` through "
+        "three LUTs (the way's hit) and 2.4 ns of wire into a pair's registered value `v1`. "
+        "Next: the way hits registered beside the chunk matches (`hash_table` is shared, so "
+        "every top with a table is routed again after it)."),
+    "vtep_top": UNROUTED + (" Next: route it (vxlan_encap alone now routes in 18 minutes); it "
+                           "is as fast as its slower direction."),
     "dma_ring_writer": (
-        "The record queue's head (`u_statq2`, the frame's queue) across the die in one 4.9 ns "
-        "hop into the 16-way read of the queue limits `q_lim`, registered in `d0_lim`. Next: "
-        "the queue's limit carried in the record itself (read when the record is written), so "
-        "no head selects a table (copies of the record queue move the path to their "
-        "pushes)."),
+        "The mover's start (M0): `m_v_q` through its decision LUT, 1.7 ns to the timeout "
+        "flush's logic and 1.7 ns back into the command queue's spare-slot select, into "
+        "`m_stall_q`. Next: both stall candidates from kept copies of the mover's registers, "
+        "selected last, so the pop does not cross to the flush logic and back; a route at 512 bits."),
 }
