@@ -292,7 +292,7 @@ TIMING_NOTES: dict[str, str] = {
         "`rs_value`. Next: `hash_table_4k_lat4` registers the words read (+1 cycle)."),
     "hash_table_4k_lat4": (
         "A bucket RAM's output register (`DOA`) → the eight way comparisons and their priority "
-        "→ the value multiplexer → `rs_value`, 2.6 ns of wire twice. Next: `LOOKUP_LATENCY` 5, "
+        "→ the value multiplexer → `rs_value`, 2.7 and 2.4 ns of wire. Next: `LOOKUP_LATENCY` 5, "
         "as the decap tops build it (chunked matches registered before the select)."),
     "axis_edit": (
         "Meets the goal at 256 and 512 bits; at 512 its path is the checksum tree's first "
