@@ -44,9 +44,9 @@
 //   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
 //   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
 //   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
-//   beat's position after K's beat, each window byte's beat after it) and the inner
-//   EtherType's compares on each lane it may lie in; A4 (t+4) the window captured, n - K
-//   against each of step 9's limits; the record queued
+//   beat's position after K's beat, each window byte's beat after it), the inner
+//   EtherType's compares on each lane it may lie in and n - K (for K taken and K held);
+//   A4 (t+4) the window captured, n - K against each of step 9's limits; the record queued
 //   (t+5) with one flag per case of step 9's choices (each limit; the inner ECN under each
 //   protocol type)
 // Queues: each record is written into a sync_fifo without bypass and is on its output two
@@ -371,7 +371,6 @@ module geneve_decap_classify
     logic               a3_kv_q;
     logic [DATA_W-1:0]  a3_data_q;
     logic               a3_hs_q, a3_last_q, a3_user_q;
-    logic [NB_W-1:0]    a3_nb_q;
     // A4's byte enables are one LUT of registers: a3_relv_q (the beat is a handshake, K is
     // valid and the beat is r beats after K's beat: idx - K / KW == r) and a3_pick_q (window
     // byte m lies r beats after K's beat, from K % KW), both registered beside K.
@@ -383,6 +382,11 @@ module geneve_decap_classify
     // The inner EtherType's compares, made on the lanes before A4 selects them: window byte
     // 12 (13) when K % KW = 4q + 2 is 0x08 / 0x86 (0x00 / 0xDD)
     logic [KQ_N-1:0][1:0] a3_e12_q, a3_e13_q;
+    // n - K for A4, subtracted here from each register a3_k_d selects (K taken on this beat:
+    // a3_dn_q; K held: a3_dh_q), the select registered as a3_dsel_q: neither subtract waits
+    // for K's select, and A4's length compares are a carry chain and one LUT of registers.
+    logic signed [NB_W:0] a3_dn_q, a3_dh_q;
+    logic                 a3_dsel_q;
 
     logic             a3_held;     // K is held (a beat after the first with K valid)
     logic [K_W-1:0]   a3_k_d;
@@ -400,6 +404,9 @@ module geneve_decap_classify
             a3_kv_q <= kv;
         end
         a3_k_q    <= a3_k_d;
+        a3_dn_q   <= $signed({1'b0, a2_nb_q}) - $signed((NB_W+1)'(a2_k_q));
+        a3_dh_q   <= $signed({1'b0, a2_nb_q}) - $signed((NB_W+1)'(a3_k_q));
+        a3_dsel_q <= a2_hs_q && !a3_held;
         // (both compares made, then the K chosen)
         for (int r = 0; r < REL_N; r++) begin
             rel[r] = (a2_hs_q && !a3_held) ? a2_idx_m_q[r] == (IDX_W+1)'(a2_k_q[K_W-1:KW_LOG])
@@ -435,7 +442,6 @@ module geneve_decap_classify
         a3_hs_q   <= a2_hs_q;
         a3_last_q <= a2_last_q;
         a3_user_q <= a2_user_q;
-        a3_nb_q   <= a2_nb_q;
         if (rst) begin
             a3_hs_q   <= 1'b0;
             a3_kv_q   <= 1'b0;
@@ -481,8 +487,15 @@ module geneve_decap_classify
     logic [IW_N-1:0][7:0] iw_q;                  // (bytes 12, 13 read as iw_e12_q, iw_e13_q)
     logic [1:0]           iw_e12_q, iw_e13_q;    // byte 12 is 0x08 / 0x86, 13 is 0x00 / 0xDD
 
+    // d < lim (lim >= 0) as the sign of d - lim, one bit wider (no overflow): the carry
+    // chain's top sum bit, with no LUT behind it
+    function automatic logic lt_c(input logic signed [NB_W:0] d, input logic [NB_W+1:0] lim);
+        logic [NB_W+1:0] x;
+        x = {d[NB_W], d} - lim;
+        lt_c = x[NB_W+1];
+    endfunction
+
     always_ff @(posedge clk) begin
-        logic signed [NB_W:0] d;
         // (a4_hit and a4_done imply a3_hs_q and a3_kv_q)
         a4_emit_q <= a3_hs_q && !em_q && (a4_done || a3_last_q);
         if (a3_hs_q) em_q <= a3_last_q ? 1'b0 : (em_q || a4_done);
@@ -493,10 +506,13 @@ module geneve_decap_classify
         if (a4_hit[13]) iw_e13_q <= a3_e13_q[a3_kq_q[13]];
         a4_ended_q  <= a3_last_q;
         a4_rx_end_q <= a3_last_q && a3_user_q;
-        // (from A3's registers only: no select of K on the way)
-        d = $signed({1'b0, a3_nb_q}) - $signed((NB_W+1)'(a3_k_q));
-        a4_d_q      <= d;
-        for (int c = 0; c < 6; c++) a4_dlt_q[c] <= a3_last_q && d < $signed((NB_W+1)'(LT_C[c]));
+        // n - K from A3's differences: each compare made on both, then the one of the K A3
+        // took chosen (a carry chain and one LUT)
+        a4_d_q      <= a3_dsel_q ? a3_dn_q : a3_dh_q;
+        for (int c = 0; c < 6; c++) begin
+            a4_dlt_q[c] <= a3_last_q && (a3_dsel_q ? lt_c(a3_dn_q, (NB_W+2)'(LT_C[c]))
+                                                   : lt_c(a3_dh_q, (NB_W+2)'(LT_C[c])));
+        end
         a4_k_q     <= a3_k_q;
         if (rst) begin
             em_q      <= 1'b0;
