@@ -557,12 +557,15 @@ module hash_table #(
 
         // Compare stage. Everything the select needs of a way is settled here, so a way's hit
         // in the select stage is an AND of its registers: each landed word's key compare in
-        // chunks of CMP_W = 4 bits, forced true where the way is bypassed, in two LUT levels
-        // (the 2-bit compares kept as nets of their own: one LUT4 each, so the mapper cannot
-        // make a chunk a chain behind a wire that may cross the die); the way's
+        // chunks of CMP_W bits, forced true where the way is bypassed (the 2-bit compares
+        // kept as nets of their own: one LUT4 each, so the mapper cannot make a chunk a chain
+        // behind a wire that may cross the die). CMP_W is 4 (two LUT levels) where the words
+        // come from the block RAMs' registers; 12 where they landed in fabric registers
+        // (LOOKUP_LATENCY 6, 7: three LUT levels beside them), so a way's hit is one LUT5 of
+        // four chunks and its qualifier before the select's wide multiplexers; the way's
         // qualifier (a lookup, after the post-reset clear, and the word valid, or the bypassed
         // word's hit); the way's value, the bypassed word's where the way is bypassed.
-        localparam int CMP_W = 4;
+        localparam int CMP_W = (LOOKUP_LATENCY >= 6) ? 12 : 4;   // even
         localparam int NCMP  = (KEY_W + CMP_W - 1) / CMP_W;
         logic [NCMP-1:0]    key_eq_q [MEMS];   // per chunk: equal, or the way bypassed
         logic [MEMS-1:0]    way_ok_q;
@@ -571,15 +574,15 @@ module hash_table #(
 
         for (genvar m = 0; m < MEMS; m++) begin : g_way
             logic [NCMP*CMP_W-1:0] key, want;
-            (* keep *) logic [2*NCMP-1:0] pair_eq;
+            (* keep *) logic [NCMP*CMP_W/2-1:0] pair_eq;
             assign key  = (NCMP*CMP_W)'(cmp_rd[m][VALUE_W +: KEY_W]);
             assign want = (NCMP*CMP_W)'(cmp_key);
-            for (genvar p = 0; p < 2 * NCMP; p++) begin : g_pair
+            for (genvar p = 0; p < NCMP * CMP_W / 2; p++) begin : g_pair
                 assign pair_eq[p] = key[2*p +: 2] == want[2*p +: 2];
             end
             always_ff @(posedge clk) begin
                 for (int c = 0; c < NCMP; c++) begin
-                    key_eq_q[m][c] <= cmp_byp[m] || &pair_eq[2*c +: 2];
+                    key_eq_q[m][c] <= cmp_byp[m] || &pair_eq[(CMP_W/2)*c +: CMP_W/2];
                 end
             end
             always_ff @(posedge clk) begin

@@ -474,7 +474,6 @@ module gre_classify
     always_ff @(posedge clk) begin
         logic [2:0] tags;
         g3_head_q    <= '0;
-        g3_head_en_q <= '0;
         g3_hc_at_q   <= '0;
         for (int j = 0; j < HEAD_BYTES; j++) begin
             tags = g2_tags_c_q[j / 8];
@@ -482,24 +481,33 @@ module gre_classify
                 if (tags[t]) begin
                     if (j < 12 + 4*t) begin
                         g3_head_q[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
-                        g3_head_en_q[j]     <= 1'b1;
                     end else if (j == 12 + 4*t) begin
                         g3_head_q[8*j +: 8] <= g2_proto_q[15:8];
-                        g3_head_en_q[j]     <= 1'b1;
                     end else if (j == 13 + 4*t) begin
                         g3_head_q[8*j +: 8] <= g2_proto_q[7:0];
-                        g3_head_en_q[j]     <= 1'b1;
                     end else if (j == 15 + 4*t && g2_ecn_set_q) begin
                         g3_head_q[8*j +: 8] <= g2_tos_q;
-                        g3_head_en_q[j]     <= 1'b1;
-                    end else if ((j == 24 + 4*t || j == 25 + 4*t) && g2_ecn_set_q
-                                 && !g2_p_v6_q) begin
-                        g3_head_en_q[j]     <= 1'b1;
                     end
                 end
             end
         end
         for (int t = 0; t < 3; t++) g3_hc_at_q[t] <= g2_tags_q[t] && g2_ecn_set_q && !g2_p_v6_q;
+    end
+
+    // The head's enables as AND-ORs of the tag copy and the byte's conditions (no default
+    // and if-chain, from which synthesis would build a set/reset net shared by bytes of
+    // several groups): each enable is one LUT beside its register.
+    always_ff @(posedge clk) begin
+        logic [2:0] tags, cond;
+        for (int j = 0; j < HEAD_BYTES; j++) begin
+            tags = g2_tags_c_q[j / 8];
+            for (int t = 0; t < 3; t++) begin
+                cond[t] = (j < 14 + 4*t)
+                       || (j == 15 + 4*t && g2_ecn_set_q)
+                       || ((j == 24 + 4*t || j == 25 + 4*t) && g2_ecn_set_q && !g2_p_v6_q);
+            end
+            g3_head_en_q[j] <= |(tags & cond);
+        end
     end
 
     // ---- G4: the descriptor -----------------------------------------------------------------

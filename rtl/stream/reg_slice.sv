@@ -19,6 +19,10 @@
 //
 // i.e. ready stays high while the output moves, or while the temporary register is empty and
 // will not be filled in this cycle.
+//
+// The data registers load whenever their side is free, with or without a beat (the valid
+// flags say what they hold), so a data enable is one LUT from ready_q, out_valid_q and
+// m_ready: the input valid, which may arrive late, only reaches the valid flags.
 
 `default_nettype none
 
@@ -83,10 +87,10 @@ module reg_slice #(
             // The input side is open (so the temporary register is empty).
             if (out_free) begin
                 out_valid_d      = s_valid;
-                load_out_from_in = s_valid;
+                load_out_from_in = 1'b1;
             end else begin
                 tmp_valid_d      = s_valid;
-                load_tmp_from_in = s_valid;
+                load_tmp_from_in = 1'b1;
             end
         end else if (m_ready) begin
             // Input closed (temporary register full): drain it into the output register.

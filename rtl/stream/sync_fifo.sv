@@ -144,9 +144,13 @@ module sync_fifo #(
             end
         end
 
+        // The slice loads whenever it is free, from the RAM or (BYPASS, RAM empty) the offered
+        // word, with or without a word to take (out_valid_r_q says what it holds): its enable
+        // is one LUT of out_valid_r_q and m_ready, and the late s_valid reaches no enable.
+        wire free_r = !out_valid_r_q || m_ready;
         always_ff @(posedge clk) begin
-            if (load_r)                     slice_q <= mem[rd_ptr_r_q][LO +: SW];
-            else if (direct_r && !m_ready)  slice_q <= s_data[LO +: SW];   // shown, not taken
+            if (free_r) slice_q <= (BYPASS && ram_empty_r_q) ? s_data[LO +: SW]
+                                                             : mem[rd_ptr_r_q][LO +: SW];
         end
     end
 
