@@ -30,7 +30,7 @@ WIDTHS = (64, 128, 256, 512)
 MODULES = ("axis_skid", "axis_keep_check", "axis_frame_meter", "ip_front", "gre_classify",
            "axis_edit", "allow_list", "block_csr", "gre_decap", "avst_to_axis", "axis_to_avst",
            "gre_decap_avst", "axis_frame_fifo", "hash_table", "hash_table_4k",
-           "hash_table_4k_lat4", "vxlan_decap", "geneve_decap", "vxlan_encap", "vtep_top",
+           "hash_table_vni", "vxlan_decap", "geneve_decap", "vxlan_encap", "vtep_top",
            "rss_hash", "ts_clock", "axis_timestamp", "dma_ring_writer", "capture_top", "pkt_gen",
            "pkt_chk")
 
@@ -40,7 +40,7 @@ TOPS = ("gre_decap", "gre_decap_avst", "vxlan_decap", "vxlan_encap", "vtep_top")
 
 # What a variant's extra stages cost, in cycles.
 VARIANT_LATENCY = {
-    "hash_table_4k_lat4": "lookup +1 cycle (asserted by tb/hash_table)",
+    "hash_table_vni": "lookup 5 cycles, 2 fewer (asserted by tb/hash_table)",
 }
 
 # The goals of issue 27, on LFE5UM-85F speed 8, routed (a placement estimate does not count):
@@ -63,7 +63,7 @@ ANCHOR = "eth_axis_rx"
 ANCHOR_FIGURES = {256: (169.0, 800), 512: (162.0, 1500)}
 
 # Blocks without a bus width: built once (reported at 256 bits).
-WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_4k_lat4",
+WIDTH_INDEPENDENT = frozenset({"hash_table", "hash_table_4k", "hash_table_vni",
                                "allow_list", "block_csr", "gre_classify", "rss_hash",
                                "ts_clock"})
 
@@ -96,12 +96,15 @@ ECP5_TUNNEL_SLOTS = 4096
 # Blocks that are another parameter set of an RTL module: name -> (module, extra parameters).
 # Every top has one build (issue 27: the tunnel blocks are pipelined by construction).
 VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
+    # the tunnel table as vxlan_encap and vtep_top build it here
     "hash_table_4k": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS}),
-    "hash_table_4k_lat4": ("hash_table", {"SLOTS": ECP5_TUNNEL_SLOTS, "LOOKUP_LATENCY": 4}),
+    # the VNI table as vxlan_decap and geneve_decap build it
+    "hash_table_vni": ("hash_table", {"KEY_W": 24, "VALUE_W": 13, "SLOTS": 8192,
+                                      "LOOKUP_LATENCY": 5, "SDP_MEM": 0}),
 }
 
 # The build a variant is compared with, where it is not its RTL module's default build.
-VARIANT_BASE = {"hash_table_4k_lat4": "hash_table_4k"}
+VARIANT_BASE: dict[str, str] = {}
 
 
 def variant_base(block: str) -> str:
@@ -127,11 +130,12 @@ DESCRIPTIONS = {
     "axis_to_avst": "AXI4-Stream to Avalon-ST adapter (the shell's output)",
     "gre_decap_avst": "gre_decap in the Avalon-ST shell (N3000-style)",
     "axis_frame_fifo": "store-and-forward frame FIFO (vxlan_encap's, 32 KiB)",
-    "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots)",
+    "hash_table": "2-bank x 4-way hash table (vxlan_encap's tunnel table, 32K slots, lookup "
+                  "in 7 cycles)",
     "hash_table_4k": "the same table with 4096 slots, as vxlan_encap and vtep_top are built "
                      "here",
-    "hash_table_4k_lat4": "hash_table_4k with the read words registered before the "
-                          "comparisons (LOOKUP_LATENCY 4, +1 cycle)",
+    "hash_table_vni": "the VNI table as vxlan_decap and geneve_decap build it (8192 slots, "
+                      "24-bit key, lookup in 5 cycles)",
     "vxlan_decap": "VXLAN decap top: the decap shell (keep check + ip_front + descriptor "
                    "queue + axis_edit + CSRs) + vxlan_decap_classify + VNI table (8192 slots)",
     "geneve_decap": "Geneve decap top: the decap shell + geneve_decap_classify (inner window "
@@ -182,10 +186,13 @@ def module_params(module: str, width: int) -> dict[str, int]:
     if module == "allow_list":
         # As gre_decap instantiates it: the block-RAM words registered before the match.
         return {"LOOKUP_LATENCY": 4}
-    if module in ("hash_table", "gre_classify", "rss_hash", "ts_clock"):
+    if module == "hash_table":
+        # As vxlan_encap instantiates its tunnel table (its default size; simple dual-port).
+        return {"LOOKUP_LATENCY": 7, "SDP_MEM": 1}
+    if module in ("gre_classify", "rss_hash", "ts_clock"):
         # Not bus-width dependent: the same block at every width, with its defaults as the
-        # tops instantiate it (vxlan_encap's tunnels; gre_decap's allow list and classifier,
-        # which reads the front end's tap).
+        # tops instantiate it (gre_decap's classifier, which reads the front end's tap; the
+        # capture port's RSS hash and clock).
         return {}
     if module == "axis_frame_meter":
         return {"KEEP_W": width // 8}
@@ -287,13 +294,6 @@ def files_hash(files: list[Path], root: Path = ROOT) -> str:
 UNROUTED = ("Placed, not routed: router1 does not converge in a session here (the tables' and "
             "the frame FIFO's block RAMs crowd the routing), so nextpnr names no path.")
 TIMING_NOTES: dict[str, str] = {
-    "hash_table_4k": (
-        "A bucket RAM's output (`DOB`) → the eight key comparisons → the value register "
-        "`rs_value`. Next: `hash_table_4k_lat4` registers the words read (+1 cycle)."),
-    "hash_table_4k_lat4": (
-        "A bucket RAM's output register (`DOA`) → the eight way comparisons and their priority "
-        "→ the value multiplexer → `rs_value`, 2.7 and 2.4 ns of wire. Next: `LOOKUP_LATENCY` 5, "
-        "as the decap tops build it (chunked matches registered before the select)."),
     "axis_edit": (
         "Meets the goal at 256 and 512 bits; at 512 its path is the checksum tree's first "
         "stage (S1's sum words into two adder levels, 2.2 ns on one wire). Next: 64 and 128 "

@@ -1656,7 +1656,7 @@ def section_todo(synth: Synth) -> list[str]:
     return [f"**Still to measure** ({len(todo)} configuration(s)). Each is CPU time only; the "
             "tops take 10–20 min each on one core placed (Yosys 3–5 min, nextpnr's placer "
             "5–15 min); routed, 13–24 min for a GRE top, 5–21 min for a VXLAN decap top "
-            "and over an hour for the VXLAN encap and VTEP tops (`hash_table_4k_lat4`: 70 min); "
+            "and 15–20 min for the VXLAN encap top; "
             "the parsers and register slices minutes:", "",
             table(["module", "widths", "command"], rows, "lll"), ""]
 
