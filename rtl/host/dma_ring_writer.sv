@@ -885,6 +885,11 @@ module dma_ring_writer
     logic [MCP-1:0] m_stall_c;
     logic [MCP-1:0] m_go_c;
     logic [MCP-1:0] m_fill_c;
+    logic           s_v_q;       // the stall's copies of m_v_q, m_free_q, m_lastb_q (below)
+    logic           s_free_q;
+    logic           s_lastb_q;
+    logic           s_go;        // m_go and m_fill from them
+    logic           s_fill;
 
     assign m_nbf = (m_noff_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0)
                    || (&m_noff_q[LOG_BB-1:LOG_KW] && (m_left_q == NB_W'(2) ? m_wxl_q : m_rl_q != '0));
@@ -892,9 +897,10 @@ module dma_ring_writer
     always_comb begin
         m_v_d      = m_fill ? cmd_valid && !c_skip : m_v_q;
         m_lastb_d  = m_fill ? c_nst == NB_W'(1) : m_go ? m_left_q == NB_W'(2) : m_lastb_q;
-        m_newblk_d = m_fill ? c_nb0 : m_go ? m_nbf : m_newblk_q;
+        m_newblk_d = s_fill ? c_nb0 : s_go ? m_nbf : m_newblk_q;
         // the pending flag of the slot the beat opens: the head's queue's for a new record
-        m_stall_d  = m_newblk_d && (m_fill ? np_q[c_q] : np_q[m_q_q]);
+        // (m_fill and m_go as the stall's copies give them, so its input stays beside it)
+        m_stall_d  = m_newblk_d && (s_fill ? np_q[c_q] : np_q[m_q_q]);
         // to_v_q and fl_room_q as they are next cycle
         m_free_d   = !(!to_take && (to_v_q || (to_cd_q == '0 && req_any_q)))
                      && fl_ok;
@@ -929,6 +935,26 @@ module dma_ring_writer
 
     assign m_go_c   = m_v_c & m_free_c & ~m_stall_c;
     assign m_fill_c = ~m_v_c | (m_go_c & m_lastb_c);
+
+    // The stall's own copies of M0's gating state, so m_stall_q's input is a LUT of its fill
+    // and go from registers beside it, not the shared m_fill net (which reaches the command
+    // FIFO's pop and the flush logic across the die). Each copy's next state reads the copy
+    // itself, so synthesis cannot merge it with the m_*_q it copies; s_free_q, whose next
+    // state reads no register of its own, resets to 1 instead: after reset s_v_q is 0, so its
+    // value is not read until it has loaded m_free_d like m_free_q.
+    assign s_go   = s_v_q && s_free_q && !m_stall_q;
+    assign s_fill = !s_v_q || (s_go && s_lastb_q);
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            s_v_q    <= 1'b0;
+            s_free_q <= 1'b1;
+        end else begin
+            s_v_q    <= s_fill ? cmd_valid && !c_skip : s_v_q;
+            s_free_q <= m_free_d;
+        end
+        s_lastb_q <= s_fill ? c_nst == NB_W'(1) : s_go ? m_left_q == NB_W'(2) : s_lastb_q;
+    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
