@@ -319,10 +319,7 @@ module block_csr #(
     logic              e3_valid_q;
     logic [SLOT_W-1:0] e3_slot_q;  // data
     logic [15:0]       e3_len_q;   // data
-    logic [127:0]      e3_word_q;  // data: E3's counter as read in E2
-    logic              e3_zero_q;  // data: E3's counter counts from zero (flag or clear)
-    logic              e3_fwd_q;   // data: E3's counter was written in E2's cycle: use upd_q
-    logic [127:0]      upd_q;      // data: the last word written
+    logic [127:0]      e3_word_q;  // data: E3's counter as it stands (read, forwarded or zero)
     logic              t1_valid_q;
     logic [15:0]       t1_len_q;   // data
     logic              t2_valid_q;
@@ -357,9 +354,16 @@ module block_csr #(
     logic [127:0] cnt_mem_a [DEPTH]; // read by the events (E2)
     logic [127:0] cnt_mem_b [DEPTH]; // read by AXI4-Lite
 
-    // E2 reads its counter; the E3 event writing the same counter in this cycle is forwarded
-    // in E3 (upd_q). E3's zero flag is its counter's flag as it will be in E3: cleared by the
-    // E3 event on the same counter now, set by the clear acted on now or in the next cycle.
+    // E2 reads its counter into e3_word_q; the E3 event writing the same counter in this cycle
+    // is forwarded there (its sum, not the word read), and a counter that reads as zero in E3
+    // loads zero: its flag as it will be in E3 (cleared by the E3 event on the same counter
+    // now, set by the clear acted on now or in the next cycle). So E3 adds to one register and
+    // the forward's select is one LUT after the adders' carry chains, not one before them.
+    logic e2_fwd;
+    logic e2_zero;
+    assign e2_fwd  = e3_valid_q && e3_slot_q == e2_slot_q;
+    assign e2_zero = clear_q || (!e2_fwd && (clear_qq || cnt_zero_q[e2_slot_q]));
+
     always_ff @(posedge clk) begin
         e1_slot_q <= stat_outcome[SLOT_W-1:0];
         e1_len_q  <= stat_len;
@@ -367,26 +371,19 @@ module block_csr #(
         e2_len_q  <= e1_len_q;
         e3_slot_q <= e2_slot_q;
         e3_len_q  <= e2_len_q;
-        e3_word_q <= cnt_mem_a[e2_slot_q];
-        e3_fwd_q  <= e3_valid_q && e3_slot_q == e2_slot_q;
-        e3_zero_q <= clear_q
-                  || (!(e3_valid_q && e3_slot_q == e2_slot_q)
-                      && (clear_qq || cnt_zero_q[e2_slot_q]));
+        e3_word_q <= e2_zero ? 128'd0 : e2_fwd ? {upd_pkts, upd_bytes} : cnt_mem_a[e2_slot_q];
         t1_len_q  <= tx_len;
         t2_len_q  <= t1_len_q;
     end
 
-    // E3: read-modify-write, (zero ? 0 : count) + increment
-    logic [127:0] e3_base;
-    assign e3_base   = e3_zero_q ? 128'd0 : e3_fwd_q ? upd_q : e3_word_q;
-    assign upd_pkts  = e3_base[127:64] + 64'd1;
-    assign upd_bytes = e3_base[63:0] + {48'd0, e3_len_q};
+    // E3: read-modify-write, count + increment
+    assign upd_pkts  = e3_word_q[127:64] + 64'd1;
+    assign upd_bytes = e3_word_q[63:0] + {48'd0, e3_len_q};
 
     always_ff @(posedge clk) begin
         if (e3_valid_q) begin
             cnt_mem_a[e3_slot_q] <= {upd_pkts, upd_bytes};
             cnt_mem_b[e3_slot_q] <= {upd_pkts, upd_bytes};
-            upd_q                <= {upd_pkts, upd_bytes};
         end
     end
 
