@@ -207,14 +207,13 @@ module vxlan_encap_classify
 
     // ---- the key --------------------------------------------------------------------------
     // Every frame is looked up in H (the answer lands in H+LOOKUP_LATENCY, with E5's results
-    // held as long). The
-    // key is captured by beat position beside the window, from the registered beat that
-    // hdr_capture writes into it, so in H it is registers only and the table's hash is the
-    // only logic before its index register: the tag from bytes 12..13, the VLAN ID (zero
-    // untagged) from 14..15 (the same beat), and the inner destination address from 30..33
-    // or, after a tag, 34..37 (the tag known by their beat: the same beat or an earlier one).
-    // A frame too short for a byte keeps an older frame's: such a frame is not IPv4, and its
-    // answer is not used.
+    // held as long). The key's bytes are captured by beat position beside the window, from the
+    // registered beat that hdr_capture writes into it, each byte under its beat's enable
+    // alone: the tag from bytes 12..13, the VLAN ID from 14..15 (the same beat), the inner
+    // destination address from 30..33 and from 34..37. The key selects between them by the
+    // tag (zero VLAN ID untagged; 34..37 after a tag), one LUT before the table's hash, so no
+    // compare of the beat reaches a capture enable. A frame too short for a byte keeps an older
+    // frame's: such a frame is not IPv4, and its answer is not used.
     localparam int KB_TAG = 12 / KEEP_W;      // the beat of bytes 12..15
 
     function automatic logic [7:0] bb(input int i);   // byte i, where the beat holds it
@@ -222,25 +221,24 @@ module vxlan_encap_classify
     endfunction
 
     logic        kv_vlan_q;
-    logic [11:0] kv_vid_q;
-    logic [31:0] kv_dip_q;
+    logic [11:0] kv_vid_q;      // data: bytes 14..15 as captured, tagged or not
+    logic [31:0] kv_dip_q;      // data: bytes 30..33 (untagged frame's address)
+    logic [31:0] kv_dip_t_q;    // data: bytes 34..37 (tagged frame's address)
 
     always_ff @(posedge clk) begin
-        logic tag_now, vlan_now;
-        tag_now  = {bb(12), bb(13)} == ET_VLAN;
-        vlan_now = beat_wen[KB_TAG] ? tag_now : kv_vlan_q;
         if (beat_wen[KB_TAG]) begin
-            kv_vlan_q <= tag_now;
-            kv_vid_q  <= tag_now ? {bb(14)[3:0], bb(15)} : 12'd0;
+            kv_vlan_q <= {bb(12), bb(13)} == ET_VLAN;
+            kv_vid_q  <= {bb(14)[3:0], bb(15)};
         end
         for (int j = 0; j < 4; j++) begin
-            if (beat_wen[(30 + j) / KEEP_W] && !vlan_now) kv_dip_q[8*(3-j) +: 8] <= bb(30 + j);
-            if (beat_wen[(34 + j) / KEEP_W] &&  vlan_now) kv_dip_q[8*(3-j) +: 8] <= bb(34 + j);
+            if (beat_wen[(30 + j) / KEEP_W]) kv_dip_q[8*(3-j) +: 8]   <= bb(30 + j);
+            if (beat_wen[(34 + j) / KEEP_W]) kv_dip_t_q[8*(3-j) +: 8] <= bb(34 + j);
         end
     end
 
     assign lk_valid = hdr_valid;
-    assign lk_key   = {kv_vlan_q, kv_vid_q, kv_dip_q};
+    assign lk_key   = {kv_vlan_q, kv_vlan_q ? kv_vid_q : 12'd0,
+                       kv_vlan_q ? kv_dip_t_q : kv_dip_q};
 
     // ---- E1: the tag, the IPv4 header after it, "ends before" flags -------------------------
     logic                    e1_valid_q, e1_vlan_q, e1_et_ok_q, e1_bad_q, e1_over_q;
