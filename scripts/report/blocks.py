@@ -299,37 +299,41 @@ TIMING_NOTES: dict[str, str] = {
         "stage (S1's sum words into two adder levels, 2.2 ns on one wire). Next: 64 and 128 "
         "bits, not routed (the tops build 256 and 512)."),
     "gre_decap": (
-        "At 256 bits the decap shell's counters (`block_csr`: an event register `e3_fwd_q` "
-        "into a counter word's increment); at 512 bits the classifier's G3: a kept copy of the "
-        "tag count `g2_tags_c_q` through one LUT into the head enables' set/reset pins "
-        "(`g3_head_en_q`), 3.3 ns across the die. Next: those head enables cleared through "
-        "their data inputs, from per-group copies of the condition, so no reset net spans the "
-        "die."),
+        "At 256 bits, seed 1, the allow list's programming side (the word being formed, "
+        "`cur_c_q`, through four LUTs into a table's write data; seeds 2 and 3 meet the goal); "
+        "at 512 bits the classifier's G3: a tag copy `g2_tags_c_q` through LUTs that synthesis "
+        "shares between the head enables and the head bytes' selects, 2.1 and 3.4 ns of wire, "
+        "into `g3_head_q`. Next: each head byte's source registered one-hot in G2 (from "
+        "`g1_l2_q`), so G3 is an AND-OR of registers, and the allow list's word select from "
+        "registers."),
     "gre_decap_avst": (
-        "The input adapter's register slice (`reg_slice`): its output register's enable over "
-        "the whole beat is three LUTs from the Avalon valid, with 2.4 and 2.6 ns of wire "
-        "between them. Next: the slice's data registers loaded whenever their side is free "
-        "(valid kept apart), one LUT from registers; `reg_slice` is `axis_skid`'s core, so "
-        "every top is routed again after it."),
+        "The allow list's VALID read for a table write (`vrd_idx_q` through the 64-way select "
+        "into `v_save_q`, 1.6, 0.9, 1.3 and 0.9 ns of wire), on the AXI4-Lite side. Next: "
+        "VALID read in two registered halves, or kept in LUT RAM with a registered index."),
     "vxlan_decap": (
-        "The decap shell's descriptor queue (`sync_fifo`, output slice 0): its output-valid "
-        "register through two LUTs into the slice's enable, with 1.7, 1.6 and 2.3 ns of wire. "
-        "Next: that enable from registers alone (the slice loaded whenever it is free, as "
-        "`axis_frame_fifo`'s output register is), and a route at 512 bits."),
+        "Meets the goal at 256 bits; its path is the VNI table's hit into the descriptor "
+        "queue's input. Next: a route at 512 bits."),
     "geneve_decap": (
-        "Inside the classifier's A4: the held choice of K (`a3_k_q`), 2.5 ns of wire, and the "
-        "n - K subtract and the limit compare in series into `a4_dlt_q`. Next: K + limit "
-        "registered from the held K a stage earlier, so A4 is one compare from registers."),
+        "The join's pop of the tap queue: the head record's `wait_iw` bit (the queue's output "
+        "register) through the pop's LUT into the queue's output enables, 2.0, 2.0 and 1.1 ns "
+        "of wire. Next: the head's `wait_iw` kept in a register of its own beside the join "
+        "(loaded with the output register), so the pop is one LUT from registers near it."),
     "vxlan_encap": (
-        "The tunnel table's select, its first level: a way's chunk matches `key_eq_q` through "
-        "three LUTs (the way's hit) and 2.4 ns of wire into a pair's registered value `v1`. "
-        "Next: the way hits registered beside the chunk matches (`hash_table` is shared, so "
-        "every top with a table is routed again after it)."),
-    "vtep_top": UNROUTED + (" Next: route it (vxlan_encap alone now routes in 18 minutes); it "
-                           "is as fast as its slower direction."),
+        "The frame FIFO's write enable: its registered `s_axis_tready` through three LUTs to a "
+        "block RAM tile's `WEB` across the die (1.4 and 3.4 ns of wire), where the tunnel "
+        "table's 81 block RAMs push the FIFO's tiles away. Next: each RAM tile's write port "
+        "registered beside the tile (one cycle, the frame committed a cycle later)."),
+    "vtep_top": (
+        "Placed, not routed: router1 does not converge in a session here (the tables' and the "
+        "frame FIFO's block RAMs crowd the routing), so nextpnr names no path. Next: a route "
+        "with a longer limit; it is as fast as its slower direction."),
     "dma_ring_writer": (
-        "The mover's start (M0): `m_v_q` through its decision LUT, 1.7 ns to the timeout "
-        "flush's logic and 1.7 ns back into the command queue's spare-slot select, into "
-        "`m_stall_q`. Next: both stall candidates from kept copies of the mover's registers, "
-        "selected last, so the pop does not cross to the flush logic and back; a route at 512 bits."),
+        "The queue limit read at E1: a copy of the frame's queue `e1_lq`, 2.6 ns of wire and "
+        "the 16-way select of `q_lim` (four LUT levels) into `e2_lim`. Next: the limit table "
+        "read in two registered halves (or from LUT RAM by a registered index); a route at 512 "
+        "bits."),
+    "pkt_gen": (
+        "At 256 bits the output register's clear: `rate_nz_q` through the beat's valid logic "
+        "into the set/reset pins of `m_axis_tdata` (1.5 and 1.6 ns of wire). Next: the output "
+        "data loaded whenever the register is free, with no clear."),
 }

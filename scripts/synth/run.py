@@ -976,7 +976,9 @@ def write_results(args: argparse.Namespace, results: list[dict[str, Any]],
                  **e}
         by_key[k] = e
     order = {m: i for i, m in enumerate(MODULES)}
-    merged = sorted(by_key.values(), key=lambda e: (order.get(e["module"], 99), e["width"]))
+    # (a build no longer in the matrix, e.g. a retired variant, is dropped)
+    merged = sorted((e for e in by_key.values() if e["module"] in order),
+                    key=lambda e: (order[e["module"]], e["width"]))
     # Seed spread: any entry with several seeds.
     spread = []
     for e in merged:
