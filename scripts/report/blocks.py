@@ -103,14 +103,6 @@ VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
                                       "LOOKUP_LATENCY": 5, "SDP_MEM": 0}),
 }
 
-# The build a variant is compared with, where it is not its RTL module's default build.
-VARIANT_BASE: dict[str, str] = {}
-
-
-def variant_base(block: str) -> str:
-    """The block a variant's fmax is compared with (docs/performance.md)."""
-    return VARIANT_BASE.get(block, VARIANTS[block][0])
-
 DESCRIPTIONS = {
     "axis_skid": "AXI4-Stream register slice",
     "axis_keep_check": "tkeep contract check at each top's input (marks bad frames)",
