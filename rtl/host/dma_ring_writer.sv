@@ -920,17 +920,21 @@ module dma_ring_writer
         end
     end
 
-    (* keep *) always_ff @(posedge clk) begin
-        if (rst) begin
-            m_v_c     <= '0;
-            m_free_c  <= '0;
-            m_stall_c <= '0;
-        end else begin
-            m_v_c     <= {MCP{m_v_d}};
-            m_free_c  <= {MCP{m_free_d}};
-            m_stall_c <= {MCP{m_stall_d}};
+    // One always_ff per copy: the copies of one vector in one block are one flip-flop cell,
+    // which synthesis narrows to one bit whatever the keep.
+    for (genvar k = 0; k < MCP; k++) begin : g_m_copy
+        (* keep *) always_ff @(posedge clk) begin
+            if (rst) begin
+                m_v_c[k]     <= 1'b0;
+                m_free_c[k]  <= 1'b0;
+                m_stall_c[k] <= 1'b0;
+            end else begin
+                m_v_c[k]     <= m_v_d;
+                m_free_c[k]  <= m_free_d;
+                m_stall_c[k] <= m_stall_d;
+            end
+            m_lastb_c[k] <= m_lastb_d;
         end
-        m_lastb_c <= {MCP{m_lastb_d}};
     end
 
     assign m_go_c   = m_v_c & m_free_c & ~m_stall_c;
@@ -1396,11 +1400,16 @@ module dma_ring_writer
         logic [1:0]        m2b_vc;    // m2_v: a beat (the carry's enables)
         logic [DATA_W-1:0] in_w;
 
-        (* keep *) always_ff @(posedge clk) begin
-            m2b_rdc <= {NCP{m2_rd}};
-            m2b_j0c <= {2{m2_j == '0}};
-            if (rst) m2b_vc <= '0;
-            else     m2b_vc <= {2{m2_v}};
+        // (one always_ff per copy, as M0's copies)
+        for (genvar c = 0; c < NCP; c++) begin : g_rd_copy
+            (* keep *) always_ff @(posedge clk) m2b_rdc[c] <= m2_rd;
+        end
+        for (genvar c = 0; c < 2; c++) begin : g_hv_copy
+            (* keep *) always_ff @(posedge clk) begin
+                m2b_j0c[c] <= m2_j == '0;
+                if (rst) m2b_vc[c] <= 1'b0;
+                else     m2b_vc[c] <= m2_v;
+            end
         end
 
         always_comb begin

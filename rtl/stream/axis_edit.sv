@@ -769,7 +769,9 @@ module axis_edit #(
     logic [A_W-1:0]       s0_a;
     logic [DATA_W+KW-1:0] s0_b;
     // The slot's flags that select S1's beats, one copy per 8 bytes (kept: each drives the
-    // select of 128 data bits, not the whole beat's)
+    // select of 128 data bits, not the whole beat's). Each copy is its own always_ff: the
+    // copies of one vector in one block are one flip-flop cell, which synthesis narrows to
+    // one bit whatever the keep.
     logic [NG-1:0]        s0_virt, s0_vone, s0_bnone;
     logic                 s0_fold, s0_b_user;
     logic                 s0_lo_gt, s0_lo_eq, s0_hi_lt, s0_hi_eq;
@@ -779,10 +781,12 @@ module axis_edit #(
     sh_t                  s0_sh;
     st_t                  s0_st;
 
-    (* keep *) always_ff @(posedge clk) begin
-        s0_virt  <= {NG{p_virt_q}};
-        s0_vone  <= {NG{p_vone_q}};
-        s0_bnone <= {NG{a_last_q}}; // A is the frame's last beat: B is not the frame's
+    for (genvar g = 0; g < NG; g++) begin : g_s0_copy
+        (* keep *) always_ff @(posedge clk) begin
+            s0_virt[g]  <= p_virt_q;
+            s0_vone[g]  <= p_vone_q;
+            s0_bnone[g] <= a_last_q; // A is the frame's last beat: B is not the frame's
+        end
     end
 
     always_ff @(posedge clk) begin
