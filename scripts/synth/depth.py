@@ -41,6 +41,16 @@ For one (top, DATA_W):
    end registers (their net names) and the named nets they pass; the deepest is also given
    for the datapath and the control plane apart (:data:`CONTROL`).
 
+3. Kept copies (:func:`collapsed_copies`): a register assigned in a ``(* keep *) always_ff``
+   block is a copy kept apart for fan-out; in the netlist each of its bits must still be a
+   flip-flop of its own. Copies written as bits of one vector in one block (``c_q <=
+   {N{x}}``) are one flip-flop cell, and Yosys' wreduce narrows such a cell to one bit
+   whatever the keep, so the net's bits come out as one: such nets are listed under
+   ``kept_collapsed`` (tb/depth fails on any). The netlist is read, not the log's "Removed
+   top N bits ... from FF cell" lines: a cell with a reset or an enable is sliced by opt_dff
+   first and loses the register's name. Each copy in an always_ff of its own (one per
+   generate iteration) is a cell of its own and stays.
+
 Results are cached in build/depth/<top>_w<W>_<flow>/result.json, keyed by the hash of the
 RTL files the top uses, its parameters, the flow and the Yosys version: a repeated run with
 unchanged RTL reads the cache and takes no time (the netlist is kept gzipped beside it, so a
@@ -77,7 +87,7 @@ from blocks import dependencies, files_hash, module_params  # noqa: E402
 DEPTH_FLOW_VERSION = 1
 BUILD = ROOT / "build" / "depth"
 # Bump when the analysis of a netlist changes (results are recomputed from the kept netlist).
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 CARRY_PER_LEVEL = 8          # CCU2C cells that weigh one LUT level (see the docstring)
 ABC9_NO_VERIFY = "scratchpad -set abc9.verify 0"     # as scripts/synth/run.py
 FLOWS = ("fast", "ecp5")
@@ -415,7 +425,51 @@ def longest_paths(module: dict[str, Any], npaths: int = 1) -> dict[str, Any]:
     return {"paths": paths, "worst": worst, "cells": counts, "luts": lut}
 
 
-def analyze(netlist: Path, top: str, npaths: int = 1) -> dict[str, Any]:
+# ------------------------------------------------------------------------------- kept copies
+
+KEEP_FF = re.compile(r"\(\*\s*keep\s*\*\)\s*always_ff\b")
+# The left-hand side of a nonblocking assignment: its name, then any indices and fields.
+NB_LHS = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\[[^\];]*\]\s*)*(?:\.\s*\w+\s*)*<=(?!=)")
+
+
+def kept_registers(text: str) -> set[str]:
+    """The names of the registers assigned in the ``(* keep *) always_ff`` blocks of SV source
+    text (a block is its statement: ``begin`` ... the matching ``end``, or up to ``;``). The
+    headers of ``for`` loops are dropped first (their ``k <= N`` is a compare)."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    names: set[str] = set()
+    for m in KEEP_FF.finditer(text):
+        i = j = text.find(")", m.end()) + 1     # past the event control's "@(...)"
+        level = 0
+        for t in re.finditer(r"\bbegin\b|\bend\b|;", text[i:]):
+            level += {"begin": 1, "end": -1}.get(t.group(), 0)
+            if level <= 0 and t.group() != "begin":
+                j = i + t.end()
+                break
+        body = re.sub(r"\bfor\s*\([^)]*\)", "", text[i:j])
+        names.update(a.group(1) for a in NB_LHS.finditer(body))
+    return names
+
+
+def collapsed_copies(module: dict[str, Any], kept: set[str]) -> list[dict[str, Any]]:
+    """The nets of kept registers (by the last part of the net's name, indices dropped) whose
+    bits are fewer distinct nets than the register has bits (constant bits aside): copies
+    that synthesis made one flip-flop."""
+    out = []
+    for name, n in module["netnames"].items():
+        leaf = re.sub(r"\[[^\]]*\]", "", name).split(".")[-1].lstrip("\\")
+        if leaf not in kept:
+            continue
+        bits = _bits(n["bits"])
+        if len(set(bits)) < len(bits):
+            out.append({"net": name, "bits": len(bits), "distinct": len(set(bits))})
+    return sorted(out, key=lambda c: c["net"])
+
+
+def analyze(netlist: Path, top: str, npaths: int = 1,
+            kept: set[str] | None = None) -> dict[str, Any]:
+    """:func:`longest_paths` of the top's module, and (given the kept registers' names)
+    ``kept_collapsed``: :func:`collapsed_copies`."""
     opener = gzip.open if netlist.suffix == ".gz" else open
     with opener(netlist, "rt") as f:
         doc = json.load(f)
@@ -424,7 +478,10 @@ def analyze(netlist: Path, top: str, npaths: int = 1) -> dict[str, Any]:
     if name is None:
         cand = [n for n, m in mods.items() if m.get("attributes", {}).get("top")]
         name = cand[0] if cand else top
-    return longest_paths(mods[name], npaths)
+    r = longest_paths(mods[name], npaths)
+    if kept is not None:
+        r["kept_collapsed"] = collapsed_copies(mods[name], kept)
+    return r
 
 
 # ------------------------------------------------------------------------------- driver
@@ -488,7 +545,10 @@ def measure(top: str, width: int, flow: str = "fast", rtl: Path | None = None,
             cpu, wall = old.get("yosys_cpu_s", 0.0), old.get("yosys_wall_s", 0.0)
         except (OSError, ValueError):
             pass
-    a = analyze(netlist, top, npaths)
+    kept: set[str] = set()
+    for f in files:
+        kept |= kept_registers(f.read_text())
+    a = analyze(netlist, top, npaths, kept)
     r = {"key": key, "top": top, "width": width, "flow": flow, "params": params,
          "rtl": str(rtl), "files": [str(f.relative_to(rtl.parent)) for f in files],
          "yosys_cpu_s": round(cpu, 1), "yosys_wall_s": round(wall, 1), **a}
@@ -503,6 +563,9 @@ def describe(r: dict[str, Any], npaths: int = 1) -> str:
     w = r.get("worst", {})
     lines = [f"{r['top']} w{r['width']} ({r['flow']}, {src}): {r['luts']} LUTs; deepest "
              + "; ".join(f"{k} path {one(w[k])}" for k in ("data", "control") if k in w)]
+    for c in r.get("kept_collapsed", []):
+        lines.append(f"  kept copies collapsed: {c['net']} is {c['distinct']} flip-flop(s) "
+                     f"for {c['bits']} bits")
     for p in r["paths"][:npaths] + [p for p in w.values() if p not in r["paths"][:npaths]]:
         via = " -> ".join(p["via"][:8]) + (" ..." if len(p["via"]) > 8 else "")
         lines.append(f"  {p['cost']:6.2f}  {p['levels']:3d} lv {p['carry']:3d} cy "

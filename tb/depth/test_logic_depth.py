@@ -7,6 +7,10 @@ cells / 8 (on LFE5UM-85F-8 a LUT level with its routing takes ~1 ns, a CCU2C's c
 ns). Paths that start or end in the control plane (block_csr, axil_decode, the AXI4-Lite
 ports) are bounded apart from the datapath's.
 
+The same netlists show whether the copies a block keeps for fan-out exist: every bit of a
+register assigned in a ``(* keep *) always_ff`` block must be a flip-flop of its own
+(test_kept_copies; depth.collapsed_copies says why they may not be).
+
 The bounds: datapath cost <= DATA_BOUND = 9.5, control plane cost <= CONTROL_BOUND = 8.
 
 What justifies them: the blocks that route at or above the clock goal (``make synth``,
@@ -97,6 +101,16 @@ def test_logic_depth(top: str, width: int) -> None:
             + depth.describe(r, 5))
 
 
+@pytest.mark.parametrize("top,width", [pytest.param(t, w, id=f"{t}-w{w}") for t, w in PIPELINED])
+def test_kept_copies(top: str, width: int) -> None:
+    r = measure(top, width)
+    bad = r["kept_collapsed"]
+    assert not bad, (
+        f"{top} at {width} bits: kept copies made one flip-flop by synthesis (write each copy "
+        f"in an always_ff of its own, e.g. one per generate iteration): "
+        + "; ".join(f"{c['net']}: {c['distinct']} of {c['bits']} bits" for c in bad))
+
+
 # ---------------------------------------------------------------------- the analysis itself
 
 def _netlist(cells: dict, ports: dict) -> dict:
@@ -149,3 +163,26 @@ def test_narrow_shifts_drops_zero_amount_bits(tmp_path: Path) -> None:
     c = json.loads((tmp_path / "n.json").read_text())["modules"]["m"]["cells"]["s"]
     assert c["connections"]["B"] == [5, 6] and int(c["parameters"]["B_WIDTH"], 2) == 2
     assert int(c["parameters"]["B_SIGNED"], 2) == 0
+
+
+def test_kept_registers_reads_keep_blocks() -> None:
+    src = """
+    (* keep *) always_ff @(posedge clk) begin
+        for (int k = 0; k <= N; k++) a_q[k] <= x;   // a compare in the header is no register
+        if (rst) b_q <= '0;
+        else     b_q.f <= y;
+    end
+    always_ff @(posedge clk) c_q <= x;
+    for (genvar g = 0; g < 2; g++) begin : g_c
+        (* keep *) always_ff @(posedge clk) d_q[g] <= x;
+    end
+    e_q <= x;
+    """
+    assert depth.kept_registers(src) == {"a_q", "b_q", "d_q"}
+
+
+def test_collapsed_copies_flags_merged_bits() -> None:
+    m = {"netnames": {"u.c_q": {"bits": [5, 5, 5]}, "u.d_q": {"bits": [6, 7, "0", "0"]},
+                      "u.e_q": {"bits": [8, 8]}, "g[1].c_q[2]": {"bits": [9, 10]}}}
+    assert depth.collapsed_copies(m, {"c_q", "d_q"}) == [
+        {"net": "u.c_q", "bits": 3, "distinct": 1}]
