@@ -276,7 +276,7 @@ module pkt_gen #(
     logic signed [CW-1:0] dm_q;
     logic               s_v_q;        // a frame is being sent
     logic [15:0]        s_left_q;     // bytes left including this beat's
-    logic [15:0]        s_off_q;      // this beat's first byte
+    logic [NHB:0]       s_k_q;        // one-hot: this beat is header chunk k (NHB: past the header)
     logic [8*HB-1:0]    s_hdr_q;
     logic [63:0]        s_ts_q;
     logic               o_free;       // the output register can take a beat
@@ -309,17 +309,16 @@ module pkt_gen #(
         end
     end
 
-    // the beat: header bytes [off, off + KW) (the timestamp in 50..57), zeros past 64
+    // the beat: header chunk k (bytes [k * KW, k * KW + KW), the timestamp in 50..57) for the
+    // one-hot k, zeros past 64: an AND-OR of registers, with no compare
     function automatic logic [DATA_W-1:0] beat(input logic [8*HB-1:0] h, input logic [63:0] ts,
-                                               input logic [15:0] off);
+                                               input logic [NHB:0] k);
         logic [8*HB-1:0] f;
         logic [DATA_W-1:0] o;
         f = h;
         for (int i = 0; i < 8; i++) f[(50 + i)*8 +: 8] = ts[8*(7 - i) +: 8];
         o = '0;
-        for (int k = 0; k < NHB; k++) begin
-            if (32'(off) == k * KW) o = DATA_W'(f >> (k * DATA_W));
-        end
+        for (int c = 0; c < NHB; c++) o |= {DATA_W{k[c]}} & DATA_W'(f >> (c * DATA_W));
         return o;
     endfunction
 
@@ -357,19 +356,30 @@ module pkt_gen #(
     always_ff @(posedge clk) begin
         if (s_go) begin
             if (s_start) begin
-                s_hdr_q      <= h_hdr;
-                s_ts_q       <= ts_ns;
-                s_left_q     <= h_len - 16'(KW);
-                s_off_q      <= 16'(KW);
-                m_axis_tdata <= beat(h_hdr, ts_ns, '0);
-                m_axis_tkeep <= keep(h_len);
-                m_axis_tlast <= h_len <= 16'(KW);
+                s_hdr_q  <= h_hdr;
+                s_ts_q   <= ts_ns;
+                s_left_q <= h_len - 16'(KW);
+                s_k_q    <= (NHB+1)'(2);
             end else begin
-                s_left_q     <= s_left_q - 16'(KW);
-                s_off_q      <= s_off_q + 16'(KW);
-                m_axis_tdata <= beat(s_hdr_q, s_ts_q, s_off_q);
+                s_left_q <= s_left_q - 16'(KW);
+                s_k_q    <= s_k_q << 1;
+            end
+        end
+    end
+
+    // The output loads whenever it is free, by s_v_q alone (a frame's next beat, else a new
+    // frame's first, which is what leaves if one starts): no start or rate decision reaches
+    // its enables, and a load that no beat follows leaves tvalid low.
+    always_ff @(posedge clk) begin
+        if (o_free) begin
+            if (s_v_q) begin
+                m_axis_tdata <= beat(s_hdr_q, s_ts_q, s_k_q);
                 m_axis_tkeep <= keep(s_left_q);
                 m_axis_tlast <= s_left_q <= 16'(KW);
+            end else begin
+                m_axis_tdata <= beat(h_hdr, ts_ns, (NHB+1)'(1));
+                m_axis_tkeep <= keep(h_len);
+                m_axis_tlast <= h_len <= 16'(KW);
             end
         end
     end

@@ -342,10 +342,12 @@ module gre_classify
     logic [15:0]        g2_hc_m_q;                 // m' (inner bytes 0, 1 rewritten)
     logic [15:0]        g2_proto_q;
     logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
-    // Kept copies of the tag count, one per 8 head bytes: one register drives G3's whole
-    // 40-byte head, bytes and enables, which a 512-bit build spreads across the die.
-    localparam int HEAD_GROUPS = HEAD_BYTES / 8;
-    logic [HEAD_GROUPS-1:0][2:0] g2_tags_c_q;
+    // Each head byte's source, one-hot, registered per byte from the L2 length: G3 is then an
+    // AND-OR of registers beside each byte, and no register drives the whole 40-byte head.
+    logic [HEAD_BYTES-1:0] g2_src_l2_q;            // the outer Ethernet header's byte j
+    logic [HEAD_BYTES-1:0] g2_src_phi_q, g2_src_plo_q; // the GRE protocol's high / low byte
+    logic [HEAD_BYTES-1:0] g2_src_tos_q;           // the inner ECN byte (when rewritten)
+    logic [HEAD_BYTES-1:0] g2_src_hc_q;            // the inner IPv4 checksum (patched in G4)
     logic [22*8-1:0]    g2_l2_bytes_q;
     // A decapsulation's shift and length for this payload kind; G3 picks them or the
     // unchanged frame's by the action, so the decision's register is the end of its path.
@@ -396,10 +398,30 @@ module gre_classify
         if (rst) g2_valid_q <= 1'b0;
     end
 
-    (* keep *) always_ff @(posedge clk) begin
-        for (int t = 0; t < 3; t++) begin
-            g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
-            for (int c = 0; c < HEAD_GROUPS; c++) g2_tags_c_q[c][t] <= g1_l2_q == 5'(14 + 4 * t);
+    always_ff @(posedge clk) begin
+        for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
+    end
+
+    // One always_ff per byte, kept: equal selects of different bytes stay separate registers
+    // (Yosys merges equal flip-flops, and copies assigned in one always_ff, even when kept).
+    for (genvar j = 0; j < HEAD_BYTES; j++) begin : g_head_src
+        (* keep *) always_ff @(posedge clk) begin
+            logic l2, phi, plo, tos, hc;
+            l2 = 1'b0; phi = 1'b0; plo = 1'b0; tos = 1'b0; hc = 1'b0;
+            for (int t = 0; t < 3; t++) begin
+                if (g1_l2_q == 5'(14 + 4 * t)) begin
+                    l2  = l2  || j < 12 + 4*t;
+                    phi = phi || j == 12 + 4*t;
+                    plo = plo || j == 13 + 4*t;
+                    tos = tos || j == 15 + 4*t;
+                    hc  = hc  || j == 24 + 4*t || j == 25 + 4*t;
+                end
+            end
+            g2_src_l2_q[j]  <= l2;
+            g2_src_phi_q[j] <= phi;
+            g2_src_plo_q[j] <= plo;
+            g2_src_tos_q[j] <= tos;
+            g2_src_hc_q[j]  <= hc;
         end
     end
 
@@ -468,46 +490,29 @@ module gre_classify
     end
 
     // The head loads in every cycle (G4 reads it under g3_valid_q): no valid enables its
-    // 360 registers. The outer Ethernet header up to its EtherType (t tags), which becomes
-    // the GRE protocol; the inner ECN byte and checksum follow. Byte j reads the tag copy
-    // of its group.
-    always_ff @(posedge clk) begin
-        logic [2:0] tags;
-        g3_head_q    <= '0;
-        g3_hc_at_q   <= '0;
-        for (int j = 0; j < HEAD_BYTES; j++) begin
-            tags = g2_tags_c_q[j / 8];
-            for (int t = 0; t < 3; t++) begin
-                if (tags[t]) begin
-                    if (j < 12 + 4*t) begin
-                        g3_head_q[8*j +: 8] <= g2_l2_bytes_q[8*j +: 8];
-                    end else if (j == 12 + 4*t) begin
-                        g3_head_q[8*j +: 8] <= g2_proto_q[15:8];
-                    end else if (j == 13 + 4*t) begin
-                        g3_head_q[8*j +: 8] <= g2_proto_q[7:0];
-                    end else if (j == 15 + 4*t && g2_ecn_set_q) begin
-                        g3_head_q[8*j +: 8] <= g2_tos_q;
-                    end
-                end
-            end
+    // 360 registers. The outer Ethernet header up to its EtherType, which becomes the GRE
+    // protocol; the inner ECN byte and checksum follow. Each byte is an AND-OR of its own
+    // source selects (G2) and its sources; its enable likewise.
+    for (genvar j = 0; j < HEAD_BYTES; j++) begin : g_head
+        logic [7:0] l2_byte;
+        if (j < 22) begin : g_l2
+            assign l2_byte = g2_l2_bytes_q[8*j +: 8];
+        end else begin : g_no_l2
+            assign l2_byte = 8'h00;
         end
-        for (int t = 0; t < 3; t++) g3_hc_at_q[t] <= g2_tags_q[t] && g2_ecn_set_q && !g2_p_v6_q;
+        always_ff @(posedge clk) begin
+            g3_head_q[8*j +: 8] <= ({8{g2_src_l2_q[j]}} & l2_byte)
+                                 | ({8{g2_src_phi_q[j]}} & g2_proto_q[15:8])
+                                 | ({8{g2_src_plo_q[j]}} & g2_proto_q[7:0])
+                                 | ({8{g2_src_tos_q[j] && g2_ecn_set_q}} & g2_tos_q);
+            g3_head_en_q[j] <= g2_src_l2_q[j] || g2_src_phi_q[j] || g2_src_plo_q[j]
+                            || (g2_src_tos_q[j] && g2_ecn_set_q)
+                            || (g2_src_hc_q[j] && g2_ecn_set_q && !g2_p_v6_q);
+        end
     end
 
-    // The head's enables as AND-ORs of the tag copy and the byte's conditions (no default
-    // and if-chain, from which synthesis would build a set/reset net shared by bytes of
-    // several groups): each enable is one LUT beside its register.
     always_ff @(posedge clk) begin
-        logic [2:0] tags, cond;
-        for (int j = 0; j < HEAD_BYTES; j++) begin
-            tags = g2_tags_c_q[j / 8];
-            for (int t = 0; t < 3; t++) begin
-                cond[t] = (j < 14 + 4*t)
-                       || (j == 15 + 4*t && g2_ecn_set_q)
-                       || ((j == 24 + 4*t || j == 25 + 4*t) && g2_ecn_set_q && !g2_p_v6_q);
-            end
-            g3_head_en_q[j] <= |(tags & cond);
-        end
+        for (int t = 0; t < 3; t++) g3_hc_at_q[t] <= g2_tags_q[t] && g2_ecn_set_q && !g2_p_v6_q;
     end
 
     // ---- G4: the descriptor -----------------------------------------------------------------
