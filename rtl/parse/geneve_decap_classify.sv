@@ -548,8 +548,11 @@ module geneve_decap_classify
         logic [K_W-1:0]    k;        // the K the window was taken at
     } irec_t;
 
+    // Words in the RAM of each of the join's queues (iw_fifo, tap_fifo), which the join mirrors.
+    localparam int JQ_DEPTH = 8;
+
     irec_t i_in, i_out;
-    logic  i_s_ready, i_valid, i_pop;
+    logic  i_s_ready, i_valid, i_pop_m_q;
     // The compares J1 needs are made here, before the queue, so that J1 reads only flags: one
     // per case of the tap record's choice, which J1 ANDs with it. Each is two LUTs of A4's
     // registers at most (the EtherType compared in A3, the lengths in A4).
@@ -582,16 +585,16 @@ module geneve_decap_classify
 
     sync_fifo #(
         .WIDTH($bits(irec_t)),
-        .DEPTH(8),
+        .DEPTH(JQ_DEPTH),
         .BYPASS(1'b0)
     ) iw_fifo (
         .clk(clk), .rst(rst),
         .s_data(i_in), .s_valid(a4_emit_q), .s_ready(i_s_ready),
-        .m_data(i_out), .m_valid(i_valid), .m_ready(i_pop)
+        .m_data(i_out), .m_valid(i_valid), .m_ready(i_pop_m_q)
     );
 
     // The inner MACs (window bytes 0..11), written with the record above and popped by
-    // iw_pop_q (i_pop registered): the word popped from iw_fifo in cycle c is at this
+    // iw_pop_q (i_pop_q registered): the word popped from iw_fifo in cycle c is at this
     // queue's head in cycle c + 1. It holds one word more than iw_fifo at most (the one
     // popped there and not yet here): 16 words.
     logic [12*8-1:0] iw_macs_out;
@@ -1002,20 +1005,20 @@ module geneve_decap_classify
 
     trec_t  t_out;
     twide_t tw_out;
-    logic   t_s_ready, t_valid, t_pop, tw_s_ready, tw_valid;
-    logic   j1_valid_q;     // J1 holds a record (t_pop registered)
+    logic   t_s_ready, t_valid, t_pop_m_q, tw_s_ready, tw_valid;
+    logic   j1_valid_q;     // J1 holds a record (t_pop_q registered)
 
     sync_fifo #(
         .WIDTH($bits(trec_t)),
-        .DEPTH(8),
+        .DEPTH(JQ_DEPTH),
         .BYPASS(1'b0)
     ) tap_fifo (
         .clk(clk), .rst(rst),
         .s_data(v5_q), .s_valid(v5_valid_q), .s_ready(t_s_ready),
-        .m_data(t_out), .m_valid(t_valid), .m_ready(t_pop)
+        .m_data(t_out), .m_valid(t_valid), .m_ready(t_pop_m_q)
     );
 
-    // Written with the record above and popped by j1_valid_q (t_pop registered): the word
+    // Written with the record above and popped by j1_valid_q (t_pop_q registered): the word
     // popped from tap_fifo in cycle c is at this queue's head in cycle c + 1, when J2 loads
     // it. It holds one word more than tap_fifo at most: 16 words.
     sync_fifo #(
@@ -1031,37 +1034,117 @@ module geneve_decap_classify
     // =======================================================================================
     // The join: a frame that reaches step 9 takes its window record; the others go on and
     // their window records are discarded as they come (skip_q of them still to come, or in
-    // the queue ahead of the next frame's). Both queues end in a register (no bypass) and
-    // skip_q's "not zero" is a register too, so the pops are one LUT from registers: they
-    // drive the queues' output enables and J1's valid only (J1's fields load every cycle).
+    // the queue ahead of the next frame's). The pops drive the queues' output enables, so
+    // they are registers, decided a cycle ahead from a mirror of the queues kept beside the
+    // join: each queue's output valid and its RAM's empty and one-word flags (the same
+    // updates as sync_fifo's), and the wait_iw bits of the tap queue's words (its output
+    // register's, its RAM head's, the rest by slot). No queue output reaches a pop.
     // =======================================================================================
+    localparam int JQ_PW = $clog2(JQ_DEPTH);
+
+    logic t_pop_q, i_pop_q, joined_q;       // this cycle's pops; a pair joined
+    logic t_pop_d, i_pop_d, joined_d;
     logic [3:0] skip_q;
-    logic       skip_nz_q;
-    logic       joined;
+    logic       skip_nz_q, skip_one_q;      // skip_q != 0, == 1
+    logic       skip_nz_d;
+    // the mirror (tm_: tap_fifo, im_: iw_fifo)
+    logic              tm_valid_q, tm_empty_q, tm_one_q, im_valid_q, im_empty_q, im_one_q;
+    logic [JQ_PW:0]    tm_cnt_q, im_cnt_q;  // words in the RAM
+    logic              t_push, t_load, i_push, i_load;
+    logic [JQ_DEPTH-1:0] wb_q;              // wait_iw of the tap queue's words, by RAM slot
+    logic [JQ_PW-1:0]  wb_wr_q, wb_rd1_q;   // the slot written next; the RAM head's slot + 1
+    logic              wb_head_q;           // wait_iw of the RAM's head
+    logic              w_q;                 // wait_iw of the output register's word
+
     always_comb begin
-        t_pop  = 1'b0;
-        i_pop  = 1'b0;
-        joined = 1'b0;
-        if (skip_nz_q) begin
-            i_pop = i_valid;
-            t_pop = t_valid && !t_out.wait_iw;
-        end else if (t_valid && i_valid) begin
-            t_pop  = 1'b1;
-            i_pop  = 1'b1;
-            joined = 1'b1;
-        end else begin
-            t_pop = t_valid && !t_out.wait_iw;
-        end
+        logic tv_d, w_d, iv_d;
+        t_push = v5_valid_q && t_s_ready;
+        i_push = a4_emit_q && i_s_ready;
+        t_load = !tm_empty_q && (!tm_valid_q || t_pop_q);
+        i_load = !im_empty_q && (!im_valid_q || i_pop_q);
+        // each queue's m_valid and the tap head's wait_iw next cycle
+        tv_d = t_load || (tm_valid_q && !t_pop_q);
+        w_d  = t_load ? wb_head_q : w_q;
+        iv_d = i_load || (im_valid_q && !i_pop_q);
+        // skip_q moves by t_pop - i_pop (a joined pair pops both and moves it by neither)
+        skip_nz_d = (t_pop_q && !i_pop_q) || (t_pop_q == i_pop_q && skip_nz_q)
+                    || (!t_pop_q && i_pop_q && !skip_one_q);
+        // With skips pending, window records are discarded and only a tap record that does
+        // not wait goes on; else the heads pair up, or a tap record that does not wait goes
+        // on alone (its window record to be skipped).
+        t_pop_d  = tv_d && (!w_d || (!skip_nz_d && iv_d));
+        i_pop_d  = iv_d && (skip_nz_d || tv_d);
+        joined_d = !skip_nz_d && tv_d && iv_d;
     end
 
     always_ff @(posedge clk) begin
-        logic [3:0] skip;
-        skip = skip_q + 4'(t_pop && !joined) - 4'(i_pop && !joined);
-        skip_q    <= skip;
-        skip_nz_q <= skip != 4'd0;
+        joined_q   <= joined_d;
+        skip_q     <= skip_q + 4'(t_pop_q) - 4'(i_pop_q);
+        skip_nz_q  <= skip_nz_d;
+        skip_one_q <= (t_pop_q && !i_pop_q) ? skip_q == 4'd0
+                    : (!t_pop_q && i_pop_q) ? skip_q == 4'd2 : skip_q == 4'd1;
         if (rst) begin
-            skip_q    <= '0;
-            skip_nz_q <= 1'b0;
+            joined_q   <= 1'b0;
+            skip_q     <= '0;
+            skip_nz_q  <= 1'b0;
+            skip_one_q <= 1'b0;
+        end
+    end
+
+    // The pops twice: one copy for the mirror, skip_q and J1, one for the queue, so the
+    // queue's enables are a net of their own (each copy in a block of its own, or synthesis
+    // merges them).
+    (* keep *) always_ff @(posedge clk) begin
+        t_pop_q <= t_pop_d;
+        if (rst) t_pop_q <= 1'b0;
+    end
+    (* keep *) always_ff @(posedge clk) begin
+        i_pop_q <= i_pop_d;
+        if (rst) i_pop_q <= 1'b0;
+    end
+    (* keep *) always_ff @(posedge clk) begin
+        t_pop_m_q <= t_pop_d;
+        if (rst) t_pop_m_q <= 1'b0;
+    end
+    (* keep *) always_ff @(posedge clk) begin
+        i_pop_m_q <= i_pop_d;
+        if (rst) i_pop_m_q <= 1'b0;
+    end
+
+    always_ff @(posedge clk) begin
+        tm_cnt_q   <= tm_cnt_q + (JQ_PW+1)'(t_push) - (JQ_PW+1)'(t_load);
+        tm_one_q   <= (t_push && !t_load) ? tm_cnt_q == (JQ_PW+1)'(0)
+                    : (t_load && !t_push) ? tm_cnt_q == (JQ_PW+1)'(2) : tm_cnt_q == (JQ_PW+1)'(1);
+        tm_empty_q <= !t_push && (tm_empty_q || (tm_one_q && t_load));
+        if (t_load)       tm_valid_q <= 1'b1;
+        else if (t_pop_q) tm_valid_q <= 1'b0;
+        im_cnt_q   <= im_cnt_q + (JQ_PW+1)'(i_push) - (JQ_PW+1)'(i_load);
+        im_one_q   <= (i_push && !i_load) ? im_cnt_q == (JQ_PW+1)'(0)
+                    : (i_load && !i_push) ? im_cnt_q == (JQ_PW+1)'(2) : im_cnt_q == (JQ_PW+1)'(1);
+        im_empty_q <= !i_push && (im_empty_q || (im_one_q && i_load));
+        if (i_load)       im_valid_q <= 1'b1;
+        else if (i_pop_q) im_valid_q <= 1'b0;
+        // The RAM holds at most JQ_DEPTH words, so no push overwrites a slot still to be read;
+        // a word pushed while the RAM's head is its last one becomes the head at once.
+        if (t_push) begin
+            wb_q[wb_wr_q] <= v5_q.wait_iw;
+            wb_wr_q       <= wb_wr_q + 1'b1;
+        end
+        if (t_load) wb_rd1_q <= wb_rd1_q + 1'b1;
+        if (tm_empty_q || (t_load && tm_one_q)) wb_head_q <= v5_q.wait_iw;
+        else if (t_load)                        wb_head_q <= wb_q[wb_rd1_q];
+        if (t_load) w_q <= wb_head_q;
+        if (rst) begin
+            tm_cnt_q   <= '0;
+            tm_one_q   <= 1'b0;
+            tm_empty_q <= 1'b1;
+            tm_valid_q <= 1'b0;
+            im_cnt_q   <= '0;
+            im_one_q   <= 1'b0;
+            im_empty_q <= 1'b1;
+            im_valid_q <= 1'b0;
+            wb_wr_q    <= '0;
+            wb_rd1_q   <= JQ_PW'(1);
         end
     end
 
@@ -1085,8 +1168,8 @@ module geneve_decap_classify
     always_ff @(posedge clk) begin
         logic       teb, in_v4;
         logic [7:0] tos;
-        j1_valid_q <= t_pop;
-        iw_pop_q   <= i_pop;
+        j1_valid_q <= t_pop_q;
+        iw_pop_q   <= i_pop_q;
         teb = t_out.teb;
         j1_t_q       <= t_out;
         j1_teb_q     <= teb;
@@ -1313,7 +1396,11 @@ module geneve_decap_classify
                 $error("geneve_decap_classify: the tap wide queue is empty at J1");
             if (iw_pop_q && !iw_macs_valid)
                 $error("geneve_decap_classify: the window MACs queue is empty after a pop");
-            if (joined && t_out.wait_iw && i_out.k != t_out.k)
+            if (tm_valid_q != t_valid || im_valid_q != i_valid
+                || (t_valid && w_q != t_out.wait_iw) || skip_nz_q != (skip_q != 4'd0)
+                || skip_one_q != (skip_q == 4'd1))
+                $error("geneve_decap_classify: the join's mirror disagrees with the queues");
+            if (joined_q && t_out.wait_iw && i_out.k != t_out.k)
                 $error("geneve_decap_classify: window K %0d != tap K %0d", i_out.k, t_out.k);
         end
     end
