@@ -7,9 +7,9 @@
 // the FIFO can hold). Blocks that must write a frame's length in front of it (tunnel encap:
 // IP total length, UDP length) sit behind it.
 //
-//   s_axis ──► beat RAM (DEPTH beats, ram_sdp_reg) ──┬─────────────────► output register ──► m_axis
-//                 │                                  └─► 2-entry queue ──┘   ▲ (+ m_len, m_bad)
-//                 └─ on tlast: {length, bad} ──► length queue ───────────────┘
+//   s_axis ──► write register ──► beat RAM (DEPTH beats) ──┬────────────────────► output register ──► m_axis
+//                 │                                        └─► 2-entry queue ──┘      ▲ (+ m_len, m_bad)
+//                 └─ on tlast: {length, bad} ──► length queue ────────────────────────┘
 //
 // A frame longer than the RAM is cut where the RAM is full: the rest of it is discarded as it
 // arrives (the FIFO never stalls on it), and at its last beat the stored part is released
@@ -32,10 +32,16 @@
 //   (I: address, R: read, L: the word lands). To keep the stream at one beat per cycle under
 //   any backpressure, reads are issued up to 3 beats ahead of the consumer: the output
 //   register and a 2-entry queue catch the words still in flight when it stalls.
+// - the RAM's write port is registered (enable, address and data): a beat is written into the
+//   RAM a cycle after its handshake. The enable and address are kept as one copy per RAM
+//   slice (one ECP5 block RAM tile's width), each in a flip-flop that can sit beside its tile,
+//   so the handshake's logic never drives a block RAM's write enable across the die. The fill
+//   counts the beat at its handshake, so the write in flight is never overwritten or lost.
 // - to keep the latency, a frame's first read is issued in the cycle it commits (from the
-//   commit itself, not the registered pointers); when that beat is the one being stored in
-//   that cycle (a one-beat frame), the RAM cannot return it, so the input beat is carried
-//   beside the read (two registers) and lands in its place.
+//   commit itself, not the registered pointers). The RAM cannot return a beat that is not in
+//   it yet: the one stored in that cycle (a one-beat frame's) or the one written in it (the
+//   beat stored a cycle before, at wr_lastb). Such a beat is carried beside the read from the
+//   input (registers) and lands in its place; which one is known when the read is issued.
 // - nothing is computed from the RAM's read data: which length-queue entry a beat belongs to,
 //   and whether it is its frame's last, is known when its read is issued, from the address of
 //   each frame's last stored beat kept in the length queue; the entry's length and flags are
@@ -172,24 +178,50 @@ module axis_frame_fifo
     wire           rd_last  = avail ? (rd_ptr == lq_lastb[rd_fr]) : fr_empty;
     wire           lq_free  = take && m_axis_tlast;
 
+    // The beat written into the RAM in this cycle (stored a cycle before, at wr_lastb): a read
+    // of it now would return the word it replaces.
+    logic          w_busy;                  // a write in this cycle
+    wire           rd_col   = w_busy && rd_ptr == wr_lastb;
+
     logic [BW-1:0] ram_rdata;               // the word read at I, in cycle L
+    logic [BW-1:0] w_data_q;                // the last cycle's input beat: written now if stored
 
-    ram_sdp_reg #(
-        .ADDR_W (AW),
-        .DATA_W (BW)
-    ) u_ram (
-        .clk   (clk),
-        .we    (store),
-        .waddr (wr_ptr[AW-1:0]),
-        .wdata ({s_axis_tkeep, s_axis_tdata}),
-        .raddr (rd_ptr[AW-1:0]),
-        .rdata (ram_rdata)
-    );
+    // Beat RAM in slices of one ECP5 block RAM tile's width (ram_sdp_reg's DP16KD port width
+    // for AW address bits), each with its own registered write enable and address: copies of one register
+    // (each in an always_ff of its own, or synthesis makes them one flip-flop), so that each
+    // tile's write enable and address come from flip-flops placed beside it.
+    localparam int SW = (AW <= 10) ? 18 : (AW == 11) ? 9 : (AW == 12) ? 4 : (AW == 13) ? 2 : 1;
+    localparam int NS = (BW + SW - 1) / SW;
+    logic [NS-1:0]    w_we_q;
+    logic [NS*AW-1:0] w_addr_q;
 
-    // The read in flight: after I (r1) and after R (r2); the input beat beside it.
-    logic          r1_v, r1_fwd, r1_last, r2_v, r2_fwd, r2_last;
+    for (genvar k = 0; k < NS; k++) begin : g_slice
+        localparam int W = (k == NS - 1) ? BW - k * SW : SW;   // the last slice: the rest
+
+        (* keep *) always_ff @(posedge clk) begin
+            if (rst) w_we_q[k] <= 1'b0;
+            else     w_we_q[k] <= store;
+            w_addr_q[k*AW +: AW] <= wr_ptr[AW-1:0];
+        end
+
+        ram_sdp_reg #(
+            .ADDR_W (AW),
+            .DATA_W (W)
+        ) u_ram (
+            .clk   (clk),
+            .we    (w_we_q[k]),
+            .waddr (w_addr_q[k*AW +: AW]),
+            .wdata (w_data_q[k*SW +: W]),
+            .raddr (rd_ptr[AW-1:0]),
+            .rdata (ram_rdata[k*SW +: W])
+        );
+    end
+
+    // The read in flight: after I (r1) and after R (r2); the input beat that lands in its place
+    // (r1_fwd; the one of the cycle before the read when that one was being written: r1_col).
+    logic          r1_v, r1_fwd, r1_col, r1_last, r2_v, r2_fwd, r2_last;
     logic [FW-1:0] r1_fr, r2_fr;
-    logic [BW-1:0] fw1_q, fw2_q;
+    logic [BW-1:0] fwp_q, fw2_q;
 
     // The beat landing (cycle L), with its frame's length and flags.
     logic [EW-1:0] land;
@@ -223,6 +255,9 @@ module axis_frame_fifo
     end
 
     always_ff @(posedge clk) begin
+        // The RAM's write data (its enable and address are the slices' copies above).
+        w_data_q <= {s_axis_tkeep, s_axis_tdata};
+        w_busy   <= store;
         if (store) begin
             wr_ptr   <= wr_ptr + 1'b1;
             wr_lastb <= wr_ptr;
@@ -268,15 +303,17 @@ module axis_frame_fifo
         end
         out_cnt <= out_cnt + 2'(rd_en) - 2'(take);
         r1_v    <= rd_en;
-        r1_fwd  <= rd_fwd;
+        r1_fwd  <= rd_fwd || rd_col;
+        r1_col  <= rd_col;
         r1_last <= rd_last;
         r1_fr   <= rd_fr;
-        fw1_q   <= {s_axis_tkeep, s_axis_tdata};
         r2_v    <= r1_v;
         r2_fwd  <= r1_fwd;
         r2_last <= r1_last;
         r2_fr   <= r1_fr;
-        fw2_q   <= fw1_q;
+        // The input beat of the read's cycle (w_data_q), or of the cycle before it (fwp_q).
+        fwp_q   <= w_data_q;
+        fw2_q   <= r1_col ? fwp_q : w_data_q;
 
         // Landing (L): into the queue, or straight into the output register.
         if (q_push) q_e[q_wr] <= land;
@@ -302,7 +339,7 @@ module axis_frame_fifo
             s_axis_tready <= 1'b1;
             lq_wr <= '0; lq_rd <= '0; m_axis_tvalid <= 1'b0;
             rd_fr <= '0; fr_empty <= 1'b1; out_cnt <= '0;
-            r1_v <= 1'b0; r2_v <= 1'b0; q_wr <= 1'b0; q_rd <= 1'b0; q_n <= '0;
+            r1_v <= 1'b0; r2_v <= 1'b0; w_busy <= 1'b0; q_wr <= 1'b0; q_rd <= 1'b0; q_n <= '0;
             cl_we_q <= 1'b0;
         end
     end
