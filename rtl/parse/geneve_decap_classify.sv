@@ -1400,6 +1400,12 @@ module geneve_decap_classify
                 || (t_valid && w_q != t_out.wait_iw) || skip_nz_q != (skip_q != 4'd0)
                 || skip_one_q != (skip_q == 4'd1))
                 $error("geneve_decap_classify: the join's mirror disagrees with the queues");
+            // the pops as decided from the queues' outputs in the cycle itself
+            if (t_pop_q != (t_valid && (!t_out.wait_iw || (!skip_nz_q && i_valid)))
+                || i_pop_q != (i_valid && (skip_nz_q || t_valid))
+                || joined_q != (!skip_nz_q && t_valid && i_valid)
+                || t_pop_m_q != t_pop_q || i_pop_m_q != i_pop_q)
+                $error("geneve_decap_classify: the join's pops disagree with the queues' heads");
             if (joined_q && t_out.wait_iw && i_out.k != t_out.k)
                 $error("geneve_decap_classify: window K %0d != tap K %0d", i_out.k, t_out.k);
         end
