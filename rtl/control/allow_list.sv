@@ -45,25 +45,28 @@
 //     every lookup sees each table before or after a write of it.
 //   * The keys themselves are kept in a shadow RAM (ENTRIES x 64: LUT RAM up to 64 entries,
 //     else block RAM; byte-lane writes, one read port) that serves the AXI reads and the
-//     sequence. VALID is in flip-flops (reset
-//     to 0); the tables and the shadow are not reset: they start (FPGA configuration,
-//     simulation start) as every key 0 (SRC/DST read 0), consistent. Invariant: bit i of a
-//     table word is set only where the shadow's key i has that chunk value, so a table never
-//     makes a pair hit that no entry holds.
-//   * A SRC/DST write of entry i, from its request's cycle c0: VALID[i] is
-//     saved and cleared (in c1, seen by lookups presented from c2; AXI reads of VALID[i]
-//     read the saved value until B); the shadow's key i (the
-//     old key) is read; then every table word the old key selects is formed anew from the
-//     shadow, one table at a time, with bit i clear: the keys of entries 0 .. ENTRIES-1 are
-//     read one a cycle, bit e of the word set iff chunk c of key e equals the old key's
-//     (ENTRIES + 3 cycles a word, the word written through port A or B); then the new key is
-//     written into the shadow (its byte lanes per WSTRB), read back, and every word the new
-//     key selects is formed the same way (bit i now from the shadow); then VALID[i] is put
-//     back (seen by lookups presented from B). The sequence holds in any cycle a read is
-//     accepted (the reads share the shadow's read port). A reset during the sequence stops
-//     it; the invariant holds (entry i may then miss its pair until it is written again).
-//     Words are formed from the shadow, not read-modified-written, so a write also sets bits
-//     a reset during an earlier sequence had left clear.
+//     sequence. VALID is in flip-flops (reset to 0), beside a one-hot hold mask (reset to 0)
+//     that keeps the entry a SRC/DST write rewrites from the lookups; the tables and the
+//     shadow are not reset: they start (FPGA configuration, simulation start) as every key 0
+//     (SRC/DST read 0), consistent. Invariant: bit i of a table word is set only where the
+//     shadow's key i has that chunk value, so a table never makes a pair hit that no entry
+//     holds.
+//   * A SRC/DST write of entry i, from its request's cycle c0: entry i is held from the
+//     lookups (in c1, seen by lookups presented from c2; VALID[i] itself, which AXI reads
+//     return, does not change); the shadow's key i (the old key) is read; then every table
+//     word the old key selects is formed anew from the shadow, one table at a time, with bit
+//     i clear: the keys of entries 0 .. ENTRIES-1 are read one a cycle, bit e of the word set
+//     iff chunk c of key e equals the old key's (ENTRIES + 3 cycles a word). A key's bit
+//     reaches w_q five cycles after its read (shadow, compare and select registers), so a
+//     word is written through port A or B in the second cycle of the next word's reads, and
+//     the next word's first bit reaches w_q after the write's last use of w_q. Then the new
+//     key is written into the shadow (its byte lanes per WSTRB), read back, and every word
+//     the new key selects is formed the same way (bit i now from the shadow); then the hold
+//     is released (seen by lookups presented from B). The sequence holds in any cycle a read
+//     is accepted (the reads share the shadow's read port). A reset during the sequence
+//     stops it; the invariant holds (entry i may then miss its pair until it is written
+//     again). Words are formed from the shadow, not read-modified-written, so a write also
+//     sets bits a reset during an earlier sequence had left clear.
 //
 // Lookup
 //   * lookup_hit answers exactly LOOKUP_LATENCY cycles after lookup_src/lookup_dst are
@@ -227,10 +230,9 @@ module allow_list #(
         S_KEY,    // read the shadow's key i (the old one, then the new one)
         S_KWAIT,  // ... into t_q
         S_ISSUE,  // read the shadow's keys 0 .. ENTRIES-1 for the word of table cur_c
-        S_DRAIN,  // the last of them in flight
-        S_WRITE,  // write the word (the enable registered: it goes to every table)
+        S_DRAIN,  // wait out the word's reads; its write is raised when it leaves
         S_SHWR,   // write the new key into the shadow
-        S_DONE    // put VALID[i] back
+        S_DONE    // release the hold of entry i
     } state_e;
 
     logic             wr_ok;
@@ -239,22 +241,21 @@ module allow_list #(
     state_e           state_q;
     logic             adv;        // the sequence moves on (it waits while a read is accepted)
     logic             phase_q;    // 0: the old key's words, 1: the new key's
-    logic             done_q;     // the write is answered (VALID[i] is put back)
+    logic             done_q;     // the write is answered (the hold of entry i is released)
     logic [IDX_W-1:0] seq_idx_q;  // data: not reset
     logic             seq_dst_q;  // data: the write is to DST
     logic [31:0]      seq_data_q; // data
     logic [3:0]       seq_strb_q; // data
-    logic             v_save_q;   // data: VALID[i] before the write
     // A VALID write and any SLVERR write: performed and answered in c1 (from registers)
     logic             wr1_q;
     logic             wr1_err_q;   // data
-    // The write port of VALID: a VALID write, or VALID[i] cleared / put back by the sequence
+    // The write port of VALID (VALID writes only: a SRC/DST write holds its entry instead)
     logic             vwr_q;
     logic [IDX_W-1:0] vwr_idx_q;   // data
     logic             vwr_data_q;  // data
 
-    // A write waits for a read requested in its cycle: no read is in R1 in c1, when the
-    // sequence reads VALID[i] through the one read port of VALID
+    // A write waits for a read requested in its cycle, as the header documents (a read and a
+    // write requested together: the read goes first)
     assign wr_ready = !rd_req;
     assign wr_ok    = is_entry_addr(wr_addr);
     assign wr_idx   = wr_addr[2 +: IDX_W];
@@ -270,16 +271,15 @@ module allow_list #(
             done_q <= 1'b0;
         end else begin
             wr1_q  <= wr_req && !wr_key;
-            vwr_q  <= (wr_req && wr_ok && wr_addr[1:0] == 2'd2 && wr_strb[0]) || wr_key
-                   || (state_q == S_DONE && adv);
+            vwr_q  <= wr_req && wr_ok && wr_addr[1:0] == 2'd2 && wr_strb[0];
             done_q <= state_q == S_DONE && adv;
         end
     end
 
     always_ff @(posedge clk) begin
         wr1_err_q  <= !wr_ok;
-        vwr_idx_q  <= (state_q == S_DONE) ? seq_idx_q : wr_idx;
-        vwr_data_q <= (state_q == S_DONE) ? v_save_q : wr_data[0] && !wr_key;
+        vwr_idx_q  <= wr_idx;
+        vwr_data_q <= wr_data[0];
     end
 
     always_ff @(posedge clk) begin
@@ -291,23 +291,12 @@ module allow_list #(
         end
     end
 
-    // VALID: flip-flops, one read port from registers (AXI reads in R1; VALID[i] saved in c1,
-    // when no read is in R1 as none was requested in c0)
+    // VALID (flip-flops) and the hold mask: the lookups see valid_q & ~hold_q. A SRC/DST
+    // write holds entry i from c1 until its done_q cycle, so VALID[i] needs no save and
+    // restore through a read port (only one write is in flight: no VALID write meets it).
     logic [ENTRIES-1:0] valid_q;
-    logic [IDX_W-1:0]   rd_idx;
-    logic [IDX_W-1:0]   rd_idx1_q;  // data: R1
-    logic [1:0]         rd_p_q;     // R1, R2 of a read
-    logic [IDX_W-1:0]   vrd_idx_q;  // VALID's read index: rd_p_q[0] ? rd_idx1_q : seq_idx_q,
-                                    // registered from their next values (data)
+    logic [ENTRIES-1:0] hold_q;
     logic               c1_q;       // c1 of a SRC/DST write
-    logic               valid_rd;
-
-    assign rd_idx   = rd_addr[2 +: IDX_W];
-    assign valid_rd = valid_q[vrd_idx_q];
-
-    always_ff @(posedge clk) begin
-        vrd_idx_q <= rd_req ? rd_idx : wr_key ? wr_idx : seq_idx_q;
-    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -318,8 +307,14 @@ module allow_list #(
     end
 
     always_ff @(posedge clk) begin
-        c1_q <= wr_key;
-        if (c1_q) v_save_q <= valid_rd;
+        if (rst) begin
+            c1_q   <= 1'b0;
+            hold_q <= '0;
+        end else begin
+            c1_q <= wr_key;
+            if (done_q) hold_q <= '0;
+            else if (c1_q) hold_q[seq_idx_q] <= 1'b1;
+        end
     end
 
     // ------------------------------------------------------------------------------------
@@ -336,20 +331,26 @@ module allow_list #(
     logic               p2_q;       // ... two cycles before: its key is in sh_q
     logic               x1_q;       // the read is of entry i
     logic               x2_q;
+    logic [NCHUNK-1:0]  tb_pre_q;   // a word's write, one cycle before tb_we_q
     logic [NCHUNK-1:0]  tb_we_q;    // write w_q into table c (one-hot), word t_q's chunk
-    logic               wr_next;    // S_WRITE moves on
+    logic               drain_end;  // S_DRAIN moves on: the word's write is raised
     logic [KEY_W-1:0]   t_q;        // data: the key whose words are formed (old, then new)
     logic [ENTRIES-1:0] w_q;        // data: the word formed, entry e in bit e
     logic [NCHUNK-1:0]  eq;         // chunk c of sh_q equals chunk c of t_q
-    logic               bit_d;      // the next bit of w_q
+    logic [NCHUNK-1:0]  eq_q;       // data: eq, a cycle later
+    logic               ex_q;       // data: ... that key is entry i's in phase 0 (bit clear)
+    logic               ev_q;       // eq_q holds a key for w_q
+    logic               bit_q;      // data: the next bit of w_q
+    logic               bv_q;       // bit_q is valid: w_q shifts it in
     logic               sq_last;    // sh_q holds a sequence read's key (for w_q or t_q)
     logic [1:0]         wt_q;       // S_KWAIT, S_DRAIN: cycles (not holding) left to wait
-    logic               wt_done;    // ... none: the last read's key is in t_q or w_q
+    logic               wt_done;    // ... none: the last read's key is in t_q (S_KWAIT),
+                                    // its compare in eq_q (S_DRAIN)
 
     assign sh_re      = adv && (state_q == S_KEY || state_q == S_ISSUE);
     assign sh_we      = adv && state_q == S_SHWR;
     assign wt_done    = wt_q == 2'd0;
-    assign wr_next    = adv && state_q == S_WRITE;
+    assign drain_end  = adv && state_q == S_DRAIN && wt_done;
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -364,11 +365,10 @@ module allow_list #(
                 S_KEY:   if (adv) state_q <= S_KWAIT;
                 S_KWAIT: if (adv && wt_done) state_q <= S_ISSUE;
                 S_ISSUE: if (adv && 32'(j_q) == 32'(ENTRIES - 1)) state_q <= S_DRAIN;
-                S_DRAIN: if (adv && wt_done) state_q <= S_WRITE;
-                S_WRITE: begin
-                    if (wr_next && 32'(cur_c_q) == 32'(NCHUNK - 1)) begin
+                S_DRAIN: begin
+                    if (drain_end && 32'(cur_c_q) == 32'(NCHUNK - 1)) begin
                         state_q <= phase_q ? S_DONE : S_SHWR;
-                    end else if (wr_next) begin
+                    end else if (drain_end) begin
                         state_q <= S_ISSUE;
                     end
                 end
@@ -382,17 +382,18 @@ module allow_list #(
     always_ff @(posedge clk) begin
         // S_KWAIT and S_DRAIN wait out the read pipeline in cycles that do not hold, so every
         // cycle the sequence holds delays it by exactly one
-        if (state_q == S_KEY) wt_q <= 2'd2;
-        else if (state_q == S_ISSUE) wt_q <= 2'd1;
+        if (state_q == S_KEY || state_q == S_ISSUE) wt_q <= 2'd2;
         else if (adv && !wt_done) wt_q <= wt_q - 2'd1;
         if (wr_key) phase_q <= 1'b0;
         if (sh_we)  phase_q <= 1'b1;
         j_q <= j_nx;
         if (state_q == S_KWAIT) cur_c_q <= '0;
-        if (wr_next) cur_c_q <= cur_c_q + 1'b1;
+        if (drain_end) cur_c_q <= cur_c_q + 1'b1;
+        // The write two cycles after S_DRAIN ends: the word's last bit enters w_q in between
         for (int c = 0; c < NCHUNK; c++) begin
-            tb_we_q[c] <= !rst && adv && state_q == S_DRAIN && wt_done && 32'(cur_c_q) == c;
+            tb_pre_q[c] <= !rst && drain_end && 32'(cur_c_q) == c;
         end
+        tb_we_q <= rst ? '0 : tb_pre_q;
         x1_q <= j_q == seq_idx_q;
         x2_q <= x1_q;
     end
@@ -414,7 +415,7 @@ module allow_list #(
 
     always_comb begin
         j_nx = j_q;
-        if (state_q == S_KWAIT || state_q == S_WRITE) j_nx = '0;
+        if (state_q == S_KWAIT || state_q == S_DRAIN) j_nx = '0;
         if (state_q == S_ISSUE && adv) j_nx = j_q + 1'b1;
     end
 
@@ -481,24 +482,52 @@ module allow_list #(
     end
 
     assign sq_last = p2_q;
-    assign bit_d   = eq[cur_c_q] && !(x2_q && !phase_q);
+
+    // A key's bit takes two registers on its way into w_q (the compares, then the table's
+    // select), so w_q, whose loads are the tables' write data, is fed from registers
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            ev_q <= 1'b0;
+            bv_q <= 1'b0;
+        end else begin
+            ev_q <= sq_last && state_q != S_KWAIT;
+            bv_q <= ev_q;
+        end
+    end
 
     always_ff @(posedge clk) begin
         if (sq_last && state_q == S_KWAIT) t_q <= sh_q;
-        if (sq_last && state_q != S_KWAIT) w_q <= ENTRIES'({bit_d, w_q} >> 1);
+        eq_q  <= eq;
+        ex_q  <= x2_q && !phase_q;
+        bit_q <= eq_q[cur_c_q] && !ex_q;
+        if (bv_q) w_q <= ENTRIES'({bit_q, w_q} >> 1);
     end
 
     // ------------------------------------------------------------------------------------
     // Read data (R0: rd_req, R1: shadow read, R2: answer from sh_q)
     // ------------------------------------------------------------------------------------
-    logic       rd_ok_q;     // data
-    logic [1:0] rd_field_q;  // data
-    logic       rd_valid_q;  // data: VALID of the entry at R1
-    logic       rd_ok1_q;    // data
-    logic [1:0] rd_field1_q; // data
-    logic       seq_busy;    // VALID[i] is held cleared by the sequence: it reads v_save_q
+    // VALID is read in two selects (R1: one bit of each group of 2**VLO_W, by the low index
+    // bits, registered; R2: the group, into axil_reg_if's read data register), so no register
+    // drives an ENTRIES-way select
+    localparam int VLO_W = (IDX_W + 1) / 2;            // index bits of the first select
+    localparam int VHI_W = IDX_W - VLO_W;              // ... of the second (may be 0)
+    localparam int VHW   = (VHI_W > 0) ? VHI_W : 1;
+    localparam int VNG   = 2 ** VHI_W;                 // groups
 
-    assign seq_busy = state_q != S_IDLE || done_q;
+    logic [IDX_W-1:0]       rd_idx;
+    logic [IDX_W-1:0]       rd_idx1_q;   // data: R1
+    logic [1:0]             rd_p_q;      // R1, R2 of a read
+    logic                   rd_ok_q;     // data
+    logic [1:0]             rd_field_q;  // data
+    logic                   rd_ok1_q;    // data
+    logic [1:0]             rd_field1_q; // data
+    logic [2**IDX_W-1:0]    valid_pad;   // VALID, index range padded with 0
+    logic [VNG-1:0]         vg_q;        // data: R2, the entry's bit of each group
+    logic [VHW-1:0]         vhi_q;       // data: R2, the group
+    logic                   rd_valid;    // R2: VALID of the entry read
+
+    assign rd_idx    = rd_addr[2 +: IDX_W];
+    assign valid_pad = (2**IDX_W)'(valid_q);
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -514,7 +543,18 @@ module allow_list #(
         rd_idx1_q   <= rd_idx;
         rd_ok_q     <= rd_ok1_q;
         rd_field_q  <= rd_field1_q;
-        rd_valid_q  <= valid_rd || (seq_busy && rd_idx1_q == seq_idx_q && v_save_q);
+        for (int g = 0; g < VNG; g++) begin
+            vg_q[g] <= valid_pad[(IDX_W'(g) << VLO_W) | (rd_idx1_q & IDX_W'(2**VLO_W - 1))];
+        end
+        vhi_q <= VHW'(rd_idx1_q >> VLO_W);
+    end
+
+    if (VHI_W > 0) begin : g_vsel
+        assign rd_valid = vg_q[vhi_q];
+    end else begin : g_vsel1
+        logic unused_vhi;  // (one group)
+        assign unused_vhi = ^vhi_q;
+        assign rd_valid   = vg_q[0];
     end
 
     assign rd_ack = rd_p_q[1];
@@ -526,7 +566,7 @@ module allow_list #(
             unique case (rd_field_q)
                 2'd0:    rd_data = sh_q[63:32];
                 2'd1:    rd_data = sh_q[31:0];
-                default: rd_data = {31'd0, rd_valid_q};
+                default: rd_data = {31'd0, rd_valid};
             endcase
         end
     end
@@ -546,12 +586,13 @@ module allow_list #(
     logic [NCHUNK-1:0]              land_coll;
     logic [ENTRIES-1:0]             valid_s1_q;
 
-    // VALID as it is in cycle T (so a VALID write is seen from its B cycle on)
+    // VALID as it is in cycle T, less the held entry (so a VALID write is seen from its B
+    // cycle on, and a SRC/DST write's entry from c2 to B - 1 not at all)
     always_ff @(posedge clk) begin
         if (rst) begin
             valid_s1_q <= '0;
         end else begin
-            valid_s1_q <= valid_q;
+            valid_s1_q <= valid_q & ~hold_q;
         end
     end
 
@@ -723,8 +764,8 @@ module allow_list #(
         // no room for logic). A word not to be used (land_coll) is registered as all ones (the
         // flip-flops' synchronous set) and w_q, the word written, is AND-ed in instead: w_q
         // holds it in the cycle after the write (and, LOOKUP_LATENCY 4, in the one after that)
-        // and differs from the word it replaces at most in bit i, which VALID[i] = 0 masks
-        // during the sequence
+        // and differs from the word it replaces at most in bit i, which the hold of entry i
+        // masks during the sequence
         logic [NCHUNK-1:0][ENTRIES-1:0] vec_q;  // data
         logic [ENTRIES-1:0]             wm_q;   // data: w_q on a collision, else all ones
         logic [ENTRIES-1:0]             land_valid;
