@@ -35,8 +35,8 @@
 //
 // Pipeline (cycles; registers at the end of each)
 //   input: I the beat registered; F written to the buffer (frame length counted); E1 length;
-//   E2 the frame record queued with its queue's CONS + ring size (read in E1) (stat FIFO, 2
-//   more cycles to its head).
+//   E2 the frame record queued with its queue's CONS + ring size (as at E1; read in I and E1)
+//   (stat FIFO, 2 more cycles to its head).
 //   decision (one record every 2 cycles at most, which is every record of 2+ beats at one
 //   beat a cycle): D0 the record registered (off the FIFO's block RAM); D1 the queue's state
 //   read, the record's CONS + ring size - size; D2 PROD (the previous record's forwarded) +
@@ -253,12 +253,15 @@ module dma_ring_writer
     // c4 written
     logic           lim_v1_q;
     logic           lim_v2_q;
+    logic           lim_v3_q;   // c4 (lim_oh3_q's write), for E1's forward
     logic [QW-1:0]  lim_q1_q;
     logic [QW-1:0]  lim_q2_q;
+    logic [QW-1:0]  lim_q3_q;
     logic [1:0][QUEUES-1:0] lim_oh1_q;   // lim_q1_q one-hot, two copies (the c2 reads)
     logic [QUEUES-1:0] lim_oh2_q;        // lim_v2_q for queue q
     logic [QUEUES-1:0] lim_oh3_q;        // c4's write enables
-    logic [31:0]    lim_new_q;  // c3: the new limit (registered: it fans out to every queue)
+    logic [31:0]    lim_new_q;  // c3: the new limit (registered: it fans out to every queue),
+                                // held until the next (E1 forwards it)
     logic [31:0]    lim_cons_q;
     logic [31:0]    lim_sz_q;   // the ring size (read decoded at c2, so c3 is the add alone)
 
@@ -434,24 +437,57 @@ module dma_ring_writer
     logic [31:0]     e2_lim;       // data: the queue's limit (CONS + ring size) at E1
     logic            st_valid;
 
-    // The queue's limit is read where the queue's registers are, at E1, and travels with the
-    // record: no record queue's head selects a per-queue register when the record is popped.
-    // The limit only grows while a queue runs (CONS moves forward), so one read at E1 is at
-    // most a later write behind the one at the pop and can only drop a record early, never
-    // overwrite what the host has not consumed.
+    // The queue's limit is read where the queue's registers are, as it is at E1, and travels
+    // with the record: no record queue's head selects a per-queue register when the record is
+    // popped. The limit only grows while a queue runs (CONS moves forward), so one read at E1
+    // is at most a later write behind the one at the pop and can only drop a record early,
+    // never overwrite what the host has not consumed.
+    // The read is split over two cycles, so no wide select follows one register: at I each
+    // part of the table (NLO queues) is read by the queue's low bits, at E1 the queue's part
+    // is picked. A limit written at the end of I or E1 (which I's read misses) is forwarded
+    // from lim_new_q, which holds the last limit written (limit writes are two cycles apart
+    // at least: axil_reg_if takes a write after the one before has its B).
     localparam int LQ_C = 4;                  // copies of the queue: 8 bits of the read each
-    logic [LQ_C-1:0][QW-1:0] e1_lq;           // data: the frame's queue at E1 (i_q's copies)
-    logic            e1_lhit;                 // data: its limit is written at the end of E1
+    localparam int HI_W = QW / 3;             // queue bits picked at E1 (the rest read at I)
+    localparam int LO_W = QW - HI_W;
+    localparam int NHI  = 1 << HI_W;          // parts of the table
+    localparam int NLO  = 1 << LO_W;          // queues a part
+    localparam int HIW1 = HI_W > 0 ? HI_W : 1;
+    logic [NHI-1:0][NLO-1:0][31:0] lim_tab;   // q_lim, zero past QUEUES
+    logic [LQ_C-1:0][QW-1:0]   i_lq;          // data: the frame's queue at I (i_q's copies)
+    logic [LQ_C-1:0][HIW1-1:0] e1_lq;         // data: and its part at E1
+    logic [NHI-1:0][31:0]      e1_lp;         // data: each part's limit of the queue at I
+    logic                      e1_lfw;        // data: lim_new_q is the queue's limit at E1
 
-    (* keep *) always_ff @(posedge clk) begin
-        for (int k = 0; k < LQ_C; k++) e1_lq[k] <= i_q;
+    always_comb begin
+        for (int h = 0; h < NHI; h++) begin
+            for (int l = 0; l < NLO; l++) begin
+                lim_tab[h][l] = h * NLO + l < QUEUES ? q_lim[h * NLO + l] : '0;
+            end
+        end
+    end
+
+    // (one always_ff per copy: the copies of one vector in one block are one flip-flop cell)
+    for (genvar k = 0; k < LQ_C; k++) begin : g_lq_copy
+        (* keep *) always_ff @(posedge clk) i_lq[k] <= s_axis_tqueue;
+        if (HI_W > 0) begin : g_hi
+            (* keep *) always_ff @(posedge clk) e1_lq[k] <= i_lq[k][QW-1:LO_W];
+        end else begin : g_no_hi
+            assign e1_lq[k] = '0;
+        end
     end
 
     always_ff @(posedge clk) begin
-        // the write in flight (c4 at the end of E1) is taken from lim_new_q
-        e1_lhit <= lim_v2_q && lim_q2_q == i_q;
+        // the queue's limit written at the end of E1, or at the end of I with none written
+        // at the end of E1 (so lim_new_q still holds it)
+        e1_lfw <= lim_v2_q ? lim_q2_q == i_q : lim_v3_q && lim_q3_q == i_q;
+        for (int h = 0; h < NHI; h++) begin
+            for (int k = 0; k < LQ_C; k++) begin
+                e1_lp[h][8*k +: 8] <= lim_tab[h][i_lq[k][LO_W-1:0]][8*k +: 8];
+            end
+        end
         for (int k = 0; k < LQ_C; k++) begin
-            e2_lim[8*k +: 8] <= e1_lhit ? lim_new_q[8*k +: 8] : q_lim[e1_lq[k]][8*k +: 8];
+            e2_lim[8*k +: 8] <= e1_lfw ? lim_new_q[8*k +: 8] : e1_lp[e1_lq[k]][8*k +: 8];
         end
     end
 
@@ -870,9 +906,12 @@ module dma_ring_writer
 
     // M0's gating state is registered, so a beat's go is one LUT of registers; the registers
     // the mover loads or steps take their enables from copies of it, one set per group of
-    // fields (MCP), so no enable net spans all of them. The fields are loaded whenever the
-    // mover fills, a command or not: without one m_v_q stays 0 and they are not read.
-    localparam int MCP = 6;
+    // fields (MCP), so no enable net spans all of them, and one for the stall's next state (its
+    // input stays beside it, not on the shared m_fill net, which reaches the command FIFO's pop
+    // and the flush logic across the die). The fields are loaded whenever the mover fills, a
+    // command or not: without one m_v_q stays 0 and they are not read.
+    localparam int MCP = 7;
+    localparam int MST = 6;      // the stall's copy
     logic           m_v_d;
     logic           m_lastb_d;
     logic           m_free_d;
@@ -885,11 +924,6 @@ module dma_ring_writer
     logic [MCP-1:0] m_stall_c;
     logic [MCP-1:0] m_go_c;
     logic [MCP-1:0] m_fill_c;
-    logic           s_v_q;       // the stall's copies of m_v_q, m_free_q, m_lastb_q (below)
-    logic           s_free_q;
-    logic           s_lastb_q;
-    logic           s_go;        // m_go and m_fill from them
-    logic           s_fill;
 
     assign m_nbf = (m_noff_q[LOG_BB-1:LOG_KW] == '0 && m_rl_q == '0)
                    || (&m_noff_q[LOG_BB-1:LOG_KW] && (m_left_q == NB_W'(2) ? m_wxl_q : m_rl_q != '0));
@@ -897,10 +931,9 @@ module dma_ring_writer
     always_comb begin
         m_v_d      = m_fill ? cmd_valid && !c_skip : m_v_q;
         m_lastb_d  = m_fill ? c_nst == NB_W'(1) : m_go ? m_left_q == NB_W'(2) : m_lastb_q;
-        m_newblk_d = s_fill ? c_nb0 : s_go ? m_nbf : m_newblk_q;
+        m_newblk_d = m_fill_c[MST] ? c_nb0 : m_go_c[MST] ? m_nbf : m_newblk_q;
         // the pending flag of the slot the beat opens: the head's queue's for a new record
-        // (m_fill and m_go as the stall's copies give them, so its input stays beside it)
-        m_stall_d  = m_newblk_d && (s_fill ? np_q[c_q] : np_q[m_q_q]);
+        m_stall_d  = m_newblk_d && (m_fill_c[MST] ? np_q[c_q] : np_q[m_q_q]);
         // to_v_q and fl_room_q as they are next cycle
         m_free_d   = !(!to_take && (to_v_q || (to_cd_q == '0 && req_any_q)))
                      && fl_ok;
@@ -939,26 +972,6 @@ module dma_ring_writer
 
     assign m_go_c   = m_v_c & m_free_c & ~m_stall_c;
     assign m_fill_c = ~m_v_c | (m_go_c & m_lastb_c);
-
-    // The stall's own copies of M0's gating state, so m_stall_q's input is a LUT of its fill
-    // and go from registers beside it, not the shared m_fill net (which reaches the command
-    // FIFO's pop and the flush logic across the die). Each copy's next state reads the copy
-    // itself, so synthesis cannot merge it with the m_*_q it copies; s_free_q, whose next
-    // state reads no register of its own, resets to 1 instead: after reset s_v_q is 0, so its
-    // value is not read until it has loaded m_free_d like m_free_q.
-    assign s_go   = s_v_q && s_free_q && !m_stall_q;
-    assign s_fill = !s_v_q || (s_go && s_lastb_q);
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            s_v_q    <= 1'b0;
-            s_free_q <= 1'b1;
-        end else begin
-            s_v_q    <= s_fill ? cmd_valid && !c_skip : s_v_q;
-            s_free_q <= m_free_d;
-        end
-        s_lastb_q <= s_fill ? c_nst == NB_W'(1) : s_go ? m_left_q == NB_W'(2) : s_lastb_q;
-    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -2383,11 +2396,13 @@ module dma_ring_writer
         if (rst) begin
             lim_v1_q  <= 1'b0;
             lim_v2_q  <= 1'b0;
+            lim_v3_q  <= 1'b0;
             lim_oh2_q <= '0;
             lim_oh3_q <= '0;
         end else begin
             lim_v1_q <= wq_v && (wq_r[5] || wq_r[0]);
             lim_v2_q <= lim_v1_q;
+            lim_v3_q <= lim_v2_q;
             lim_oh2_q <= lim_v1_q ? lim_oh1_q[0] : '0;
             lim_oh3_q <= lim_oh2_q;
         end
@@ -2396,7 +2411,8 @@ module dma_ring_writer
     always_ff @(posedge clk) begin
         lim_q1_q   <= wq_q;
         lim_q2_q   <= lim_q1_q;
-        lim_new_q  <= lim_cons_q + lim_sz_q;
+        lim_q3_q   <= lim_q2_q;
+        if (lim_v2_q) lim_new_q <= lim_cons_q + lim_sz_q;
         lim_cons_q <= rd_pick(lim_oh1_q[0], q_cons);
         lim_sz_q   <= rd_pick(lim_oh1_q[1], q_sz);
     end
