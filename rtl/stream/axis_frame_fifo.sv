@@ -18,9 +18,9 @@
 // after its last input beat at the earliest (idle FIFO, output ready).
 //
 // Timing. Every decision is a few LUTs from registers (ECP5 out of context: docs/performance.md):
-// - s_axis_tready is a register. It holds exactly what "no free length-queue entry, or the RAM
-//   is full and the frame is not being discarded" says of the next cycle, from fill counts kept
-//   with "is full" / "is one short of full" flags, so no pointer subtraction is on its path.
+// - s_axis_tready is a register. It holds what "no free length-queue entry, or the RAM is full
+//   and the frame is not being discarded" says of the next cycle, from fill counts kept with
+//   "is full" / "is one short of full" flags, so no pointer subtraction is on its path.
 // - the frame's length at its last beat needs no adder: every beat before the last is full,
 //   so the length is (beats before) × KEEP_W + the last beat's bytes, a concatenation, or
 //   (beats before + 1) × KEEP_W, kept in a register, when the last beat is full. The last
@@ -37,6 +37,14 @@
 //   slice (one ECP5 block RAM tile's width), each in a flip-flop that can sit beside its tile,
 //   so the handshake's logic never drives a block RAM's write enable across the die. The fill
 //   counts the beat at its handshake, so the write in flight is never overwritten or lost.
+// - the consumer's ready reaches only the read side's few registers and the output register,
+//   never the fill counts or s_axis_tready. The RAM's count takes a read a cycle after it is
+//   issued (rd_free_q): high for that cycle, never low, so a slot is reused a cycle later at
+//   worst. A length-queue entry is freed when its frame's last beat lands (lq_free_q, a cycle
+//   after R): its length and flags travel with the beats from there, so the frames counted
+//   are those whose last beat is still in the RAM or being read. The queue behind the output
+//   register is written at every landing beat (its free slot), so its write enable is a
+//   register too.
 // - to keep the latency, a frame's first read is issued in the cycle it commits (from the
 //   commit itself, not the registered pointers). The RAM cannot return a beat that is not in
 //   it yet: the one stored in that cycle (a one-beat frame's) or the one written in it (the
@@ -58,7 +66,8 @@ module axis_frame_fifo
     parameter int KEEP_W = DATA_W / 8,
     // Beats the RAM holds; a power of two.
     parameter int DEPTH = 1024,
-    // Complete frames that may wait at once; a power of two.
+    // Complete frames that may wait in the RAM at once (beside the up to 3 beats read out
+    // ahead of the output); a power of two.
     parameter int FRAMES = 32
 ) (
     input  wire logic              clk,
@@ -113,18 +122,21 @@ module axis_frame_fifo
     logic [AW:0]  fr_stored;                    // beats of the frame being written in the RAM
     logic [AW:0]  wr_lastb;                     // address of the last beat written (wr_ptr - 1)
 
-    // RAM fill (wr_ptr - rd_ptr) and length-queue fill (lq_wr - lq_rd), counted, with flags.
+    // RAM fill (wr_ptr - rd_ptr, a read counted a cycle late) and length-queue fill (frames
+    // committed and their last beat not landed), counted, with flags.
     logic [AW:0]  ram_used;
     logic [FW:0]  lq_used;
     logic         ram_full, ram_full_m1;        // ram_used == DEPTH, == DEPTH - 1
     logic         lq_full, lq_full_m1;          // lq_used == FRAMES, == FRAMES - 1
+    logic         rd_free_q;                    // a read was issued in the last cycle
+    logic         lq_free_q;                    // a frame's last beat lands (cycle L)
 
     // Length queue of complete frames: {oversize, bad, len}, and where each ends in the RAM.
     logic [15:0]  lq_len  [FRAMES];
     logic [AW:0]  lq_lastb [FRAMES];
     logic         lq_bad  [FRAMES];
     logic         lq_over [FRAMES];
-    logic [FW:0]  lq_wr, lq_rd;
+    logic [FW:0]  lq_wr;
 
     wire          s_hs = s_axis_tvalid && s_axis_tready;
 
@@ -176,7 +188,6 @@ module axis_frame_fifo
     // Its first beat is the beat stored now (a one-beat frame): taken from the input.
     wire           rd_fwd   = !avail && fr_empty;
     wire           rd_last  = avail ? (rd_ptr == lq_lastb[rd_fr]) : fr_empty;
-    wire           lq_free  = take && m_axis_tlast;
 
     // The beat written into the RAM in this cycle (stored a cycle before, at wr_lastb): a read
     // of it now would return the word it replaces.
@@ -230,7 +241,11 @@ module axis_frame_fifo
                 r2_last, r2_fwd ? fw2_q : ram_rdata};
     end
 
-    // Queue behind the output register (2 entries, circular).
+    // Queue behind the output register (2 entries, circular). A landing beat is written into
+    // the slot at q_wr whether it stays there (q_push) or goes on to the output register: that
+    // slot is free whenever a beat lands (the output register, the queue and the reads in
+    // flight hold at most 3 beats, and the output register is never empty while the queue
+    // holds one), so the write enable is r2_v and not the consumer's ready.
     logic [EW-1:0] q_e [2];
     logic          q_wr, q_rd;
     logic [1:0]    q_n;
@@ -242,13 +257,16 @@ module axis_frame_fifo
     // Next fills as flags: one more, one fewer, or the same.
     logic ram_full_n, ram_full_m1_n, lq_full_n, lq_full_m1_n, dropping_n;
     always_comb begin
-        // The RAM only grows when it is not full, and only shrinks when it is not empty.
-        ram_full_n    = (store && !rd_en) ? ram_full_m1 : (!store && rd_en) ? 1'b0 : ram_full;
-        ram_full_m1_n = (store && !rd_en) ? (ram_used == (AW+1)'(DEPTH - 2))
-                      : (!store && rd_en) ? ram_full : ram_full_m1;
-        lq_full_n     = (commit && !lq_free) ? lq_full_m1 : (!commit && lq_free) ? 1'b0 : lq_full;
-        lq_full_m1_n  = (commit && !lq_free) ? (lq_used == (FW+1)'(FRAMES - 2))
-                      : (!commit && lq_free) ? lq_full : lq_full_m1;
+        // The RAM only grows when it is not full, and only shrinks when it is not empty (a
+        // read counted a cycle late, a frame when its last beat lands).
+        ram_full_n    = (store && !rd_free_q) ? ram_full_m1
+                      : (!store && rd_free_q) ? 1'b0 : ram_full;
+        ram_full_m1_n = (store && !rd_free_q) ? (ram_used == (AW+1)'(DEPTH - 2))
+                      : (!store && rd_free_q) ? ram_full : ram_full_m1;
+        lq_full_n     = (commit && !lq_free_q) ? lq_full_m1
+                      : (!commit && lq_free_q) ? 1'b0 : lq_full;
+        lq_full_m1_n  = (commit && !lq_free_q) ? (lq_used == (FW+1)'(FRAMES - 2))
+                      : (!commit && lq_free_q) ? lq_full : lq_full_m1;
         dropping_n    = dropping;
         if (s_hs && s_axis_tlast) dropping_n = 1'b0;
         if (overflow) dropping_n = 1'b1;
@@ -288,8 +306,10 @@ module axis_frame_fifo
         cl_len_q <= {len_beats, len_bytes};
         if (cl_we_q) lq_len[cl_idx_q] <= (|cl_len_q[LEN_W-1:16]) ? 16'hFFFF : cl_len_q[15:0];
 
-        ram_used    <= ram_used + (AW+1)'(store) - (AW+1)'(rd_en);
-        lq_used     <= lq_used + (FW+1)'(commit) - (FW+1)'(lq_free);
+        rd_free_q   <= rd_en;
+        lq_free_q   <= r1_v && r1_last;
+        ram_used    <= ram_used + (AW+1)'(store) - (AW+1)'(rd_free_q);
+        lq_used     <= lq_used + (FW+1)'(commit) - (FW+1)'(lq_free_q);
         ram_full    <= ram_full_n;
         ram_full_m1 <= ram_full_m1_n;
         lq_full     <= lq_full_n;
@@ -316,7 +336,7 @@ module axis_frame_fifo
         fw2_q   <= r1_col ? fwp_q : w_data_q;
 
         // Landing (L): into the queue, or straight into the output register.
-        if (q_push) q_e[q_wr] <= land;
+        if (r2_v) q_e[q_wr] <= land;
         q_wr <= q_wr ^ q_push;
         q_rd <= q_rd ^ q_pop;
         q_n  <= q_n + 2'(q_push) - 2'(q_pop);
@@ -328,21 +348,27 @@ module axis_frame_fifo
                 <= (q_n != 2'd0) ? q_e[q_rd] : land;
         end
         if (m_free) m_axis_tvalid <= q_n != 2'd0 || r2_v;
-        // A frame's queue entry is freed when its last beat leaves.
-        if (lq_free) lq_rd <= lq_rd + 1'b1;
 
         if (rst) begin
             wr_ptr <= '0; wr_start <= '0; rd_ptr <= '0; dropping <= 1'b0;
             wr_beats <= '0; wr_beats_p1 <= BEATS_W'(1); fr_stored <= '0; wr_lastb <= '0;
-            ram_used <= '0; lq_used <= '0;
+            ram_used <= '0; lq_used <= '0; rd_free_q <= 1'b0; lq_free_q <= 1'b0;
             ram_full <= 1'b0; ram_full_m1 <= 1'b0; lq_full <= 1'b0; lq_full_m1 <= 1'b0;
             s_axis_tready <= 1'b1;
-            lq_wr <= '0; lq_rd <= '0; m_axis_tvalid <= 1'b0;
+            lq_wr <= '0; m_axis_tvalid <= 1'b0;
             rd_fr <= '0; fr_empty <= 1'b1; out_cnt <= '0;
             r1_v <= 1'b0; r2_v <= 1'b0; w_busy <= 1'b0; q_wr <= 1'b0; q_rd <= 1'b0; q_n <= '0;
             cl_we_q <= 1'b0;
         end
     end
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst && r2_v && q_n == 2'd2) begin
+            $error("axis_frame_fifo: a beat landed with the queue behind the output register full");
+        end
+    end
+`endif
 
 endmodule
 

@@ -24,6 +24,8 @@ the output always ready:
     falls while they do, for 1..8-beat frames with DEPTH = 16 and FRAMES = 4; complete frames
     already stored leave back to back from the edge the output turns ready, and under any
     pattern of the output's ready m_axis_tvalid stays high until the last of them has left.
+  Length queue: FRAMES complete frames wait in the RAM; a frame whose last beat has been read
+    out (the OUT_HELD beats held at a stalled output) no longer counts.
 
 The RAM geometry comes from the environment (WS_FIFO_DEPTH, WS_FIFO_FRAMES; the pytest entry
 sets them together with the DEPTH/FRAMES parameters).
@@ -31,6 +33,7 @@ sets them together with the DEPTH/FRAMES parameters).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import random
@@ -377,7 +380,7 @@ async def idle_latency(dut):
 
 
 # (specified for the RAMs the pytest entry builds: 8-beat frames back to back need DEPTH >= 16,
-# 1-beat frames keep 3 length-queue entries busy)
+# 1-beat frames keep 2 length-queue entries busy: commit to landing)
 @cocotb.test(timeout_time=2, timeout_unit="ms", skip=not (DEPTH >= 16 and FRAMES >= 4))
 async def back_to_back_one_beat_per_cycle(dut):
     """Output always ready, source back to back: batches of frames of equal beat count (1..8 beats,
@@ -534,7 +537,12 @@ async def fill_and_drain(dut):
         in_ram = held - min(OUT_HELD, committed)
         dut._log.info("%s: full with %d complete frames, %d beats in the RAM", name, len(done), in_ram)
         if name == "length queue full":
-            assert len(done) == FRAMES and not open_, f"{name}: {len(done)} complete frames in, expected {FRAMES}"
+            # FRAMES frames wait in the RAM: a frame whose last beat is among the OUT_HELD beats
+            # read out has left the length queue (its length travels with its beats)
+            ends = itertools.accumulate(len(f) for f in done)
+            out_frames = sum(1 for e in ends if e <= OUT_HELD)
+            expect = FRAMES + out_frames
+            assert len(done) == expect and not open_, f"{name}: {len(done)} complete frames in, expected {expect}"
         else:
             assert in_ram == DEPTH, f"{name}: {in_ram} beats in the RAM, expected {DEPTH}"
             assert len(done) < FRAMES
