@@ -287,45 +287,40 @@ UNROUTED = ("Placed, not routed: router1 does not converge in a session here (th
             "the frame FIFO's block RAMs crowd the routing), so nextpnr names no path.")
 TIMING_NOTES: dict[str, str] = {
     "axis_edit": (
-        "Meets the goal at 256 and 512 bits; at 512 its path is the checksum tree's first "
-        "stage (S1's sum words into two adder levels, 2.2 ns on one wire). Next: 64 and 128 "
-        "bits, not routed (the tops build 256 and 512)."),
+        "Meets the goal at 256 and 512 bits. Next: 64 and 128 bits, not routed (the tops build "
+        "256 and 512)."),
     "gre_decap": (
-        "At 256 bits, seed 1, the allow list's programming side (the word being formed, "
-        "`cur_c_q`, through four LUTs into a table's write data; seeds 2 and 3 meet the goal); "
-        "at 512 bits the classifier's G3: a tag copy `g2_tags_c_q` through LUTs that synthesis "
-        "shares between the head enables and the head bytes' selects, 2.1 and 3.4 ns of wire, "
-        "into `g3_head_q`. Next: each head byte's source registered one-hot in G2 (from "
-        "`g1_l2_q`), so G3 is an AND-OR of registers, and the allow list's word select from "
-        "registers."),
+        "At 256 bits the counters' slot select (`block_csr` `e2_slot_q` through a wide "
+        "multiplexer into `cnt_zero_q`) on seeds 1 and 2; at 512 the engine's descriptor ready "
+        "`d_ready_q` reaches the descriptor queue's slices across the die (6.0 of 7.0 ns are "
+        "wire). Next: the counter select in two registered halves, and a copy of the ready per "
+        "slice of the descriptor queue."),
     "gre_decap_avst": (
-        "The allow list's VALID read for a table write (`vrd_idx_q` through the 64-way select "
-        "into `v_save_q`, 1.6, 0.9, 1.3 and 0.9 ns of wire), on the AXI4-Lite side. Next: "
-        "VALID read in two registered halves, or kept in LUT RAM with a registered index."),
+        "The engine's checksum tree reads `s1_words` across the die (3.2 ns on one wire into "
+        "the tree's first sum). Next: the tree's input words registered beside the tree, one "
+        "cycle on the sum's side only."),
     "vxlan_decap": (
-        "Meets the goal at 256 bits; its path is the VNI table's hit into the descriptor "
-        "queue's input. Next: a route at 512 bits."),
+        "At 256 bits the sideband FIFO's block RAM (4.3 ns clock to output) into `x_data_q` on "
+        "seed 1, and the classifier's `v1_valid_q` through 3.6 ns of wire into the VNI table's "
+        "request bypass on seed 2; at 512 bits the keep check's fill, six LUTs from the input "
+        "register. Next: the sideband FIFO in LUT RAM, the table's request registered beside "
+        "it, and the keep check's registered form (REG_OUT) at 512 bits."),
     "geneve_decap": (
-        "The join's pop of the tap queue: the head record's `wait_iw` bit (the queue's output "
-        "register) through the pop's LUT into the queue's output enables, 2.0, 2.0 and 1.1 ns "
-        "of wire. Next: the head's `wait_iw` kept in a register of its own beside the join "
-        "(loaded with the output register), so the pop is one LUT from registers near it."),
+        "On seed 1 the sideband FIFO's block RAM output (4.1 ns clock to output, 1.9 ns of "
+        "wire) into `x_data_q`, shared with vxlan_decap; on seeds 2 and 3 the classifier's "
+        "`a0_idx_q` through five LUTs into the set/reset net of `cap_u_q`. Next: the sideband "
+        "FIFO (64 words of 25 bits) in LUT RAM, and `cap_u_q` loaded from a registered one-hot "
+        "index with no set/reset."),
     "vxlan_encap": (
-        "The frame FIFO's write enable: its registered `s_axis_tready` through three LUTs to a "
-        "block RAM tile's `WEB` across the die (1.4 and 3.4 ns of wire), where the tunnel "
-        "table's 81 block RAMs push the FIFO's tiles away. Next: each RAM tile's write port "
-        "registered beside the tile (one cycle, the frame committed a cycle later)."),
+        "The classifier's key (`kv_vlan_q`) through four LUTs into the tunnel table's address "
+        "register, 5.2 ns of wire across the table's block RAMs. Next: the key registered "
+        "beside the table before the hash that forms the address."),
     "vtep_top": (
         "Placed, not routed: router1 does not converge in a session here (the tables' and the "
         "frame FIFO's block RAMs crowd the routing), so nextpnr names no path. Next: a route "
         "with a longer limit; it is as fast as its slower direction."),
     "dma_ring_writer": (
-        "The queue limit read at E1: a copy of the frame's queue `e1_lq`, 2.6 ns of wire and "
-        "the 16-way select of `q_lim` (four LUT levels) into `e2_lim`. Next: the limit table "
-        "read in two registered halves (or from LUT RAM by a registered index); a route at 512 "
-        "bits."),
-    "pkt_gen": (
-        "At 256 bits the output register's clear: `rate_nz_q` through the beat's valid logic "
-        "into the set/reset pins of `m_axis_tdata` (1.5 and 1.6 ns of wire). Next: the output "
-        "data loaded whenever the register is free, with no clear."),
+        "A register write's ring size: the AXI4-Lite write data's select (`u_axil.w_full_q`, "
+        "2.6 ns of wire), the LOG2_SIZE clamp and the decode `1 << size` into `wq_sz`, five "
+        "LUTs. Next: the size decoded a cycle later from `wq_ls`; a route at 512 bits."),
 }
