@@ -32,11 +32,11 @@ import random
 from pathlib import Path
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from cocotb_geneve_decap import random_case
 from geneve_tb import Harness
+from tb.common.bench import clock_and_reset
 from wirespeed.model.geneve import GeneveConfig
 from wirespeed.model.geneve_frames import CONTRACT_VNI, contract_cases
 
@@ -151,16 +151,10 @@ async def replay_join_bursts(dut):
     vec = json.loads(vectors_path().read_text())
     kw = len(dut.s_tkeep)
     assert vec["data_w"] == 8 * kw, f"vectors for {vec['data_w']} bits, DUT {8 * kw}"
-    Clock(dut.clk, 4, unit="ns").start()
     for s, v in vec["ctrl"].items():
         getattr(dut, s).value = v
-    dut.s_hs.value = 0
-    dut.tap_valid.value = 0
-    dut.rs_valid.value = 0
-    dut.rst.value = 1
-    await ClockCycles(dut.clk, 5)
-    dut.rst.value = 0
-    await ClockCycles(dut.clk, 2)
+    await clock_and_reset(dut, ("s_hs", "tap_valid", "rs_valid"), reset_cycles=5)
+    await RisingEdge(dut.clk)
 
     rng = random.Random(0x70 + 8 * kw)
     beat_at, tap_at, end = schedule(vec, rng)
