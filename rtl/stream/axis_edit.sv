@@ -96,7 +96,10 @@ module axis_edit #(
     // slot of the next frame that reads no beat (a real or a last virtual slot waits a cycle).
     // A frame with room inserted in front (D < 0) then takes no slot without output. Frames
     // dropped or with the sum check are never folded. 0: every input beat is A of one slot.
-    parameter bit FOLD_LAST  = 1'b0
+    parameter bit FOLD_LAST  = 1'b0,
+    // Copies of s_desc_ready (identical values), each from a flip-flop of its own: a
+    // descriptor FIFO with a wide output register takes one per slice (sync_fifo READY_N)
+    parameter int DESC_READY_N = 1
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -111,7 +114,7 @@ module axis_edit #(
 
     // One descriptor per input frame, in frame order
     input  wire logic                     s_desc_valid,
-    output      logic                     s_desc_ready,
+    output      logic [DESC_READY_N-1:0]  s_desc_ready,
     input  wire logic                     s_desc_drop,
     input  wire logic signed [LEN_W:0]    s_desc_shift,
     input  wire logic [HEAD_BYTES*8-1:0]  s_desc_head,
@@ -161,6 +164,9 @@ module axis_edit #(
     end
     if (FIFO_BEATS < 4 || (FIFO_BEATS & (FIFO_BEATS - 1)) != 0) begin : g_err_fifo
         $error("axis_edit: FIFO_BEATS (%0d) must be a power of 2, at least 4", FIFO_BEATS);
+    end
+    if (DESC_READY_N < 1) begin : g_err_desc_ready_n
+        $error("axis_edit: DESC_READY_N (%0d) must be at least 1", DESC_READY_N);
     end
 
     // ------------------------------------------------------------------------------------
@@ -475,6 +481,8 @@ module axis_edit #(
     logic [HD_W-1:0] d_head_q;
 
     assign d_push = s_desc_valid && d_ready_q;
+    // Room for a descriptor more (the count lags d_push by the cycle of d_ready_q itself).
+    wire d_room = d_cnt_q < (DAW+1)'(DDEPTH - 1);
 
     always_comb begin
         logic signed [QW-1:0] q;
@@ -543,7 +551,7 @@ module axis_edit #(
         d_cnt_q   <= count_next(d_cnt_q, d_push, hd_pop);
         pl_cnt_q  <= count_next(pl_cnt_q, d_we_q, pl_pop);
         pl_ne_q   <= d_we_q || pl_cnt_q > (DAW+1)'(1) || (pl_cnt_q == (DAW+1)'(1) && !pl_pop);
-        d_ready_q <= d_cnt_q < (DAW+1)'(DDEPTH - 1);
+        d_ready_q <= d_room;
         if (d_we_q) d_wr_q  <= d_wr_q + 1'b1;
         if (d_we_q) pl_virt_q[d_wr_q] <= d_plan_q.virt;
         if (d_we_q) pl_vone_q[d_wr_q] <= d_plan_q.vone;
@@ -570,7 +578,13 @@ module axis_edit #(
         end
     end
 
-    assign s_desc_ready = d_ready_q;
+    // s_desc_ready: copies of d_ready_q, a register each, one always_ff per copy (kept).
+    for (genvar c = 0; c < DESC_READY_N; c++) begin : g_desc_ready
+        (* keep *) always_ff @(posedge clk) begin
+            s_desc_ready[c] <= d_room;
+            if (rst) s_desc_ready[c] <= 1'b0;
+        end
+    end
 
     // ------------------------------------------------------------------------------------
     // Issue: the frame's plan in registers, one slot per cycle

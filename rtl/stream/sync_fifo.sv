@@ -11,7 +11,12 @@
 // The output register's load enable depends on m_ready in the same cycle, so one enable net
 // would fan out to every bit of a wide record across the die; it is built per SLICE_W-bit
 // slice instead, from its own copies of the state registers (kept apart from synthesis'
-// merging), so each enable drives one slice.
+// merging), so each enable drives one slice. A consumer whose ready is a register may hand in
+// READY_N copies of it (each from a flip-flop of its own): slice sl then takes copy
+// sl % READY_N, so no one net reaches every slice across the die.
+// LUT_RAM = 1 keeps the RAM in LUTs: a block RAM's clock-to-output (about 4 ns on ECP5) would
+// leave the consumer of m_data little of the cycle, since the output register is the block
+// RAM's own read register.
 // Latency: a word written in cycle t is on m_* in cycle t + 2; with BYPASS = 1, a word offered
 // to an empty FIFO is on m_* in the same cycle (a 2:1 multiplexer between s_data and the
 // output register) and, when not taken there, held in the output register.
@@ -27,7 +32,15 @@ module sync_fifo #(
     parameter bit BYPASS = 1'b0,
     // Bits of the output register per copy of its load enable (and of the registers it
     // comes from): bounds the enable's fan-out on a wide record.
-    parameter int SLICE_W = 64
+    parameter int SLICE_W = 64,
+    // Copies of m_ready (identical values) the consumer hands in: slice sl uses copy
+    // sl % READY_N, the FIFO's own flags copy 0.
+    parameter int READY_N = 1,
+    // 1: the RAM in LUTs (distributed), never in block RAM. (Read by the RAM's synthesis
+    // attribute alone, which Verilator's lint does not count as a use.)
+    /* verilator lint_off UNUSEDPARAM */
+    parameter bit LUT_RAM = 1'b0
+    /* verilator lint_on UNUSEDPARAM */
 ) (
     input  wire logic             clk,
     input  wire logic             rst,
@@ -38,7 +51,7 @@ module sync_fifo #(
 
     output      logic [WIDTH-1:0] m_data,
     output      logic             m_valid,
-    input  wire logic             m_ready
+    input  wire logic [READY_N-1:0] m_ready
 );
 
     localparam int PTR_W = $clog2(DEPTH);
@@ -52,10 +65,13 @@ module sync_fifo #(
     if (SLICE_W < 1) begin : g_check_slice
         $error("sync_fifo: SLICE_W must be at least 1");
     end
+    if (READY_N < 1) begin : g_check_ready_n
+        $error("sync_fifo: READY_N must be at least 1");
+    end
 
     localparam int NS = (WIDTH + SLICE_W - 1) / SLICE_W;   // output slices
 
-    logic [WIDTH-1:0] mem [DEPTH];
+    (* ram_style = (LUT_RAM ? "distributed" : "auto") *) logic [WIDTH-1:0] mem [DEPTH];
     logic [PTR_W-1:0] wr_ptr_q;
     logic [PTR_W:0]   cnt_q;               // words in the RAM
     logic             out_valid_q;
@@ -66,7 +82,7 @@ module sync_fifo #(
     // BYPASS: the offered word goes straight out when nothing older waits.
     wire direct    = BYPASS && ram_empty_q && !out_valid_q && s_valid;
     wire push      = s_valid && s_ready && !direct;
-    wire load      = !ram_empty_q && (!out_valid_q || m_ready);
+    wire load      = !ram_empty_q && (!out_valid_q || m_ready[0]);
 
     assign m_valid = out_valid_q || direct;
     // The free word at wr_ptr is written every cycle the RAM is not full; push only moves the
@@ -101,8 +117,8 @@ module sync_fifo #(
         s_ready     <= !full_d;
         ram_empty_q <= !push && (ram_empty_q || (one_q && load));
         if (push) wr_ptr_q <= wr_ptr_q + 1'b1;
-        if (load || (direct && !m_ready)) out_valid_q <= 1'b1;
-        else if (m_ready)                 out_valid_q <= 1'b0;
+        if (load || (direct && !m_ready[0])) out_valid_q <= 1'b1;
+        else if (m_ready[0])                 out_valid_q <= 1'b0;
         if (rst) begin
             wr_ptr_q    <= '0;
             cnt_q       <= '0;
@@ -127,7 +143,8 @@ module sync_fifo #(
 
         wire direct_r = BYPASS && ram_empty_r_q && !out_valid_r_q && s_valid;
         wire push_r   = s_valid && s_ready && !direct_r;
-        wire load_r   = !ram_empty_r_q && (!out_valid_r_q || m_ready);
+        wire ready_r  = m_ready[sl % READY_N];
+        wire load_r   = !ram_empty_r_q && (!out_valid_r_q || ready_r);
 
         // (without BYPASS m_data is the register alone: no multiplexer in front of the consumer)
         assign m_data[LO +: SW] = (!BYPASS || out_valid_r_q) ? slice_q : s_data[LO +: SW];
@@ -135,8 +152,8 @@ module sync_fifo #(
         (* keep *) always_ff @(posedge clk) begin
             ram_empty_r_q <= !push_r && (ram_empty_r_q || (one_q && load_r));
             if (load_r) rd_ptr_r_q <= rd_ptr_r_q + 1'b1;
-            if (load_r || (direct_r && !m_ready)) out_valid_r_q <= 1'b1;
-            else if (m_ready)                     out_valid_r_q <= 1'b0;
+            if (load_r || (direct_r && !ready_r)) out_valid_r_q <= 1'b1;
+            else if (ready_r)                     out_valid_r_q <= 1'b0;
             if (rst) begin
                 ram_empty_r_q <= 1'b1;
                 rd_ptr_r_q    <= '0;
@@ -147,7 +164,7 @@ module sync_fifo #(
         // The slice loads whenever it is free, from the RAM or (BYPASS, RAM empty) the offered
         // word, with or without a word to take (out_valid_r_q says what it holds): its enable
         // is one LUT of out_valid_r_q and m_ready, and the late s_valid reaches no enable.
-        wire free_r = !out_valid_r_q || m_ready;
+        wire free_r = !out_valid_r_q || ready_r;
         always_ff @(posedge clk) begin
             if (free_r) slice_q <= (BYPASS && ram_empty_r_q) ? s_data[LO +: SW]
                                                              : mem[rd_ptr_r_q][LO +: SW];

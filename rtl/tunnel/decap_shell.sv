@@ -205,6 +205,13 @@ module decap_shell #(
     // Frames whose descriptor the engine has taken and whose output has not ended, at most: its
     // plan FIFO (16), the slots in flight and its out FIFO (16 credits), the output register.
     localparam int META_DEPTH = 64;
+    // The descriptor queue's output register is built in 64-bit slices (sync_fifo SLICE_W);
+    // the engine hands in a copy of its ready per slice and one more for the shell's logic.
+    localparam int DQ_SLICES  = (DESC_W + 63) / 64;
+    localparam int DQ_READY_N = DQ_SLICES + 1;
+    // The keep check registered at 512 bits, where its fill (a 64-bit suffix OR) would sit
+    // between the input register and the front end's capture: one cycle more there.
+    localparam bit KEEP_REG = DATA_W >= 512;
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("decap_shell: DATA_W must be 64, 128, 256 or 512");
@@ -230,7 +237,8 @@ module decap_shell #(
     logic              k_tvalid, k_tready, k_tlast, k_tuser;
 
     axis_keep_check #(
-        .DATA_W(DATA_W)
+        .DATA_W(DATA_W),
+        .REG_OUT(KEEP_REG)
     ) keep_check (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
@@ -251,7 +259,9 @@ module decap_shell #(
     logic                          e_tready;
     logic                          in_frame_q, start_ok_q, took_q;
     logic [OPEN_W-1:0]             open_q;
-    logic                          d_ready;       // engine takes a descriptor
+    logic [DQ_READY_N-1:0]         d_ready_n;     // engine takes a descriptor (copies)
+    logic                          d_ready;       // the shell's copy
+    assign d_ready = d_ready_n[DQ_SLICES];
     logic                          dq_valid;
     wire                           s_hs = k_tvalid && k_tready;
     assign k_tready = e_tready && start_ok_q;
@@ -332,14 +342,17 @@ module decap_shell #(
     sync_fifo #(
         .WIDTH(DESC_W),
         .DEPTH(DESC_DEPTH),
-        .BYPASS(1'b1)
+        .BYPASS(1'b1),
+        .SLICE_W(64),
+        .READY_N(DQ_READY_N),
+        .LUT_RAM(1'b0)
     ) desc_queue (
         .clk(clk), .rst(rst),
         .s_data({s_desc_drop, s_desc_shift, s_desc_head, s_desc_head_en, s_desc_out_len,
                  s_desc_min_len, s_desc_sum_start, s_desc_sum_end, s_desc_sum_en,
                  s_desc_sum_seed, s_desc_outcome, s_desc_out_meta}),
         .s_valid(s_desc_valid), .s_ready(dq_s_ready),
-        .m_data(dq_data), .m_valid(dq_valid), .m_ready(d_ready)
+        .m_data(dq_data), .m_valid(dq_valid), .m_ready(d_ready_n)
     );
 
     logic unused_dq_ready;   // never full: frames are started only with room (open_q)
@@ -356,12 +369,13 @@ module decap_shell #(
         .HEAD_BYTES(HEAD_BYTES),
         .LEN_W(LEN_W),
         .META_W(4),
-        .FIFO_BEATS(FIFO_BEATS)
+        .FIFO_BEATS(FIFO_BEATS),
+        .DESC_READY_N(DQ_READY_N)
     ) edit (
         .clk(clk), .rst(rst),
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid && start_ok_q),
         .s_axis_tready(e_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
-        .s_desc_valid(dq_valid), .s_desc_ready(d_ready), .s_desc_drop(d_drop),
+        .s_desc_valid(dq_valid), .s_desc_ready(d_ready_n), .s_desc_drop(d_drop),
         .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
         .s_desc_out_len(d_out_len), .s_desc_min_len(d_min_len), .s_desc_sum_en(d_sum_en),
         .s_desc_sum_start(d_sum_start), .s_desc_sum_end(d_sum_end),
@@ -403,11 +417,12 @@ module decap_shell #(
     if (OUT_META_EN) begin : g_meta
         // Written the cycle after the engine takes a descriptor that leaves output (from
         // registers: the engine's ready reaches no FIFO state), in frame order. The FIFO's
-        // head is taken by a credit (a register), lands in a register loaded every cycle (the
-        // block RAM's output reaches nothing else) and then in a four-word ring; m_axis_tmeta
-        // is the ring's word at the read pointer. So the pop at m_axis's tlast (a late port)
-        // moves a 2-bit pointer and the credit, and reaches neither the FIFO's block RAM nor
-        // a wide enable. A word is in the ring five cycles after its descriptor is taken; the
+        // head is taken by a credit (a register), lands in a register loaded every cycle and
+        // then in a four-word ring; m_axis_tmeta is the ring's word at the read pointer. So the
+        // pop at m_axis's tlast (a late port) moves a 2-bit pointer and the credit, and
+        // reaches neither the FIFO's RAM nor a wide enable. The RAM is in LUTs (LUT_RAM): its
+        // read register is the FIFO's output register, and a block RAM's clock-to-output
+        // would leave the register behind it no time. A word is in the ring five cycles after its descriptor is taken; the
         // frame's first beat leaves LATENCY (>= 10) cycles after.
         logic                    meta_s_ready, f_valid, f_take, take_q, x_valid_q;
         logic                    meta_we_q;
@@ -424,7 +439,10 @@ module decap_shell #(
         sync_fifo #(
             .WIDTH(OUT_META_W),
             .DEPTH(META_DEPTH),
-            .BYPASS(1'b0)
+            .BYPASS(1'b0),
+            .SLICE_W(64),
+            .READY_N(1),
+            .LUT_RAM(1'b1)
         ) meta_fifo (
             .clk(clk), .rst(rst),
             .s_data(meta_q), .s_valid(meta_we_q),

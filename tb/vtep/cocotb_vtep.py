@@ -318,7 +318,8 @@ async def test_decap_latency(dut):
         want = VM.latency_cycles(f, kw, dcfg)
         got = marks["out_first"] - marks["in_first"]
         tail = marks["out_last"] - marks["in_last"]
-        want_tail = (min(len(f), VM.HDR_WINDOW) - 1) // kw + VM.DECIDE_CYCLES + lat
+        want_tail = ((min(len(f), VM.HDR_WINDOW) - 1) // kw + VM.DECIDE_CYCLES
+                     + VM.KEEP_CHECK_CYCLES[8 * kw] + lat)
         if bytes(out.tdata) != r.output or got != want or tail != want_tail:
             errs.append(f"frame {k} ({len(f)} B, {r.outcome.name}, D {VM.decap_skip(f, dcfg)}): "
                         f"first beat {got} cycles (contract {want}), last beat {tail} "

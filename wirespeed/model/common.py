@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 
 __all__ = [
+    "KEEP_CHECK_CYCLES",
     "ET_IPV4",
     "ET_IPV6",
     "TPIDS",
@@ -48,6 +49,10 @@ __all__ = [
     "known_end",
     "tally_counts",
 ]
+
+# The decap shell's tkeep guard (rtl/tunnel/decap_shell.sv, axis_keep_check): cycles it adds
+# per bus width (registered at 512 bits only).
+KEEP_CHECK_CYCLES = {64: 0, 128: 0, 256: 0, 512: 1}
 
 ET_IPV4 = 0x0800
 ET_IPV6 = 0x86DD

@@ -23,7 +23,10 @@ from dataclasses import dataclass
 
 from .common import frame_bytes, ones_sum
 
-__all__ = ["EditDesc", "EditResult", "edit", "out_length"]
+__all__ = ["EDIT_LATENCY", "EditDesc", "EditResult", "edit", "out_length"]
+
+# The engine's first-beat latency in cycles per bus width (tb/axis_edit asserts it).
+EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 
 
 @dataclass(frozen=True)

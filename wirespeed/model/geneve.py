@@ -50,6 +50,8 @@ from .common import (
     udp_tunnel_outer,
     vni_entry,
 )
+from .common import KEEP_CHECK_CYCLES  # noqa: E402
+from .edit import EDIT_LATENCY  # noqa: E402, F401  (importable from here)
 from .gre import HDR_WINDOW  # the front end's header window (rtl/parse/ip_front.sv HDR_BYTES)
 
 __all__ = [
@@ -262,7 +264,6 @@ def tally(results) -> tuple[list[int], list[int], int, int]:
 # The RTL's timing (rtl/tunnel/geneve_decap.sv, docs/geneve.md "Structure and latency").
 DECIDE_CYCLES = 17  # the beat completing the 128-byte window -> the descriptor
 INNER_CYCLES = 11  # the beat holding byte K + 25 (or the last) -> the descriptor (step 9 frames)
-EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}  # axis_edit, first beat (tb/axis_edit)
 
 
 def decap_skip(frame: bytes, cfg: GeneveConfig | None = None) -> int:
@@ -294,4 +295,4 @@ def latency_cycles(frame: bytes, keep_w: int, cfg: GeneveConfig | None = None) -
     slot = decap_skip(f, cfg) // keep_w
     if -(-out_len // keep_w) == 1:
         slot = max(slot, (n - 1) // keep_w)
-    return t + EDIT_LATENCY[8 * keep_w] + slot
+    return t + KEEP_CHECK_CYCLES[8 * keep_w] + EDIT_LATENCY[8 * keep_w] + slot

@@ -52,6 +52,8 @@ from .common import (  # noqa: F401
     set_ecn,
     tally_counts,
 )
+from .common import KEEP_CHECK_CYCLES  # noqa: E402
+from .edit import EDIT_LATENCY  # noqa: E402, F401  (importable from here)
 
 __all__ = [
     "Outcome",
@@ -343,7 +345,6 @@ def gre_decap(frame: bytes, cfg: GreConfig | None = None, bad: bool = False, kee
 # that completes the header window to the descriptor at the edit engine, and the engine's
 # first-beat latency per bus width (rtl/stream/axis_edit.sv).
 DECIDE_CYCLES = 10
-EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 
 
 def latency_cycles(r: Result, keep_w: int) -> int:
@@ -358,7 +359,7 @@ def latency_cycles(r: Result, keep_w: int) -> int:
     slot = (r.skip_to - r.kept) // keep_w
     if -(-len(r.output) // keep_w) == 1:
         slot = max(slot, (r.in_len - 1) // keep_w)
-    return trig + DECIDE_CYCLES + EDIT_LATENCY[8 * keep_w] + slot
+    return trig + DECIDE_CYCLES + KEEP_CHECK_CYCLES[8 * keep_w] + EDIT_LATENCY[8 * keep_w] + slot
 
 
 def tally(results, n_outcomes: int = NUM_OUTCOMES):

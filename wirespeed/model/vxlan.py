@@ -59,6 +59,8 @@ from .common import (  # noqa: F401  (constants stay importable from here)
     udp_tunnel_outer,
     vni_entry,
 )
+from .common import KEEP_CHECK_CYCLES  # noqa: E402
+from .edit import EDIT_LATENCY  # noqa: E402, F401  (importable from here)
 
 __all__ = [
     "DecapOutcome",
@@ -307,7 +309,6 @@ def decap(frame: bytes, cfg: DecapConfig | None = None, bad: bool = False, keep_
 # the 128-byte window to the descriptor at the edit engine (the capture's two registers,
 # ip_front's three stages, vxlan_decap_classify's six), and the engine's own first-beat latency.
 DECIDE_CYCLES = 11
-EDIT_LATENCY = {64: 10, 128: 11, 256: 11, 512: 12}
 
 
 def decap_skip(frame: bytes, cfg: DecapConfig | None = None) -> int:
@@ -333,7 +334,7 @@ def latency_cycles(frame: bytes, keep_w: int, cfg: DecapConfig | None = None) ->
     slot = skip // keep_w
     if -(-out_len // keep_w) == 1:
         slot = max(slot, (n - 1) // keep_w)
-    return trig + DECIDE_CYCLES + EDIT_LATENCY[8 * keep_w] + slot
+    return trig + DECIDE_CYCLES + KEEP_CHECK_CYCLES[8 * keep_w] + EDIT_LATENCY[8 * keep_w] + slot
 
 
 def tally_decap(results) -> tuple[list[int], list[int], int, int]:
