@@ -359,21 +359,31 @@ module block_csr #(
     // loads zero: its flag as it will be in E3 (cleared by the E3 event on the same counter
     // now, set by the clear acted on now or in the next cycle). So E3 adds to one register and
     // the forward's select is one LUT after the adders' carry chains, not one before them.
-    logic e2_fwd;
+    // The forward and E2's zero flag are registered in E1 (from E2's event and the flags as
+    // they will be in E2), so e2_zero is one LUT of registers: the 16-way flag select and the
+    // slot compare sit before a register, not before e3_word_q's reset.
+    logic e2_fwd_q;    // E3's event in E2's cycle writes E2's counter
+    logic e2_zflag_q;  // cnt_zero_q[e2_slot_q]
     logic e2_zero;
-    assign e2_fwd  = e3_valid_q && e3_slot_q == e2_slot_q;
-    assign e2_zero = clear_q || (!e2_fwd && (clear_qq || cnt_zero_q[e2_slot_q]));
+    assign e2_zero = clear_q || (!e2_fwd_q && (clear_qq || e2_zflag_q));
 
     always_ff @(posedge clk) begin
-        e1_slot_q <= stat_outcome[SLOT_W-1:0];
-        e1_len_q  <= stat_len;
-        e2_slot_q <= e1_slot_q;
-        e2_len_q  <= e1_len_q;
-        e3_slot_q <= e2_slot_q;
-        e3_len_q  <= e2_len_q;
-        e3_word_q <= e2_zero ? 128'd0 : e2_fwd ? {upd_pkts, upd_bytes} : cnt_mem_a[e2_slot_q];
-        t1_len_q  <= tx_len;
-        t2_len_q  <= t1_len_q;
+        e1_slot_q  <= stat_outcome[SLOT_W-1:0];
+        e1_len_q   <= stat_len;
+        e2_slot_q  <= e1_slot_q;
+        e2_len_q   <= e1_len_q;
+        e2_fwd_q   <= e2_valid_q && e2_slot_q == e1_slot_q;
+        e2_zflag_q <= (e3_valid_q && e3_slot_q == e1_slot_q) ? 1'b0
+                    : clear_qq ? 1'b1 : cnt_zero_q[e1_slot_q];
+        e3_slot_q  <= e2_slot_q;
+        e3_len_q   <= e2_len_q;
+        e3_word_q  <= e2_zero ? 128'd0 : e2_fwd_q ? {upd_pkts, upd_bytes} : cnt_mem_a[e2_slot_q];
+        t1_len_q   <= tx_len;
+        t2_len_q   <= t1_len_q;
+        if (rst) begin
+            e2_fwd_q   <= 1'b0;
+            e2_zflag_q <= 1'b1;
+        end
     end
 
     // E3: read-modify-write, count + increment

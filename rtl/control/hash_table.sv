@@ -445,13 +445,16 @@ module hash_table #(
 
     // Collision bypass: when port B writes the word that port A reads in the same cycle, the
     // lookup takes the written word (the new slot) instead of port A's output, so the result
-    // does not depend on what the memory primitive returns on a read/write collision.
+    // does not depend on what the memory primitive returns on a read/write collision. The
+    // flag is set whatever s1_valid says (only a lookup's compare reads it, and that is
+    // qualified by cmp_valid): the lookup's valid, from the requester across the die, then
+    // reaches no compare.
     logic [MEMS-1:0]   byp_d;
     logic [MEMS-1:0]   byp_q;
     logic [SLOT_W-1:0] byp_word_q;  // data: not reset (used only where byp_q says)
 
     for (genvar m = 0; m < MEMS; m++) begin : g_byp
-        assign byp_d[m] = s1_valid && ctl_we_q[m] && ctl_addr_q == s1_idx_q[m / WAYS];
+        assign byp_d[m] = ctl_we_q[m] && ctl_addr_q == s1_idx_q[m / WAYS];
     end
 
     always_ff @(posedge clk) begin

@@ -24,6 +24,7 @@ async def random_traffic(dut):
     dut.s_valid.value = 0
     dut.s_data.value = 0
     dut.m_ready.value = 0
+    all_ready = (1 << len(dut.m_ready)) - 1
     await ClockCycles(dut.clk, 3)
     dut.rst.value = 0
     rng = random.Random(depth * 2 + bypass)
@@ -39,7 +40,8 @@ async def random_traffic(dut):
         m_ready = rng.random() < p_out
         dut.s_valid.value = int(s_valid)
         dut.s_data.value = word(nxt)
-        dut.m_ready.value = int(m_ready)
+        # every copy of m_ready (READY_N) carries the same value, as the consumer's copies do
+        dut.m_ready.value = all_ready if m_ready else 0
         await ReadOnly()
         s_ready = int(dut.s_ready.value)
         if cycle > 0:
