@@ -27,7 +27,8 @@
 //            length and flags (constant over the frame at the FIFO's output) beside it,
 //            and its "frame holds n bytes" compares
 //   (H)      the key (the tag, the inner destination address), captured by beat position
-//            beside the window, looked up; answered in H+L (L = hash_table's LOOKUP_LATENCY, 7)
+//            beside the window already selected by the tag, looked up from registers;
+//            answered in H+L (L = hash_table's LOOKUP_LATENCY, 7)
 //   E1 (H+1) the tag; the IPv4 fixed header selected by it; TCP/UDP and not a fragment
 //            (judged at both header places, selected by the tag)
 //   E2 (H+2) IPv4 or not; where the ports are (one-hot of u, their 4-byte step); the lengths;
@@ -207,13 +208,15 @@ module vxlan_encap_classify
 
     // ---- the key --------------------------------------------------------------------------
     // Every frame is looked up in H (the answer lands in H+LOOKUP_LATENCY, with E5's results
-    // held as long). The key's bytes are captured by beat position beside the window, from the
-    // registered beat that hdr_capture writes into it, each byte under its beat's enable
-    // alone: the tag from bytes 12..13, the VLAN ID from 14..15 (the same beat), the inner
-    // destination address from 30..33 and from 34..37. The key selects between them by the
-    // tag (zero VLAN ID untagged; 34..37 after a tag), one LUT before the table's hash, so no
-    // compare of the beat reaches a capture enable. A frame too short for a byte keeps an older
-    // frame's: such a frame is not IPv4, and its answer is not used.
+    // held as long). The key is captured already selected by the tag, by beat position beside
+    // the window, from the registered beat that hdr_capture writes into it, so the table's
+    // hash reads registers only (no select by the tag, a wide fanout, in front of it): the VLAN
+    // ID (zero untagged) from bytes 14..15, in the tag's beat; the inner destination address
+    // from 30..33, overwritten from 34..37 when the frame is tagged. The tag is the compare of
+    // bytes 12..13 where they share the byte's beat (a data select: no compare of the beat
+    // reaches a capture enable), else kv_vlan_q, the frame's tag captured from an earlier beat.
+    // A frame too short for a byte keeps an older frame's: such a frame is not IPv4, and its
+    // answer is not used.
     localparam int KB_TAG = 12 / KEEP_W;      // the beat of bytes 12..15
 
     function automatic logic [7:0] bb(input int i);   // byte i, where the beat holds it
@@ -221,24 +224,42 @@ module vxlan_encap_classify
     endfunction
 
     logic        kv_vlan_q;
-    logic [11:0] kv_vid_q;      // data: bytes 14..15 as captured, tagged or not
-    logic [31:0] kv_dip_q;      // data: bytes 30..33 (untagged frame's address)
-    logic [31:0] kv_dip_t_q;    // data: bytes 34..37 (tagged frame's address)
+    logic        kb_vlan;       // the tag, in its beat
+    logic [11:0] kv_vid_q;      // data: the key's VLAN ID
+    logic [31:0] kv_dip_q;      // data: the key's address, byte 0 high
+
+    assign kb_vlan = {bb(12), bb(13)} == ET_VLAN;
 
     always_ff @(posedge clk) begin
         if (beat_wen[KB_TAG]) begin
-            kv_vlan_q <= {bb(12), bb(13)} == ET_VLAN;
-            kv_vid_q  <= {bb(14)[3:0], bb(15)};
+            kv_vlan_q <= kb_vlan;
+            kv_vid_q  <= kb_vlan ? {bb(14)[3:0], bb(15)} : 12'd0;
         end
-        for (int j = 0; j < 4; j++) begin
-            if (beat_wen[(30 + j) / KEEP_W]) kv_dip_q[8*(3-j) +: 8]   <= bb(30 + j);
-            if (beat_wen[(34 + j) / KEEP_W]) kv_dip_t_q[8*(3-j) +: 8] <= bb(34 + j);
+    end
+
+    for (genvar j = 0; j < 4; j++) begin : g_kdip
+        localparam int B30 = (30 + j) / KEEP_W;   // the beat of the untagged frame's byte
+        localparam int B34 = (34 + j) / KEEP_W;   // the beat of the tagged frame's byte
+        if (B34 == KB_TAG) begin : g_tag_beat
+            // (512 bits) all in the tag's beat: the tag selects the byte
+            always_ff @(posedge clk) begin
+                if (beat_wen[B34]) kv_dip_q[8*(3-j) +: 8] <= kb_vlan ? bb(34 + j) : bb(30 + j);
+            end
+        end else if (B30 == B34) begin : g_one_beat
+            always_ff @(posedge clk) begin
+                if (beat_wen[B34]) kv_dip_q[8*(3-j) +: 8] <= kv_vlan_q ? bb(34 + j) : bb(30 + j);
+            end
+        end else begin : g_two_beats
+            // the untagged byte first; a tagged frame's later beat writes over it
+            always_ff @(posedge clk) begin
+                if (beat_wen[B30])                   kv_dip_q[8*(3-j) +: 8] <= bb(30 + j);
+                else if (beat_wen[B34] && kv_vlan_q) kv_dip_q[8*(3-j) +: 8] <= bb(34 + j);
+            end
         end
     end
 
     assign lk_valid = hdr_valid;
-    assign lk_key   = {kv_vlan_q, kv_vlan_q ? kv_vid_q : 12'd0,
-                       kv_vlan_q ? kv_dip_t_q : kv_dip_q};
+    assign lk_key   = {kv_vlan_q, kv_vid_q, kv_dip_q};
 
     // ---- E1: the tag, the IPv4 header after it, "ends before" flags -------------------------
     logic                    e1_valid_q, e1_vlan_q, e1_et_ok_q, e1_bad_q, e1_over_q;
