@@ -41,7 +41,8 @@
 //   V5 (T+5)  the VNI table's answer: unknown VNI, the push and its VLAN ID; the record is
 //             queued (T+6)
 // Stream side (input handshake of a beat = cycle t):
-//   A0 (t) the beat registered (tkeep and tuser before the guard); A1 (t+1) candidates
+//   A0 (t) the beat registered (tkeep and tuser before the guard), its index in the frame
+//   (a count and a one-hot), the IPv6 EtherType compares; A1 (t+1) candidates
 //   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
 //   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
 //   beat's position after K's beat, each window byte's beat after it), the inner
@@ -211,6 +212,18 @@ module geneve_decap_classify
     logic [KW-1:0]     a0_keep_q;
     logic              a0_hs_q, a0_last_q, a0_user_q;
     logic [IDX_W-1:0]  a0_idx_q;
+    // The index as a one-hot of the beats A1's candidates lie in (bytes 12 .. 102), stepped
+    // beside a0_idx_q: A1's capture enables are then an AND of two registers, not a compare
+    // of the index (which synthesis would fold into the captures' set/reset).
+    localparam int OH_N = 102 / KW + 1;
+    logic [OH_N-1:0]   a0_oh_q;        // a0_oh_q[b]: a0_idx_q == b
+    // The EtherType at 12 + 4t (t tags) is IPv6, compared on the input beat (as the front
+    // end's own registers do), so A1's u starts from one flip-flop, not a 16-bit compare
+    logic [2:0]        a0_v6_q;
+
+    function automatic logic [15:0] s_et(input int t);
+        s_et = {s_tdata[8 * ((12 + 4*t) % KW) +: 8], s_tdata[8 * ((13 + 4*t) % KW) +: 8]};
+    endfunction
 
     always_ff @(posedge clk) begin
         a0_data_q <= s_tdata;
@@ -218,9 +231,13 @@ module geneve_decap_classify
         a0_hs_q   <= s_hs;
         a0_last_q <= s_tlast;
         a0_user_q <= s_tuser;
+        for (int t = 0; t < 3; t++) a0_v6_q[t] <= s_et(t) == ET_IPV6;
         if (a0_hs_q) a0_idx_q <= a0_last_q ? '0 : (a0_idx_q == '1 ? a0_idx_q : a0_idx_q + 1'b1);
+        // (all zero from index OH_N on; the index saturates at 63 > OH_N)
+        if (a0_hs_q) a0_oh_q <= a0_last_q ? OH_N'(1) : a0_oh_q << 1;
         if (rst) begin
             a0_idx_q <= '0;
+            a0_oh_q  <= OH_N'(1);
             a0_hs_q  <= 1'b0;
         end
     end
@@ -230,7 +247,7 @@ module geneve_decap_classify
         a0_byte = a0_data_q[8 * (i % KW) +: 8];
     endfunction
     function automatic logic a0_at(input int i);
-        a0_at = a0_hs_q && a0_idx_q == IDX_W'(i / KW);
+        a0_at = a0_hs_q && a0_oh_q[i / KW];
     endfunction
 
     logic                   cap_tpid1_q, cap_tpid2_q;
@@ -282,8 +299,7 @@ module geneve_decap_classify
         cap_tpid1_n = a0_at(12) ? is_tpid({a0_byte(12), a0_byte(13)}) : cap_tpid1_q;
         cap_tpid2_n = a0_at(16) ? is_tpid({a0_byte(16), a0_byte(17)}) : cap_tpid2_q;
         for (int t = 0; t < 3; t++) begin
-            cap_v6_n[t]  = a0_at(12 + 4*t) ? {a0_byte(12 + 4*t), a0_byte(13 + 4*t)} == ET_IPV6
-                                           : cap_v6_q[t];
+            cap_v6_n[t]  = a0_at(12 + 4*t) ? a0_v6_q[t] : cap_v6_q[t];
             cap_ihl_n[t] = a0_at(14 + 4*t) ? a0_byte(14 + 4*t)[3:0] : cap_ihl_q[t];
         end
     end
@@ -300,6 +316,15 @@ module geneve_decap_classify
         u_of = u_step(v6[tags], ihl_t[tags]) + 4'(tags);
     endfunction
 
+    // u_step + t as an AND-OR of the three cases: with a constant on a select's input the
+    // capture would take the case's condition as a synchronous set/reset, A0's enable in it
+    function automatic logic [3:0] u_sum(input logic v6, input logic [3:0] ihl, input int t);
+        logic ge5;
+        ge5 = ihl >= 4'd5;
+        u_sum = ({4{v6}} & 4'(5 + t)) | ({4{!v6 && ge5}} & (ihl - 4'd5 + 4'(t)))
+              | ({4{!v6 && !ge5}} & 4'(t));
+    endfunction
+
     // u for each count of tags t, captured with the version and IHL it reads (bytes 12 + 4t ..
     // 14 + 4t lie in one beat at every width), so that A1 picks u by the tags alone
     logic [2:0][3:0] cap_u_q;
@@ -311,8 +336,7 @@ module geneve_decap_classify
         cap_ihl_q   <= cap_ihl_n;
         for (int t = 0; t < 3; t++) begin
             if (a0_at(12 + 4*t)) begin
-                cap_u_q[t] <= u_step({a0_byte(12 + 4*t), a0_byte(13 + 4*t)} == ET_IPV6,
-                                     a0_byte(14 + 4*t)[3:0]) + 4'(t);
+                cap_u_q[t] <= u_sum(a0_v6_q[t], a0_byte(14 + 4*t)[3:0], t);
             end
         end
         for (int u = 0; u < NCAND; u++) begin
@@ -1382,6 +1406,8 @@ module geneve_decap_classify
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
+            if (a0_oh_q != OH_N'(1) << a0_idx_q)
+                $error("geneve_decap_classify: the beat's one-hot index disagrees with its count");
             if (rs_valid != w5_valid_q)
                 $error("geneve_decap_classify: the VNI table's answer is not aligned with V5");
             if (a4_emit_q && !i_s_ready)
