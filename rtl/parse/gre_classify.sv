@@ -341,7 +341,6 @@ module gre_classify
     logic [16:0]        g2_hc_a_q;                 // ~HC + ~m
     logic [15:0]        g2_hc_m_q;                 // m' (inner bytes 0, 1 rewritten)
     logic [15:0]        g2_proto_q;
-    logic [2:0]         g2_tags_q;                 // one-hot: L2 = 14, 18, 22
     // Each head byte's source, one-hot, registered per byte from the L2 length: G3 is then an
     // AND-OR of registers beside each byte, and no register drives the whole 40-byte head.
     logic [HEAD_BYTES-1:0] g2_src_l2_q;            // the outer Ethernet header's byte j
@@ -396,10 +395,6 @@ module gre_classify
             g2_sum_start_q   <= LEN_W'(g1_g_q);
         end
         if (rst) g2_valid_q <= 1'b0;
-    end
-
-    always_ff @(posedge clk) begin
-        for (int t = 0; t < 3; t++) g2_tags_q[t] <= g1_l2_q == 5'(14 + 4 * t);
     end
 
     // One always_ff per byte, kept: equal selects of different bytes stay separate registers
@@ -512,7 +507,10 @@ module gre_classify
     end
 
     always_ff @(posedge clk) begin
-        for (int t = 0; t < 3; t++) g3_hc_at_q[t] <= g2_tags_q[t] && g2_ecn_set_q && !g2_p_v6_q;
+        // (byte 24 + 4t holds the checksum's high byte exactly when L2 = 14 + 4t)
+        for (int t = 0; t < 3; t++) begin
+            g3_hc_at_q[t] <= g2_src_hc_q[24 + 4*t] && g2_ecn_set_q && !g2_p_v6_q;
+        end
     end
 
     // ---- G4: the descriptor -----------------------------------------------------------------
