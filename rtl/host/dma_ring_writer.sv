@@ -2273,22 +2273,39 @@ module dma_ring_writer
     );
 
     // An address: global (q_sel = 0) or queue q's register r (offset 0x100 + 0x40 q + 4 r)
+    // 0x40 <= wa < 0x40 + 16 QUEUES, written as a match of wa[RAW-1:4] on each queue's slot
+    // so that it maps to a few LUTs on the address bits, not to two 32-bit comparisons
     function automatic logic is_queue(input logic [RAW-1:0] wa);
-        return 32'(wa) >= 32'h40 && 32'(wa) < 32'h40 + 16 * QUEUES;
+        logic hit;
+        hit = 1'b0;
+        for (int q = 0; q < QUEUES; q++) hit = hit || 32'(wa) >> 4 == 32'(4 + q);
+        return hit;
     endfunction
     function automatic logic [QW-1:0] qidx(input logic [RAW-1:0] wa);
         return QW'((32'(wa) - 32'h40) >> 4);
+    endfunction
+    // qidx(wa) == q from wa[QW+3:4] (ws) alone: a match, no subtraction ((wa >> 4) - 4 and q
+    // agree in their low QW bits when ws == q + 4)
+    function automatic logic is_qidx(input logic [QW-1:0] ws, input int q);
+        return ws == QW'(4 + q);
     endfunction
     function automatic logic [31:0] qreg(input logic [3:0] wr);
         return DMA_REG_Q_CTRL + 4 * 32'(wr);
     endfunction
 
+    // The writable queue registers' word offsets in wq_r's order (CTRL .. CONS)
+    localparam logic [5:0][3:0] WR_QREGS = {
+        4'((DMA_REG_Q_CONS - DMA_REG_Q_CTRL) / 4), 4'((DMA_REG_Q_WB_HI - DMA_REG_Q_CTRL) / 4),
+        4'((DMA_REG_Q_WB_LO - DMA_REG_Q_CTRL) / 4), 4'((DMA_REG_Q_BASE_HI - DMA_REG_Q_CTRL) / 4),
+        4'((DMA_REG_Q_BASE_LO - DMA_REG_Q_CTRL) / 4), 4'd0};
+    // wa's register among the writable ones, one-hot (0: none), from wa[3:0] alone
+    function automatic logic [5:0] wr_reg(input logic [3:0] wr);
+        logic [5:0] r;
+        for (int k = 0; k < 6; k++) r[k] = wr == WR_QREGS[k];
+        return r;
+    endfunction
     function automatic logic wr_ok(input logic [RAW-1:0] wa);
-        logic [31:0] r;
-        r = qreg(wa[3:0]);
-        return is_queue(wa) && (r == DMA_REG_Q_CTRL || r == DMA_REG_Q_BASE_LO
-                                || r == DMA_REG_Q_BASE_HI || r == DMA_REG_Q_WB_LO
-                                || r == DMA_REG_Q_WB_HI || r == DMA_REG_Q_CONS);
+        return is_queue(wa) && |wr_reg(wa[3:0]);
     endfunction
     function automatic logic rd_ok(input logic [RAW-1:0] wa);
         logic [31:0] r;
@@ -2306,38 +2323,57 @@ module dma_ring_writer
 
     assign wr_err = !wr_ok(wr_addr);
 
-    // Writes: registered (c1), performed at the end of c1; the queue's limit at c2, c3
-    logic           wq_v;
+    // Writes: registered (c1), performed at the end of c1; the queue's limit at c2, c3.
+    // c0 registers the request, the queue, the register (one-hot) and the data only: the
+    // ring size's clamp and decode are taken at c1 from wq_data, so no field of the AXI-Lite
+    // data is decoded behind u_axil's W select (w_full_q, with its fan-out)
+    logic           wq_v;       // a write request (c1)
+    logic           wq_isq;     // data: to the queues' space
     logic [QW-1:0]  wq_q;       // data
     logic [QUEUES-1:0] wq_oh;   // data: wq_q one-hot (the per-queue enables take a register)
     logic [5:0]     wq_r;       // data: which queue register, one-hot (the enables take
                                 // registers): CTRL, BASE_LO, BASE_HI, WB_LO, WB_HI, CONS
     logic [31:0]    wq_data;    // data
     logic [3:0]     wq_strb;    // data
-    logic [4:0]     wq_ls;      // data: LOG2_SIZE clamped
-    logic [31:0]    wq_sz;      // data: and decoded (1 << it)
+    logic [4:0]     wq_ls_c;    // LOG2_SIZE of wq_data clamped to 12..30
+    logic [31:0]    wq_sz_c;    // and decoded (1 << it)
 
     always_ff @(posedge clk) begin
         if (rst) begin
             wq_v <= 1'b0;
         end else begin
-            wq_v <= wr_req && !wr_err;
+            wq_v <= wr_req;
         end
     end
 
+    // A queue register's write is wq_v && wq_isq with its wq_r bit (wq_v, wq_isq and wq_r
+    // each a few LUTs on the request and address; wr_err is not needed at c1): a write in
+    // the queues' space to no writable register sets no bit of wq_r
     always_ff @(posedge clk) begin
+        wq_isq  <= is_queue(wr_addr);
         wq_q    <= qidx(wr_addr);
-        for (int q = 0; q < QUEUES; q++) wq_oh[q] <= qidx(wr_addr) == QW'(q);
-        wq_r    <= {qreg(wr_addr[3:0]) == DMA_REG_Q_CONS, qreg(wr_addr[3:0]) == DMA_REG_Q_WB_HI,
-                    qreg(wr_addr[3:0]) == DMA_REG_Q_WB_LO, qreg(wr_addr[3:0]) == DMA_REG_Q_BASE_HI,
-                    qreg(wr_addr[3:0]) == DMA_REG_Q_BASE_LO, qreg(wr_addr[3:0]) == DMA_REG_Q_CTRL};
+        for (int q = 0; q < QUEUES; q++) wq_oh[q] <= is_qidx(wr_addr[QW+3:4], q);
+        wq_r    <= wr_reg(wr_addr[3:0]);
         wq_data <= wr_data;
         wq_strb <= wr_strb;
-        begin
-            logic [4:0] ls;
-            ls = (wr_data[12:8] < 5'd12) ? 5'd12 : (wr_data[12:8] > 5'd30) ? 5'd30 : wr_data[12:8];
-            wq_ls <= ls;
-            wq_sz <= 32'd1 << ls;
+    end
+
+    // Each bit a function of the 5 bits of wq_data's LOG2_SIZE alone (a LUT5 from the
+    // registers), written as matches on its values: comparisons and a shift keep their own
+    // logic levels in the mapping
+    always_comb begin
+        logic [4:0] v;
+        logic       lo;
+        logic       hi;
+        v  = wq_data[DMA_Q_CTRL_LOG2_SIZE_LSB +: 5];
+        lo = 1'b0;
+        for (int j = 0; j < 12; j++) lo = lo || v == 5'(j);
+        hi = v == 5'd31;
+        wq_ls_c = lo ? 5'd12 : hi ? 5'd30 : v;
+        for (int i = 0; i < 32; i++) begin
+            if (i == 12)     wq_sz_c[i] = lo || v == 5'd12;
+            else if (i > 12) wq_sz_c[i] = i == 30 ? hi || v == 5'd30 : v == 5'(i) && !hi;
+            else             wq_sz_c[i] = 1'b0;
         end
     end
 
@@ -2351,15 +2387,15 @@ module dma_ring_writer
                 q_wb[q]    <= '0;
                 q_cons[q]  <= '0;
             end
-        end else if (wq_v) begin
+        end else if (wq_v && wq_isq) begin
             // byte-lane enables into the queue's registers: no read of the old value
             for (int q = 0; q < QUEUES; q++) begin
                 if (wq_oh[q]) begin
                     if (wq_r[0]) begin
                         if (wq_strb[0]) q_en[q] <= wq_data[DMA_Q_CTRL_ENABLE];
                         if (wq_strb[1]) begin
-                            q_lsize[q] <= wq_ls;
-                            q_sz[q]    <= wq_sz;
+                            q_lsize[q] <= wq_ls_c;
+                            q_sz[q]    <= wq_sz_c;
                         end
                     end
                     for (int i = 12; i < 32; i++) begin
@@ -2400,7 +2436,7 @@ module dma_ring_writer
             lim_oh2_q <= '0;
             lim_oh3_q <= '0;
         end else begin
-            lim_v1_q <= wq_v && (wq_r[5] || wq_r[0]);
+            lim_v1_q <= wq_v && wq_isq && (wq_r[5] || wq_r[0]);
             lim_v2_q <= lim_v1_q;
             lim_v3_q <= lim_v2_q;
             lim_oh2_q <= lim_v1_q ? lim_oh1_q[0] : '0;
@@ -2510,7 +2546,7 @@ module dma_ring_writer
     // nothing with rd_a1_q, so synthesis cannot merge them into it
     (* keep *) always_ff @(posedge clk) begin
         for (int k = 0; k < RQC; k++) begin
-            for (int q = 0; q < QUEUES; q++) rd_qoh_q[k][q] <= qidx(rd_addr) == QW'(q);
+            for (int q = 0; q < QUEUES; q++) rd_qoh_q[k][q] <= is_qidx(rd_addr[QW+3:4], q);
         end
     end
 
