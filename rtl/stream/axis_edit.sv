@@ -207,6 +207,7 @@ module axis_edit #(
     typedef struct packed {
         logic                     drop;
         logic                     fold;     // may end in the slot whose B is its last beat
+        logic                     fok;      // ... and its first slot may (fold, !pre, rpos, rle)
         logic [SW-1:0]            r;        // D mod KW
         logic                     virt;     // virtual slots before beat 0 (D < 0) ...
         logic                     vone;     // ... exactly one
@@ -506,6 +507,7 @@ module axis_edit #(
         d_plan.out_len = s_desc_out_len;
         d_plan.rpos    = s_desc_out_len != '0;
         d_plan.rle     = s_desc_out_len <= LEN_W'(KW);
+        d_plan.fok     = d_plan.fold && !d_plan.pre && d_plan.rpos && d_plan.rle;
         d_plan.sum_en  = s_desc_sum_en;
         d_plan.ds      = sb;
         d_plan.de      = eb;
@@ -608,6 +610,10 @@ module axis_edit #(
     logic [AW-1:0]     p_aidx_q;     // index of the next real A
     logic              p_first_q;    // no real slot of the frame issued yet
     logic              p_fold_q;     // the frame may fold (FOLD_LAST)
+    // p_fold_q && !p_pre_q && p_rpos_q && p_rle_q (the slot's output ends by out_len), kept
+    // from the next values of its terms: the frame's end (fr_end, load_plan, pl_pop, whose
+    // enables reach the plan FIFO's side) is then one LUT level fewer from registers
+    logic              p_fok_q;
     // A's place in the sum region: beats to the start and end beat, where A is against them,
     // and so S1 knows which of its bytes are in the sum (with sum_start and sum_end mod KW)
     logic [AW-1:0]     p_ds_q, p_de_q;
@@ -674,6 +680,8 @@ module axis_edit #(
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst && can_real_pl_q != can_real_q) $error("axis_edit: can_real's copies differ");
+        if (!rst && p_valid_q && p_fok_q != (p_fold_q && !p_pre_q && p_rpos_q && p_rle_q))
+            $error("axis_edit: p_fok_q differs from its terms");
     end
 `endif
 
@@ -697,8 +705,7 @@ module axis_edit #(
     assign issue     = can_virt || can_real;
     // The slot's output ends by out_len and B is the frame's last beat: nothing is left for a
     // slot of that beat.
-    assign fold_ok   = FOLD_LAST && !a_last_q && b_last_q && p_fold_q && !p_pre_q && p_rpos_q
-                       && p_rle_q;
+    assign fold_ok   = FOLD_LAST && !a_last_q && b_last_q && p_fok_q;
     assign fold      = can_real && fold_ok;
     assign fr_end    = can_real && (a_last_q || fold_ok);
     assign in_pop    = can_real || skip_q;
@@ -734,10 +741,12 @@ module axis_edit #(
                 p_pcnt_q <= p_pcnt_q - 1'b1;
                 p_pre_q  <= !p_pone_q;
                 p_pone_q <= p_pcnt_q == AW'(2);
+                p_fok_q  <= p_fold_q && p_pone_q && p_rpos_q && p_rle_q;
             end else if (p_rpos_q) begin
                 p_rem_q  <= p_rem_q - LEN_W'(KW);
                 p_rpos_q <= !p_rle_q;
                 p_rle_q  <= p_rem_q <= LEN_W'(2 * KW);
+                p_fok_q  <= p_fold_q && !p_rle_q && p_rem_q <= LEN_W'(2 * KW);
                 if (p_hk_q != HKW'(HBEATS)) p_hk_q <= p_hk_q + 1'b1;
             end
         end
@@ -756,6 +765,7 @@ module axis_edit #(
             p_aidx_q  <= '0;
             p_first_q <= 1'b1;
             p_fold_q  <= pl_head.fold;
+            p_fok_q   <= pl_head.fok;
             p_ds_q    <= pl_head.ds;
             p_de_q    <= pl_head.de;
             p_lo_gt_q <= 1'b0;
@@ -792,6 +802,10 @@ module axis_edit #(
     // per byte of A: at or after sum_start's byte, before sum_end's byte (compared here, so
     // that S1's mask of the sum words is two LUT levels from registers)
     logic [KW-1:0]        s0_ge_so, s0_lt_eo;
+    // A's data and keep again, for the sum alone (kept, with s0_a kept too, so they stay two
+    // registers): S1's sum words and the adder tree behind them are placed by their own copy,
+    // not by s0_a, which the byte datapath pulls elsewhere.
+    logic [DATA_W+KW-1:0] s0_sa;
     sh_t                  s0_sh;
     st_t                  s0_st;
 
@@ -803,8 +817,15 @@ module axis_edit #(
         end
     end
 
+    (* keep *) always_ff @(posedge clk) begin
+        s0_a <= a_beat;
+    end
+
+    (* keep *) always_ff @(posedge clk) begin
+        s0_sa <= a_beat[DATA_W+KW-1:0];
+    end
+
     always_ff @(posedge clk) begin
-        s0_a     <= a_beat;
         s0_b     <= b_beat;
         s0_fold  <= fold;
         s0_b_user <= b_user;
@@ -880,11 +901,12 @@ module axis_edit #(
             end
         end
         for (int b = 0; b < KW; b++) begin
-            // byte b of A is at or after sum_start, and before sum_end
+            // byte b of A is at or after sum_start, and before sum_end (from the sum's copy)
             logic lo_ok, hi_ok;
             lo_ok = s0_lo_gt || (s0_lo_eq && s0_ge_so[b]);
             hi_ok = s0_hi_lt || (s0_hi_eq && s0_lt_eo[b]);
-            s1_words[8 * (b ^ 1) +: 8] <= (a_keep[b] && lo_ok && hi_ok) ? a_data[8*b +: 8] : 8'd0;
+            s1_words[8 * (b ^ 1) +: 8] <= (s0_sa[DATA_W + b] && lo_ok && hi_ok)
+                                        ? s0_sa[8*b +: 8] : 8'd0;
         end
         s1_sh      <= s0_sh;
         s1_st      <= s0_st;
