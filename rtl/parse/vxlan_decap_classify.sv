@@ -411,21 +411,47 @@ module vxlan_decap_classify
         if (rst) v5_valid_q <= 1'b0;
     end
 
+    // Decap with a VNI lookup (the table's answer may push a tag), one copy per 8 head bytes
+    // and one for the lengths, each in an always_ff of its own (kept): V6's select of the two
+    // variants is then one LUT per bit from rs_hit, rs_value[12] and a copy beside the bits,
+    // not a single select net from the table's answer to every descriptor bit.
+    localparam int PG = HEAD_BYTES / 8 + 1;
+    logic [PG-1:0] v5_pcand_q;
+    for (genvar g = 0; g < PG; g++) begin : g_pcand
+        (* keep *) always_ff @(posedge clk) begin
+            if (v4_valid_q) v5_pcand_q[g] <= v4_action_q == ACT_DECAP && v4_need_vni_q;
+        end
+    end
+
     // ---- V6: the VNI table's answer, the descriptor -------------------------------------------
+    // The pushed tag (TPID in the head already, TCI from the table) at bytes 14, 15.
+    logic [HEAD_BYTES*8-1:0] tag_head;
+    assign tag_head = (HEAD_BYTES*8)'({rs_value[7:0], 4'h0, rs_value[11:8]}) << (14*8);
+
+    for (genvar g = 0; g < PG - 1; g++) begin : g_head
+        always_ff @(posedge clk) begin
+            if (v5_valid_q) begin
+                if (v5_pcand_q[g] && rs_hit && rs_value[12]) begin
+                    desc_head[64*g +: 64]  <= v5_head_p_q[64*g +: 64] | tag_head[64*g +: 64];
+                    desc_head_en[8*g +: 8] <= v5_head_en_p_q[8*g +: 8];
+                end else begin
+                    desc_head[64*g +: 64]  <= v5_head_q[64*g +: 64];
+                    desc_head_en[8*g +: 8] <= v5_head_en_q[8*g +: 8];
+                end
+            end
+        end
+    end
+
     always_ff @(posedge clk) begin
         logic push, unknown;
         desc_valid <= v5_valid_q;
         if (v5_valid_q) begin
             unknown = v5_need_vni_q && !rs_hit;
-            push    = v5_decap_q && v5_need_vni_q && rs_hit && rs_value[12];
+            push    = v5_pcand_q[PG-1] && rs_hit && rs_value[12];
             desc_drop      <= v5_drop_q || unknown;
             desc_outcome   <= unknown ? OUT_DROP_UNKNOWN_VNI : v5_outcome_q;
             desc_shift     <= push ? $signed(v5_shift_p_q) : $signed(v5_shift_q);
             desc_out_len   <= push ? v5_out_len_p_q : v5_out_len_q;
-            desc_head      <= push ? v5_head_p_q | ((HEAD_BYTES*8)'({rs_value[7:0], 4'h0,
-                                                        rs_value[11:8]}) << (14*8))
-                                   : v5_head_q;
-            desc_head_en   <= push ? v5_head_en_p_q : v5_head_en_q;
             // A frame dropped here has no late check (it would override the outcome)
             desc_min_len   <= unknown ? '0 : v5_min_len_q;
             desc_sum_en    <= v5_sum_en_q && !unknown;
