@@ -18,14 +18,17 @@
 // up to byte 375) from its own capture of the beats, keyed on K, and decides in registered
 // stages; the frame's beats wait in the edit engine's delay FIFO and leave cut-through. The
 // classifier watches the beats the shell's front end sees (the shell's beat_* outputs), with
-// tkeep and tuser taken from the block's input and the guard's rule applied after a register.
+// tkeep and tuser taken from the block's input and the guard's rule applied after a register
+// (at 512 bits, where the shell registers its keep check, the beats lag the input: tkeep and
+// tuser then come from the guard's output, beside the beat, and have no hole).
 //
 // Latency (first input handshake to first output handshake, idle pipeline), exactly:
 //   max(t128 + 17, tK + 11) + LATENCY + slot
 // t128: the input beat that completes the 128-byte window (holds byte 127, or the frame's
 // last beat); tK: the beat holding byte K + 25 (or the frame's last beat), used only for a
 // frame that reaches step 9 (steps 1-8 passed), else t128 alone; LATENCY the engine's (axis_edit:
-// 10 / 11 / 11 / 12 at 64 / 128 / 256 / 512 bits); slot = floor(D / (DATA_W/8)) with D the
+// 10 / 11 / 11 / 12 at 64 / 128 / 256 / 512 bits, one more at 512 for the shell's keep
+// check); slot = floor(D / (DATA_W/8)) with D the
 // bytes skipped (K, K - 4 with a pushed tag; K - L2 (- 4) for DECAP_L3; 0 for PASS / PUNT);
 // a one-beat output leaves from the slot of the last input beat. docs/geneve.md.
 
@@ -125,6 +128,13 @@ module geneve_decap
     logic [DATA_W-1:0]       b_tdata;          // the beats the front end sees
     logic [DATA_W/8-1:0]     b_tkeep;
     logic                    b_hs, b_tlast, b_tuser;
+    // The tkeep and tuser the classifier watches: the input's while the shell's beats are the
+    // input's own (its keep check unregistered, below 512 bits: decap_shell KEEP_REG).
+    localparam bit BEAT_REG = DATA_W >= 512;
+    logic [DATA_W/8-1:0]     w_tkeep;
+    logic                    w_tuser;
+    assign w_tkeep = BEAT_REG ? b_tkeep : s_axis_tkeep;
+    assign w_tuser = BEAT_REG ? b_tuser : s_axis_tuser[0];
 
     logic                    c_valid, c_drop, c_sum_en;
     logic signed [LEN_W:0]   c_shift;
@@ -219,8 +229,8 @@ module geneve_decap
         .L4_BYTES(L4_BYTES)
     ) classify (
         .clk(clk), .rst(rst),
-        .s_tdata(b_tdata), .s_tkeep(s_axis_tkeep), .s_hs(b_hs), .s_tlast(b_tlast),
-        .s_tuser(s_axis_tuser[0]),
+        .s_tdata(b_tdata), .s_tkeep(w_tkeep), .s_hs(b_hs), .s_tlast(b_tlast),
+        .s_tuser(w_tuser),
         .tap_valid(tap_valid), .tap_whole(tap_whole), .tap_rx_err(tap_rx_err),
         .tap_l2_short(tap_l2_short), .tap_l2_bytes(tap_l2_bytes), .tap_l2_len(tap_l2_len),
         .tap_ipv4(tap_ipv4), .tap_ipv6(tap_ipv6),

@@ -135,13 +135,16 @@ def _instance_params(src: str, module: str, inst: str) -> dict[str, str]:
 
 def test_edit_engine_parameters_match_decap_shell_instance():
     """axis_edit is synthesised standalone with the parameters the decap shell gives it (its
-    parameter defaults as gre_decap sets them, and FIFO_BEATS by bus width)."""
+    parameter defaults as gre_decap sets them, and FIFO_BEATS by bus width). DESC_READY_N
+    aside: it only copies the descriptor ready register, one per slice of the shell's queue,
+    so standalone (one consumer, its ports registered) it keeps its default of one copy."""
     src = blocks.strip_comments((ROOT / "rtl/tunnel/decap_shell.sv").read_text())
     top = blocks.strip_comments((ROOT / "rtl/tunnel/gre_decap.sv").read_text())
     local = {k: v for k, v in re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+)\s*;", top)}
     given = {k: local.get(v, v) for k, v in
              re.findall(r"\.(\w+)\s*\(\s*(\w+)\s*\)", _instance_block(top, "decap_shell", "shell"))}
     inst = _instance_params(src, "axis_edit", "edit")
+    assert inst.pop("DESC_READY_N", None) == "DQ_READY_N"
     m = re.search(r"localparam\s+int\s+FIFO_BEATS\s*=\s*\(DATA_W\s*==\s*64\)\s*\?\s*(\d+)\s*:\s*(\d+)\s*;", src)
     assert m, "decap_shell: FIFO_BEATS is no longer (DATA_W == 64) ? A : B"
     for w in blocks.WIDTHS:
