@@ -290,37 +290,37 @@ TIMING_NOTES: dict[str, str] = {
         "Meets the goal at 256 and 512 bits. Next: 64 and 128 bits, not routed (the tops build "
         "256 and 512)."),
     "gre_decap": (
-        "At 256 bits the counters' slot select (`block_csr` `e2_slot_q` through a wide "
-        "multiplexer into `cnt_zero_q`) on seeds 1 and 2; at 512 the engine's descriptor ready "
-        "`d_ready_q` reaches the descriptor queue's slices across the die (6.0 of 7.0 ns are "
-        "wire). Next: the counter select in two registered halves, and a copy of the ready per "
-        "slice of the descriptor queue."),
+        "At 512 bits the shell's input ready (`start_ok_q` and the engine's ready) drives the "
+        "keep check's register slice, one net to every data bit across the die (4.8 ns of "
+        "wire into the front end's input register). Next: kept copies of that ready per 64-bit "
+        "slice of the keep check's register slice, as the descriptor queue takes its ready."),
     "gre_decap_avst": (
-        "The engine's checksum tree reads `s1_words` across the die (3.2 ns on one wire into "
-        "the tree's first sum). Next: the tree's input words registered beside the tree, one "
-        "cycle on the sum's side only."),
+        "The Avalon-ST adapter's register slice (`u_rx.u_slice.out_valid_q`) enables its "
+        "256-bit output register through one LUT and two wires across the die (5.7 ns of "
+        "6.3). Next: the slice's load enable in kept copies per 64 bits beside the bits."),
     "vxlan_decap": (
-        "At 256 bits the sideband FIFO's block RAM (4.3 ns clock to output) into `x_data_q` on "
-        "seed 1, and the classifier's `v1_valid_q` through 3.6 ns of wire into the VNI table's "
-        "request bypass on seed 2; at 512 bits the keep check's fill, six LUTs from the input "
-        "register. Next: the sideband FIFO in LUT RAM, the table's request registered beside "
-        "it, and the keep check's registered form (REG_OUT) at 512 bits."),
+        "At 512 bits the classifier's `v4_valid_q` through one LUT into the set/reset of V5's "
+        "head enables across the die (6.4 of 7.2 ns are wire). Next: V5 loaded every cycle, "
+        "its head enables gated per 8 bytes by kept copies of the action."),
     "geneve_decap": (
-        "On seed 1 the sideband FIFO's block RAM output (4.1 ns clock to output, 1.9 ns of "
-        "wire) into `x_data_q`, shared with vxlan_decap; on seeds 2 and 3 the classifier's "
-        "`a0_idx_q` through five LUTs into the set/reset net of `cap_u_q`. Next: the sideband "
-        "FIFO (64 words of 25 bits) in LUT RAM, and `cap_u_q` loaded from a registered one-hot "
-        "index with no set/reset."),
+        "At 512 bits the classifier's A1 forms the UDP offset (`a1_u_q`) from the beat's "
+        "EtherType, tag and IHL bytes in one cycle, seven LUT levels with 2.5 ns of wire. "
+        "Next: A1 in two registered steps at 512 bits, its tag and IHL decode first."),
     "vxlan_encap": (
-        "The classifier's key (`kv_vlan_q`) through four LUTs into the tunnel table's address "
-        "register, 5.2 ns of wire across the table's block RAMs. Next: the key registered "
-        "beside the table before the hash that forms the address."),
+        "The tunnel table's command read: the way select (`sel`, from `slot_q`) through 2.8 ns "
+        "of wire and three LUTs into `sel_word_q`, an 8-way select of the block RAM words. "
+        "Next: the command's words registered per way before the select (the command engine "
+        "has cycles to spare)."),
     "vtep_top": (
         "Placed, not routed: router1 does not converge in a session here (the tables' and the "
         "frame FIFO's block RAMs crowd the routing), so nextpnr names no path. Next: a route "
         "with a longer limit; it is as fast as its slower direction."),
     "dma_ring_writer": (
-        "A register write's ring size: the AXI4-Lite write data's select (`u_axil.w_full_q`, "
-        "2.6 ns of wire), the LOG2_SIZE clamp and the decode `1 << size` into `wq_sz`, five "
-        "LUTs. Next: the size decoded a cycle later from `wq_ls`; a route at 512 bits."),
+        "The flush timeout request: `idle_q` through each queue's request and their priority "
+        "encode (five LUTs) into `req_qi_q`, with 2.4 ns of wire at the end. Next: the "
+        "requests registered and encoded a cycle later; a route at 512 bits."),
+    "pkt_gen": (
+        "At 256 bits the header FIFO's take (`u_h.out_valid_q` through the start decision, "
+        "with `m_axis_tready`) into its output slices' enables, five LUTs. Next: the next "
+        "header staged in a register, taken while the sender is busy."),
 }
