@@ -40,6 +40,7 @@ from .common import (
     ECT1,
     ET_IPV4,
     ET_IPV6,
+    KEEP_CHECK_CYCLES,
     ecn_step,
     frame_bytes,
     inner_ethernet_step,
@@ -50,8 +51,7 @@ from .common import (
     udp_tunnel_outer,
     vni_entry,
 )
-from .common import KEEP_CHECK_CYCLES  # noqa: E402
-from .edit import EDIT_LATENCY  # noqa: E402, F401  (importable from here)
+from .edit import EDIT_LATENCY
 from .gre import HDR_WINDOW  # the front end's header window (rtl/parse/ip_front.sv HDR_BYTES)
 
 __all__ = [

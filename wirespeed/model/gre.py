@@ -38,6 +38,7 @@ from .common import (  # noqa: F401
     ECT1,
     ET_IPV4,
     ET_IPV6,
+    KEEP_CHECK_CYCLES,
     NOT_ECT,
     TPIDS,
     ecn_step,
@@ -52,8 +53,7 @@ from .common import (  # noqa: F401
     set_ecn,
     tally_counts,
 )
-from .common import KEEP_CHECK_CYCLES  # noqa: E402
-from .edit import EDIT_LATENCY  # noqa: E402, F401  (importable from here)
+from .edit import EDIT_LATENCY
 
 __all__ = [
     "Outcome",

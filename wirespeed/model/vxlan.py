@@ -40,6 +40,7 @@ from .common import (  # noqa: F401  (constants stay importable from here)
     ET_IPV4,
     ET_IPV6,
     IPPROTO_UDP,
+    KEEP_CHECK_CYCLES,
     NOT_ECT,
     TPIDS,
     ecn_step,
@@ -59,8 +60,7 @@ from .common import (  # noqa: F401  (constants stay importable from here)
     udp_tunnel_outer,
     vni_entry,
 )
-from .common import KEEP_CHECK_CYCLES  # noqa: E402
-from .edit import EDIT_LATENCY  # noqa: E402, F401  (importable from here)
+from .edit import EDIT_LATENCY
 
 __all__ = [
     "DecapOutcome",
