@@ -370,7 +370,21 @@ module vxlan_decap_classify
         if (rst) v4_valid_q <= 1'b0;
     end
 
+    // 'Decap', one copy per 8 head bytes and one for the lengths, each in an always_ff of its
+    // own (kept): V5's gates then read a copy beside their bits, not one net from V4's action
+    // across the die. Loaded every cycle (V3 holds between frames): V5 reads them in V4's
+    // valid cycle.
+    localparam int PG = HEAD_BYTES / 8 + 1;
+    logic [PG-1:0] v4_dec_q;
+    for (genvar g = 0; g < PG; g++) begin : g_dec
+        (* keep *) always_ff @(posedge clk) begin
+            v4_dec_q[g] <= v4_action == ACT_DECAP;
+        end
+    end
+
     // ---- V5: the descriptor per action, both push variants -----------------------------------
+    // Loaded every cycle, the valid flag alone saying what it holds (V6 reads it only then): no
+    // enable or set/reset from V4's valid reaches its bits.
     logic                    v5_valid_q, v5_decap_q, v5_drop_q, v5_need_vni_q;
     outcome_e                v5_outcome_q;
     logic [HEAD_BYTES*8-1:0] v5_head_q, v5_head_p_q;
@@ -384,42 +398,43 @@ module vxlan_decap_classify
 
     always_ff @(posedge clk) begin
         logic decap;
-        v5_valid_q <= v4_valid_q;
-        if (v4_valid_q) begin
-            decap = v4_action_q == ACT_DECAP;
-            v5_decap_q     <= decap;
-            v5_drop_q      <= v4_action_q == ACT_DROP;
-            v5_need_vni_q  <= v4_need_vni_q;
-            v5_outcome_q   <= v4_outcome_q;
-            // Decap: output = frame[K, ip_end); with a tag, 4 bytes from K - 4 (the head).
-            // Head bytes count only where head_en is set: the data need no gating.
-            v5_head_q      <= v4_head_q;
-            v5_head_en_q   <= decap ? v4_head_en_q : '0;
-            v5_head_p_q    <= v4_head_p_q;
-            v5_head_en_p_q <= v4_head_en_p_q;
-            v5_shift_q     <= decap ? (LEN_W+1)'(v4_k_q) : '0;
-            v5_shift_p_q   <= (LEN_W+1)'(v4_k_q - 8'd4);
-            v5_out_len_q   <= decap ? v4_len_q : '1;
-            v5_out_len_p_q <= v4_len_q + LEN_W'(4);
-            v5_min_len_q   <= decap ? v4_ip_end_q : '0;
-            v5_sum_en_q    <= decap && v4_csum_nz_q;
-            v5_sum_start_q <= v4_sum_start_q;
-            v5_sum_end_q   <= v4_ip_end_q;
-            v5_seed_q      <= v4_seed_q[15:0] + 16'(v4_seed_q[16]);
-            v5_vni_q       <= v4_vni_q;
-        end
+        decap          = v4_dec_q[PG-1];
+        v5_valid_q     <= v4_valid_q;
+        v5_decap_q     <= v4_action_q == ACT_DECAP;
+        v5_drop_q      <= v4_action_q == ACT_DROP;
+        v5_need_vni_q  <= v4_need_vni_q;
+        v5_outcome_q   <= v4_outcome_q;
+        // Decap: output = frame[K, ip_end); with a tag, 4 bytes from K - 4 (the head).
+        // Head bytes count only where head_en is set: the data need no gating.
+        v5_head_q      <= v4_head_q;
+        v5_head_p_q    <= v4_head_p_q;
+        v5_head_en_p_q <= v4_head_en_p_q;
+        v5_shift_q     <= decap ? (LEN_W+1)'(v4_k_q) : '0;
+        v5_shift_p_q   <= (LEN_W+1)'(v4_k_q - 8'd4);
+        v5_out_len_q   <= decap ? v4_len_q : '1;
+        v5_out_len_p_q <= v4_len_q + LEN_W'(4);
+        v5_min_len_q   <= decap ? v4_ip_end_q : '0;
+        v5_sum_en_q    <= decap && v4_csum_nz_q;
+        v5_sum_start_q <= v4_sum_start_q;
+        v5_sum_end_q   <= v4_ip_end_q;
+        v5_seed_q      <= v4_seed_q[15:0] + 16'(v4_seed_q[16]);
+        v5_vni_q       <= v4_vni_q;
         if (rst) v5_valid_q <= 1'b0;
     end
 
     // Decap with a VNI lookup (the table's answer may push a tag), one copy per 8 head bytes
-    // and one for the lengths, each in an always_ff of its own (kept): V6's select of the two
-    // variants is then one LUT per bit from rs_hit, rs_value[12] and a copy beside the bits,
-    // not a single select net from the table's answer to every descriptor bit.
-    localparam int PG = HEAD_BYTES / 8 + 1;
+    // and one for the lengths, kept like V4's: V6's select of the two variants is then one LUT per bit from
+    // rs_hit, rs_value[12] and a copy beside the bits, not a single select net from the
+    // table's answer to every descriptor bit. The head without the tag counts only on decap.
     logic [PG-1:0] v5_pcand_q;
     for (genvar g = 0; g < PG; g++) begin : g_pcand
         (* keep *) always_ff @(posedge clk) begin
-            if (v4_valid_q) v5_pcand_q[g] <= v4_action_q == ACT_DECAP && v4_need_vni_q;
+            v5_pcand_q[g] <= v4_dec_q[g] && v4_need_vni_q;
+        end
+    end
+    for (genvar g = 0; g < PG - 1; g++) begin : g_head_en
+        always_ff @(posedge clk) begin
+            v5_head_en_q[8*g +: 8] <= v4_dec_q[g] ? v4_head_en_q[8*g +: 8] : '0;
         end
     end
 
