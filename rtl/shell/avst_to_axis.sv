@@ -27,7 +27,9 @@
 // straight from its output register: the block behind decodes the beat before its first
 // register (gre_decap's tkeep guard), so a select here would add a LUT and a long net in
 // front of that decode. Full throughput; latency one cycle (a beat taken in cycle t is on
-// m_axis in cycle t+1 when the slice was empty). reg_slice is axis_skid's core; axis_skid
+// m_axis in cycle t+1 when the slice was empty). The slice is built in SLICE_W-bit pieces,
+// each with its own copies of the flags, so no one load enable reaches every bit of the beat
+// across the die. reg_slice is axis_skid's core; axis_skid
 // itself is not used here because its bound monitor (rtl/sim/monitors.sv) checks that
 // s_axis_tvalid stays up until the transfer, and Avalon-ST's avst_valid may fall before it.
 
@@ -37,7 +39,9 @@ module avst_to_axis #(
     // Width of the data buses in bits (a power of two, at least 16)
     parameter int DATA_W = 256,
     // Width of tkeep (bytes per beat); not to be overridden
-    parameter int KEEP_W = DATA_W / 8
+    parameter int KEEP_W = DATA_W / 8,
+    // Bits of the register slice per copy of its load enables (reg_slice SLICE_W)
+    parameter int SLICE_W = 64
 ) (
     input  wire logic                      clk,
     input  wire logic                      rst,
@@ -69,6 +73,9 @@ module avst_to_axis #(
     if (KEEP_W * 8 != DATA_W) begin : g_err_keep_w
         $error("avst_to_axis: KEEP_W (%0d) must be DATA_W/8", KEEP_W);
     end
+    if (SLICE_W < 1) begin : g_err_slice_w
+        $error("avst_to_axis: SLICE_W (%0d) must be at least 1", SLICE_W);
+    end
 
     // ------------------------------------------------------------------------------------
     // Conversion (combinational)
@@ -93,7 +100,9 @@ module avst_to_axis #(
     logic [BEAT_W-1:0] out_beat;
 
     reg_slice #(
-        .BEAT_W(BEAT_W)
+        .BEAT_W(BEAT_W),
+        .SLICE_W(SLICE_W),
+        .READY_N(1)
     ) u_slice (
         .clk    (clk),
         .rst    (rst),

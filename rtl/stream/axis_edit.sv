@@ -99,7 +99,10 @@ module axis_edit #(
     parameter bit FOLD_LAST  = 1'b0,
     // Copies of s_desc_ready (identical values), each from a flip-flop of its own: a
     // descriptor FIFO with a wide output register takes one per slice (sync_fifo READY_N)
-    parameter int DESC_READY_N = 1
+    parameter int DESC_READY_N = 1,
+    // Copies of s_axis_tready (identical values), each from a flip-flop of its own: a
+    // register slice in front takes one per piece of its beat (reg_slice READY_N)
+    parameter int IN_READY_N = 1
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -108,7 +111,7 @@ module axis_edit #(
     input  wire logic [DATA_W-1:0]        s_axis_tdata,
     input  wire logic [DATA_W/8-1:0]      s_axis_tkeep,
     input  wire logic                     s_axis_tvalid,
-    output      logic                     s_axis_tready,
+    output      logic [IN_READY_N-1:0]    s_axis_tready,
     input  wire logic                     s_axis_tlast,
     input  wire logic                     s_axis_tuser,
 
@@ -167,6 +170,9 @@ module axis_edit #(
     end
     if (DESC_READY_N < 1) begin : g_err_desc_ready_n
         $error("axis_edit: DESC_READY_N (%0d) must be at least 1", DESC_READY_N);
+    end
+    if (IN_READY_N < 1) begin : g_err_in_ready_n
+        $error("axis_edit: IN_READY_N (%0d) must be at least 1", IN_READY_N);
     end
 
     // ------------------------------------------------------------------------------------
@@ -453,7 +459,17 @@ module axis_edit #(
     // written in that cycle if it went there
     assign rd2_last = lpop_q ? (lw1_q ? lw_last_q : la1_q) : (lw0_q ? lw_last_q : la0_q);
 
-    assign s_axis_tready = in_ready_q;
+    // s_axis_tready: in_ready_q and copies of it, a register each, one always_ff per copy
+    // (kept).
+    logic [IN_READY_N-1:0] in_ready_n;
+    assign in_ready_n[0] = in_ready_q;
+    for (genvar c = 1; c < IN_READY_N; c++) begin : g_in_ready
+        (* keep *) always_ff @(posedge clk) begin
+            in_ready_n[c] <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
+            if (rst) in_ready_n[c] <= 1'b0;
+        end
+    end
+    assign s_axis_tready = in_ready_n;
 
     // ------------------------------------------------------------------------------------
     // Descriptor intake: plan FIFO (read by the issue stage) and head FIFO (read by the

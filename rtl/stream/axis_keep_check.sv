@@ -25,7 +25,8 @@
 // by reset.
 //
 // REG_OUT = 1, one cycle: the beat passes a register slice (axis_skid: s_axis_tready and
-// every m_axis output but tkeep and tuser from a register), with the repair split around it
+// every m_axis output but tkeep and tuser from a register; its registers built in SLICE_W-bit
+// pieces, piece p loaded by copy p % READY_N of m_axis_tready), with the repair split around it
 // so that neither side holds a suffix OR across the whole beat (synthesis maps such a family,
 // every bit of it used, as a chain of a LUT per few bits). Before the slice, per group of 4
 // bytes the suffix OR inside the group, and per block of 16 bytes whether a block above has a
@@ -40,7 +41,12 @@ module axis_keep_check #(
     // Width of tkeep in bits (one bit per byte of tdata).
     parameter int KEEP_W = DATA_W / 8,
     // 0: zero latency; 1: through a register slice, the repair split around it (see above).
-    parameter bit REG_OUT = 1'b0
+    parameter bit REG_OUT = 1'b0,
+    // REG_OUT: bits of the slice's registers per copy of their load enable.
+    parameter int SLICE_W = 64,
+    // Copies of m_axis_tready (identical values, each its own net) the block behind hands
+    // in; 1 unless REG_OUT (a zero-latency check passes one ready back).
+    parameter int READY_N = 1
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -57,7 +63,7 @@ module axis_keep_check #(
     output      logic [DATA_W-1:0] m_axis_tdata,
     output      logic [KEEP_W-1:0] m_axis_tkeep,
     output      logic              m_axis_tvalid,
-    input  wire logic              m_axis_tready,
+    input  wire logic [READY_N-1:0] m_axis_tready,
     output      logic              m_axis_tlast,
     output      logic              m_axis_tuser
 );
@@ -70,6 +76,10 @@ module axis_keep_check #(
     end
     if (KEEP_W * 8 != DATA_W) begin : g_err_keep_w
         $error("axis_keep_check: KEEP_W (%0d) must be DATA_W/8", KEEP_W);
+    end
+    if (SLICE_W < 1 || READY_N < 1 || (!REG_OUT && READY_N != 1)) begin : g_err_ready_n
+        $error("axis_keep_check: SLICE_W (%0d), READY_N (%0d) >= 1; READY_N 1 unless REG_OUT",
+               SLICE_W, READY_N);
     end
 
     // ------------------------------------------------------------------------------------
@@ -129,7 +139,7 @@ module axis_keep_check #(
 
         assign m_axis_tdata  = s_axis_tdata;
         assign m_axis_tvalid = s_axis_tvalid;
-        assign s_axis_tready = m_axis_tready;
+        assign s_axis_tready = m_axis_tready[0];
         assign m_axis_tlast  = s_axis_tlast;
         // Before the last beat the fill is all ones (!tlast); bit 0 always, since a last beat
         // keeps at least one byte.
@@ -171,7 +181,9 @@ module axis_keep_check #(
         axis_skid #(
             .DATA_W(DATA_W),
             .KEEP_W(KEEP_W),
-            .USER_W(NB + 2)
+            .USER_W(NB + 2),
+            .SLICE_W(SLICE_W),
+            .READY_N(READY_N)
         ) slice (
             .clk(clk), .rst(rst),
             .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_grp), .s_axis_tvalid(s_axis_tvalid),
@@ -211,7 +223,7 @@ module axis_keep_check #(
         assign beat_hole = r_gap || (r_last && r_none);
 
         always_ff @(posedge clk) begin
-            if (m_axis_tvalid && m_axis_tready) begin
+            if (m_axis_tvalid && m_axis_tready[0]) begin
                 hole_seen <= !r_last && (hole_seen || beat_hole);
             end
             if (rst) begin

@@ -8,7 +8,9 @@
 // It moves one beat per cycle when the output is not stalled. Latency one cycle: a beat
 // taken in cycle t is on m_axis in cycle t+1 when the slice was empty. The structure (an
 // output register and a temporary register behind a registered s_axis_tready) is
-// reg_slice's.
+// reg_slice's, SLICE_W and READY_N included: a wide slice is built in SLICE_W-bit pieces of
+// the packed beat (tdata's low bits first), each with its own copies of the flags, and slice
+// sl of them takes copy sl % READY_N of m_axis_tready.
 
 `default_nettype none
 
@@ -18,7 +20,11 @@ module axis_skid #(
     // Width of tkeep in bits (one bit per byte of tdata)
     parameter int KEEP_W = DATA_W / 8,
     // Width of tuser in bits
-    parameter int USER_W = 1
+    parameter int USER_W = 1,
+    // Bits of the packed beat per copy of the load enables (reg_slice; default: one piece)
+    parameter int SLICE_W = DATA_W + KEEP_W + 1 + USER_W,
+    // Copies of m_axis_tready (identical values) the consumer hands in (reg_slice)
+    parameter int READY_N = 1
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -35,7 +41,7 @@ module axis_skid #(
     output      logic [DATA_W-1:0] m_axis_tdata,
     output      logic [KEEP_W-1:0] m_axis_tkeep,
     output      logic              m_axis_tvalid,
-    input  wire logic              m_axis_tready,
+    input  wire logic [READY_N-1:0] m_axis_tready,
     output      logic              m_axis_tlast,
     output      logic [USER_W-1:0] m_axis_tuser
 );
@@ -52,6 +58,9 @@ module axis_skid #(
     if (USER_W < 1) begin : g_err_user_w
         $error("axis_skid: USER_W (%0d) must be at least 1", USER_W);
     end
+    if (SLICE_W < 1 || READY_N < 1) begin : g_err_slice
+        $error("axis_skid: SLICE_W (%0d) and READY_N (%0d) must be at least 1", SLICE_W, READY_N);
+    end
 
     // One beat, packed: {tuser, tlast, tkeep, tdata}
     localparam int BEAT_W = USER_W + 1 + KEEP_W + DATA_W;
@@ -59,7 +68,9 @@ module axis_skid #(
     logic [BEAT_W-1:0] out_beat;
 
     reg_slice #(
-        .BEAT_W(BEAT_W)
+        .BEAT_W(BEAT_W),
+        .SLICE_W(SLICE_W),
+        .READY_N(READY_N)
     ) u_slice (
         .clk    (clk),
         .rst    (rst),

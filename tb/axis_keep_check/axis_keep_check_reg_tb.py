@@ -7,7 +7,8 @@ here (the same as the zero-latency build's, a cycle later): tdata and tlast as t
 beat before the last tkeep all ones and tuser as it came; on the last beat tkeep all ones up to
 its highest set bit (bit 0 alone when tkeep = 0) and tuser = tuser | a hole in any beat of the
 frame. Plus: every beat offered is taken (a slice, no loss, no duplicate), and reset clears a
-pending hole.
+pending hole. m_axis_tready may be READY_N copies (one per piece of the slice): all are driven
+alike.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ async def random_frames_in_order(dut):
     kw = await setup(dut)
     rng = random.Random(91 + kw)
     full = (1 << kw) - 1
+    all_ready = (1 << len(dut.m_axis_tready)) - 1
     for p_hole, p_valid, p_ready in ((0.0, 1.0, 1.0), (0.3, 0.7, 0.6), (0.6, 0.9, 0.3),
                                      (0.3, 0.4, 0.9)):
         want = []               # beats expected out, in order
@@ -59,10 +61,11 @@ async def random_frames_in_order(dut):
             else:
                 dut.s_axis_tvalid.value = 0
                 dut.s_axis_tkeep.value = rng.getrandbits(kw)
-            dut.m_axis_tready.value = int(rng.random() < p_ready)
+            ready = rng.random() < p_ready
+            dut.m_axis_tready.value = all_ready if ready else 0
             await ReadOnly()
             took = pending is not None and int(dut.s_axis_tready.value)
-            if int(dut.m_axis_tvalid.value) and int(dut.m_axis_tready.value):
+            if int(dut.m_axis_tvalid.value) and ready:
                 got.append((int(dut.m_axis_tdata.value), int(dut.m_axis_tkeep.value),
                             int(dut.m_axis_tlast.value), int(dut.m_axis_tuser.value)))
             await RisingEdge(dut.clk)
@@ -97,7 +100,7 @@ async def reset_clears_a_pending_hole(dut):
     """A hole on a beat before the last, then reset: the next frame (clean) is not marked."""
     kw = await setup(dut)
     full = (1 << kw) - 1
-    dut.m_axis_tready.value = 1
+    dut.m_axis_tready.value = (1 << len(dut.m_axis_tready)) - 1
     dut.s_axis_tvalid.value = 1
     dut.s_axis_tlast.value = 0
     dut.s_axis_tuser.value = 0
