@@ -19,11 +19,11 @@
 // front end's 128-byte capture. The inner window unit (A0..A4) finds K itself, on the input
 // stream: the candidates for the TPIDs, the IP version/IHL and the Opt Len byte (byte G + 8,
 // G = 34 + 4u for u = 0..12) are captured by beat position as their beats pass, with K / 4
-// for each candidate G, and G is formed (A1), K is taken from G's candidate (A2), K is chosen
-// from the beat of byte G + 8 on and held for the frame (A3); the inner window's bytes are
-// then captured by beat position keyed on K (A4), from the stream delayed by the same
-// stages: every byte the window reads lies at or after byte G + 8, so it reaches A4 no
-// earlier than K, whatever the idle cycles. One record per frame leaves A4 at the beat
+// for each candidate G (A1), G is formed from the captured candidates and K taken from G's
+// (A2), K is chosen from the beat of byte G + 8 on and held for the frame (A3); the inner
+// window's bytes are then captured by beat position keyed on K (A4), from the stream delayed
+// by the same stages: every byte the window reads lies at or after byte G + 8, so it reaches
+// A4 no earlier than K, whatever the idle cycles. One record per frame leaves A4 at the beat
 // holding byte K + 25, or at the frame's last beat.
 //
 // Stages, tap side (tap_valid = cycle T; the VNI looked up from the tap in cycle T and answered
@@ -43,10 +43,11 @@
 // Stream side (input handshake of a beat = cycle t):
 //   A0 (t) the beat registered (tkeep and tuser before the guard), its index in the frame
 //   (a count and a one-hot), the IPv6 EtherType compares; A1 (t+1) candidates
-//   captured, G, tkeep's 4-byte groups; A2 (t+2) G's K, the beat's bytes and the guard's
-//   hole; A3 (t+3) K held for the frame, with A4's byte enables as registers (the
-//   beat's position after K's beat, each window byte's beat after it), the inner
-//   EtherType's compares on each lane it may lie in and n - K (for K taken and K held);
+//   captured (G for each count of tags), tkeep's 4-byte groups; A2 (t+2) G by the captured
+//   tags and G's K, the beat's bytes and the guard's hole; A3 (t+3) K held for the frame,
+//   with A4's byte enables as registers (the beat's position after K's beat, each window
+//   byte's beat after it), the inner EtherType's compares on each lane it may lie in and
+//   n - K (for K taken and K held);
 //   A4 (t+4) the window captured, n - K against each of step 9's limits; the record queued
 //   (t+5) with one flag per case of step 9's choices (each limit; the inner ECN under each
 //   protocol type)
@@ -250,12 +251,9 @@ module geneve_decap_classify
         a0_at = a0_hs_q && a0_oh_q[i / KW];
     endfunction
 
-    logic                   cap_tpid1_q, cap_tpid2_q;
-    logic [2:0]             cap_v6_q;           // EtherType at 12 + 4t is IPv6
-    logic [2:0][3:0]        cap_ihl_q;          // IHL at 14 + 4t
+    logic                   cap_tpid1_q, cap_tpid2_q;   // a TPID at byte 12 / 16
     logic [NCAND-1:0][6:0]  cap_kw_q;           // K / 4 if G = 34 + 4u: 12 + u + Opt Len
                                                 //   (Opt Len at byte 42 + 4u)
-    logic [3:0]             a1_u_q;             // G = 34 + 4u (see A2)
     logic [DATA_W-1:0]      a1_data_q;
     logic                   a1_hs_q, a1_last_q, a1_user_q;
     logic [IDX_W-1:0]       a1_idx_q;
@@ -291,33 +289,10 @@ module geneve_decap_classify
         a1_whole_q <= !a0_last_q || a0_keep_q[KW-1];
     end
 
-    // The candidates after this beat (the values the registers above take in this cycle)
-    logic                   cap_tpid1_n, cap_tpid2_n;
-    logic [2:0]             cap_v6_n;
-    logic [2:0][3:0]        cap_ihl_n;
-    always_comb begin
-        cap_tpid1_n = a0_at(12) ? is_tpid({a0_byte(12), a0_byte(13)}) : cap_tpid1_q;
-        cap_tpid2_n = a0_at(16) ? is_tpid({a0_byte(16), a0_byte(17)}) : cap_tpid2_q;
-        for (int t = 0; t < 3; t++) begin
-            cap_v6_n[t]  = a0_at(12 + 4*t) ? a0_v6_q[t] : cap_v6_q[t];
-            cap_ihl_n[t] = a0_at(14 + 4*t) ? a0_byte(14 + 4*t)[3:0] : cap_ihl_q[t];
-        end
-    end
-
     // G = 34 + 4u from the tags, the IP version and the IHL: u = tags + (IP header length
-    // - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS).
-    function automatic logic [3:0] u_step(input logic v6, input logic [3:0] ihl);
-        u_step = v6 ? 4'd5 : (ihl < 4'd5 ? 4'd0 : ihl - 4'd5);
-    endfunction
-    function automatic logic [3:0] u_of(input logic tpid1, input logic tpid2,
-                                        input logic [2:0] v6, input logic [2:0][3:0] ihl_t);
-        logic [1:0] tags;
-        tags = !tpid1 ? 2'd0 : !tpid2 ? 2'd1 : 2'd2;
-        u_of = u_step(v6[tags], ihl_t[tags]) + 4'(tags);
-    endfunction
-
-    // u_step + t as an AND-OR of the three cases: with a constant on a select's input the
-    // capture would take the case's condition as a synchronous set/reset, A0's enable in it
+    // - 20) / 4; IPv6: 5 (40 bytes); IHL < 5: 0 (the tap says PASS). As an AND-OR of the three
+    // cases: with a constant on a select's input the capture would take the case's condition
+    // as a synchronous set/reset, A0's enable in it.
     function automatic logic [3:0] u_sum(input logic v6, input logic [3:0] ihl, input int t);
         logic ge5;
         ge5 = ihl >= 4'd5;
@@ -325,29 +300,31 @@ module geneve_decap_classify
               | ({4{!v6 && !ge5}} & 4'(t));
     endfunction
 
-    // u for each count of tags t, captured with the version and IHL it reads (bytes 12 + 4t ..
-    // 14 + 4t lie in one beat at every width), so that A1 picks u by the tags alone
-    logic [2:0][3:0] cap_u_q;
+    // For each count of tags t, u and the beat holding byte G + 8, captured with the version
+    // and IHL they read (bytes 12 + 4t .. 14 + 4t lie in one beat at every width). A1 decides
+    // nothing from the beat it captures from: A2 picks by the captured TPIDs, so no path runs
+    // from a beat's bytes through a capture's select into the choice of u (at 512 bits all of
+    // bytes 12..22 lie in the beat that can hold byte G + 8).
+    // cap_g8b_q resets to the least value it takes (42 / KW, above the beat of byte 22), so
+    // that before a frame's first captures no beat is taken for byte G + 8's.
+    logic [2:0][3:0]       cap_u_q;
+    logic [2:0][IDX_W-1:0] cap_g8b_q;           // (42 + 4u) / KW
 
     always_ff @(posedge clk) begin
-        cap_tpid1_q <= cap_tpid1_n;
-        cap_tpid2_q <= cap_tpid2_n;
-        cap_v6_q    <= cap_v6_n;
-        cap_ihl_q   <= cap_ihl_n;
+        if (a0_at(12)) cap_tpid1_q <= is_tpid({a0_byte(12), a0_byte(13)});
+        if (a0_at(16)) cap_tpid2_q <= is_tpid({a0_byte(16), a0_byte(17)});
         for (int t = 0; t < 3; t++) begin
             if (a0_at(12 + 4*t)) begin
-                cap_u_q[t] <= u_sum(a0_v6_q[t], a0_byte(14 + 4*t)[3:0], t);
+                logic [3:0] u;
+                u = u_sum(a0_v6_q[t], a0_byte(14 + 4*t)[3:0], t);
+                cap_u_q[t]   <= u;
+                cap_g8b_q[t] <= IDX_W'((7'd42 + {1'b0, u, 2'b00}) >> KW_LOG);
             end
         end
         for (int u = 0; u < NCAND; u++) begin
             if (a0_at(42 + 4*u)) cap_kw_q[u] <= 7'(12 + u) + 7'(a0_byte(42 + 4*u)[5:0]);
         end
-        // u for A2's selects. The bytes u depends on (12..22) lie in beats before the first
-        // beat that can hold byte G + 8 (>= 42) when KW <= 32, so the candidates before this
-        // beat give the u of any beat K is taken at; at 512 bits both lie in beat 0, so the
-        // candidates after this beat are used.
-        a1_u_q <= (KW <= 32) ? cap_u_q[!cap_tpid1_q ? 0 : !cap_tpid2_q ? 1 : 2]
-                             : u_of(cap_tpid1_n, cap_tpid2_n, cap_v6_n, cap_ihl_n);
+        if (rst) cap_g8b_q <= {3{IDX_W'(42 / KW)}};
         a1_data_q <= a0_data_q;
         a1_hs_q   <= a0_hs_q;
         a1_last_q <= a0_last_q;
@@ -357,7 +334,11 @@ module geneve_decap_classify
         if (rst) a1_hs_q <= 1'b0;
     end
 
-    // ---- A2: K of u (a1_u_q), from the candidates after this beat; byte G + 8's beat -------
+    // ---- A2: u from the captured tags, its K; byte G + 8's beat -----------------------------
+    // The captures in this cycle hold the frame's beats through this one. The bytes u depends
+    // on (12..22) lie in this beat or an earlier one whenever the beat can hold byte G + 8
+    // (42 / KW <= the beat's index), so u and K are the frame's on any beat K is taken at; on
+    // an earlier beat a2_g8_q is clear whatever u is read.
     logic [K_W-1:0]             a2_k_q;         // K = 4 * cap_kw_q[u] + 2
     logic                       a2_g8_q;        // the beat is byte G + 8's beat or a later one
     logic [DATA_W-1:0]          a2_data_q;
@@ -369,6 +350,9 @@ module geneve_decap_classify
     always_ff @(posedge clk) begin
         logic [NB_W-1:0] nb, cnt;
         logic            hole;
+        logic [1:0]      tags;
+        logic [3:0]      u;
+        logic [2:0]      g8;
         // the frame's bytes through this beat: idx * KW + the count, read from the top group
         // with a byte (1 with none); no carry unless the beat is whole
         cnt = NB_W'(a1_none_q);
@@ -380,8 +364,13 @@ module geneve_decap_classify
         if (a1_hs_q) hole_q <= !a1_last_q && (hole_q || hole);
         if (rst) hole_q <= 1'b0;
         a2_idx_m_q <= a1_idx_m_q;
-        a2_k_q  <= {cap_kw_q[a1_u_q], 2'b10};
-        a2_g8_q <= a1_idx_q >= IDX_W'((7'd42 + {1'b0, a1_u_q, 2'b00}) >> KW_LOG);
+        // (u by the tags, then K's select; each count of tags' compare made, then the tags
+        // choose)
+        tags = !cap_tpid1_q ? 2'd0 : !cap_tpid2_q ? 2'd1 : 2'd2;
+        u    = cap_u_q[tags];
+        for (int t = 0; t < 3; t++) g8[t] = a1_idx_q >= cap_g8b_q[t];
+        a2_k_q  <= {cap_kw_q[u], 2'b10};
+        a2_g8_q <= g8[tags];
         a2_data_q <= a1_data_q;
         a2_hs_q   <= a1_hs_q;
         a2_last_q <= a1_last_q;

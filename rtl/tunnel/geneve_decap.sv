@@ -213,10 +213,9 @@ module geneve_decap
 
     logic unused;   // the tap fields Geneve does not read (the window count, the EtherType,
                     // the protocol's and options' short checks: the fixed header's cover them,
-                    // the early pair), CONTROL's upper bits, the guard's tkeep and tuser (the
-                    // classifier applies the guard's rule to its own registers)
+                    // the early pair), CONTROL's upper bits
     assign unused = ^{tap_have, tap_l4_ok, tap_et, tap_short_proto, tap_short_opts, early_ip_src,
-                      early_ip_dst, regs[63:48], regs[31:4], b_tkeep, b_tuser};
+                      early_ip_dst, regs[63:48], regs[31:4]};
 
     logic        lk_valid, rs_valid, rs_hit;
     logic [23:0] lk_key;
