@@ -1244,15 +1244,21 @@ module dma_ring_writer
     logic [QT_W-1:0]   quiet_q;
     logic              idle_q;
 
-    // The requests, and their lowest queue encoded as they are registered (a priority encode
-    // left to the LUT mapping, a tree of a few levels, not a carry chain (x & -x) followed by
-    // an OR tree; the one-hot a prefix OR), so M0's queue select reads registers
-    logic [QUEUES-1:0] req_d;
+    // The requests: a flag per queue, registered from registers (t_unc, idle_q, age_max_q);
+    // their lowest queue is encoded from the flags a cycle later (a priority encode left to
+    // the LUT mapping, a tree of a few levels, not a carry chain (x & -x) followed by an OR
+    // tree; the one-hot a prefix OR), so the encode starts at registers and M0's queue select
+    // reads registers. The cycle this adds is nothing beside the timeouts; after a take,
+    // to_cd_q's 5 cycles still outlast P's update reaching the flags (2) and req_any_q (1).
+    logic [QUEUES-1:0] req_q;
     logic              req_clr;
     assign req_clr = to_take || to_cd_q != '0;
-    always_comb begin
-        for (int q = 0; q < QUEUES; q++) begin
-            req_d[q] = t_unc[q] && (idle_q || age_max_q[q]);
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            req_q <= '0;
+        end else begin
+            for (int q = 0; q < QUEUES; q++) req_q[q] <= t_unc[q] && (idle_q || age_max_q[q]);
         end
     end
 
@@ -1260,12 +1266,12 @@ module dma_ring_writer
         logic [QW-1:0] qi;
         logic          seen;
         qi = '0;
-        for (int q = QUEUES - 1; q >= 0; q--) if (req_d[q]) qi = QW'(q);
+        for (int q = QUEUES - 1; q >= 0; q--) if (req_q[q]) qi = QW'(q);
         req_qi_q <= qi;
         seen = 1'b0;
         for (int q = 0; q < QUEUES; q++) begin
-            req_oh_q[q] <= req_d[q] && !seen;
-            seen        = seen || req_d[q];
+            req_oh_q[q] <= req_q[q] && !seen;
+            seen        = seen || req_q[q];
         end
     end
 
@@ -1291,7 +1297,7 @@ module dma_ring_writer
             end else if (to_cd_q != '0) begin
                 to_cd_q <= to_cd_q - 1'b1;
             end
-            req_any_q <= !req_clr && |req_d;
+            req_any_q <= !req_clr && |req_q;
             to_v_q <= to_v_d;
         end
     end
