@@ -77,11 +77,11 @@
 //   * A TBL_CMD write with op != 0 (WSTRB[0] set) on a slot whose bucket is >= BUCKETS answers
 //     SLVERR and does nothing. Otherwise a command is busy for 4 cycles, a+2 .. a+5: a+2 reads
 //     the slot on port B, a+3 writes it (op 1: {1, KEY, VALUE}; op 2: all zero) while the word
-//     read enters the RAM's output register, a+4 selects the slot's word, a+5 copies it into
-//     TBL_KEY/TBL_VALUE/TBL_STATUS[31] (op 3) or updates TBL_COUNT (op 1 on an invalid slot
-//     +1, op 2 on a valid slot -1). Lookups presented up to cycle a+1 see the old slot,
-//     lookups from a+2 on the new one. B is valid in a+6, once the slot is written: when
-//     software sees B, every later lookup sees the new contents.
+//     read enters the RAM's output register, a+4 registers the slot's word beside its memory,
+//     a+5 copies it into TBL_KEY/TBL_VALUE/TBL_STATUS[31] (op 3) or updates TBL_COUNT (op 1
+//     on an invalid slot +1, op 2 on a valid slot -1). Lookups presented up to cycle a+1 see
+//     the old slot, lookups from a+2 on the new one. B is valid in a+6, once the slot is
+//     written: when software sees B, every later lookup sees the new contents.
 //   * A command holds the write channel until its B, so TBL_KEY/TBL_VALUE/TBL_SLOT never
 //     change under it. During the post-reset clear a write is taken (AW/W) but performed
 //     and answered only when the clear is done. Reads are always answered.
@@ -771,8 +771,13 @@ module hash_table #(
     // Command engine: a shift register of phases after the decode (a+1):
     //   a+2 rd_q   read the slot on port B
     //   a+3 wr_q   write it (op 1, 2); the word read enters the RAMs' output registers
-    //   a+4 sel_q  the slot's memory selected from port B's output registers
-    //   a+5 ex_q   TBL_COUNT, or the copy into TBL_KEY/TBL_VALUE/TBL_STATUS[31]; wr_ack
+    //   a+4 sel_q  each memory's word from port B's output registers into a register of its
+    //              own beside it, zero but the slot's (way_clr_q, from TBL_SLOT's memory)
+    //   a+5 ex_q   TBL_COUNT, or the OR of those words into TBL_KEY/TBL_VALUE/TBL_STATUS[31];
+    //              wr_ack
+    // The slot's word is gathered from the 8 memories, which may span the die, as a one-hot
+    // AND-OR split at a register: a select by TBL_SLOT in one cycle put its decode and a
+    // wide multiplexer in series with the wires between them.
     // With SDP_MEM the read is the lookup port's (op 3 stays in rd_q while a lookup reads)
     // and TBL_COUNT takes the valid bit from the valid-bit RAM (g_valid_sdp).
     // Every memory control (address, read and write enables, write data) is a register.
@@ -786,7 +791,14 @@ module hash_table #(
 
     logic [KEY_W-1:0]            key_q;      // TBL_KEY   (data: not reset)
     logic [VALUE_W-1:0]          value_q;    // TBL_VALUE (data: not reset)
-    logic [SLOT_W-1:0]           sel_word_q; // the slot's word (data: not reset)
+    logic [MEMS-1:0]             way_clr_q;  // clear memory m's word register: all but the
+                                             // slot's memory in sel_q (the clear itself,
+                                             // so no inverter before the FFs' reset)
+    // memory m's word read if it is the slot's, else 0 (data: not reset); packed, so that
+    // synthesis keeps it flip-flops and does not infer a memory from the per-way writes
+    logic [MEMS-1:0][SLOT_W-1:0] way_word_q;
+    logic [SLOT_W-1:0]           slot_word;  // the slot's word (in ex_q)
+    logic                        rdx_q;      // ex_q of an op 3
 
     logic [$clog2(MEMS)-1:0] sel;            // memory of TBL_SLOT: bank*4 + way
     logic                    old_valid;      // the slot was valid (in ex_q)
@@ -803,6 +815,8 @@ module hash_table #(
             wr_q       <= 1'b0;
             sel_q      <= 1'b0;
             ex_q       <= 1'b0;
+            way_clr_q  <= '1;
+            rdx_q      <= 1'b0;
             ctl_addr_q <= '0;
             ctl_we_q   <= '1;     // the clear writes from the first cycle after reset
             count_q    <= '0;
@@ -812,6 +826,10 @@ module hash_table #(
             wr_q  <= rd_go;
             sel_q <= wr_q;
             ex_q  <= sel_q;
+            rdx_q <= sel_q && op_q == OP_READ;
+            for (int m = 0; m < MEMS; m++) begin
+                way_clr_q[m] <= !(wr_q && sel == ($clog2(MEMS))'(m));
+            end
             if (clear_q) begin
                 ctl_addr_q <= ctl_addr_q + 1'b1;
                 if (clear_last) clear_q <= 1'b0;
@@ -825,8 +843,8 @@ module hash_table #(
             if (ex_q) begin
                 if (op_q == OP_WRITE && !old_valid)  count_q <= count_q + 1'b1;
                 if (op_q == OP_DELETE && old_valid)  count_q <= count_q - 1'b1;
-                if (op_q == OP_READ)                 rd_valid_q <= sel_word_q[SLOT_W-1];
             end
+            if (rdx_q) rd_valid_q <= slot_word[SLOT_W-1];
         end
     end
 
@@ -871,7 +889,18 @@ module hash_table #(
         assign old_valid = v_old_q;
         assign rd_go     = rd_q && !(op_q == OP_READ && s1_valid);
     end else begin : g_valid_tdp
-        assign old_valid = sel_word_q[SLOT_W-1];
+        // The slot's valid bit on its own (a one-hot AND-OR of the 8), so TBL_COUNT's update
+        // does not wait for the OR of the words.
+        logic old_valid_q;
+
+        always_ff @(posedge clk) begin
+            old_valid_q <= 1'b0;
+            for (int m = 0; m < MEMS; m++) begin
+                if (!way_clr_q[m] && ctl_rd[m][SLOT_W-1]) old_valid_q <= 1'b1;
+            end
+        end
+
+        assign old_valid = old_valid_q;
         assign rd_go     = rd_q;
     end
 
@@ -883,8 +912,25 @@ module hash_table #(
 
     always_ff @(posedge clk) begin
         if (cmd_start) op_q <= wq_data_q[1:0];
-        sel_word_q <= ctl_rd[sel];
     end
+
+    // Beside each memory's output: its word, or 0 (a synchronous clear, no LUT in the way)
+    for (genvar m = 0; m < MEMS; m++) begin : g_way_word
+        always_ff @(posedge clk) begin
+            if (way_clr_q[m]) way_word_q[m] <= '0;
+            else              way_word_q[m] <= ctl_rd[m];
+        end
+    end
+
+    // The OR of each bank's 4 words kept as nets of their own (one LUT4 per bit), so the
+    // mapper cannot make the 8-word OR a chain: TBL_KEY/TBL_VALUE take it in one more LUT.
+    (* keep *) logic [1:0][SLOT_W-1:0] bank_word;
+
+    for (genvar k = 0; k < 2; k++) begin : g_bank_word
+        assign bank_word[k] = way_word_q[WAYS*k] | way_word_q[WAYS*k+1]
+                            | way_word_q[WAYS*k+2] | way_word_q[WAYS*k+3];
+    end
+    assign slot_word = bank_word[0] | bank_word[1];
 
     // Write answer: a register write (or a refused command) at once, a command in ex_q
     assign wr_ack = (wq_q && !cmd_start) || ex_q;
@@ -904,9 +950,9 @@ module hash_table #(
     end
 
     always_ff @(posedge clk) begin
-        if (ex_q && op_q == OP_READ) begin
-            key_q   <= sel_word_q[VALUE_W +: KEY_W];
-            value_q <= sel_word_q[VALUE_W-1:0];
+        if (rdx_q) begin
+            key_q   <= slot_word[VALUE_W +: KEY_W];
+            value_q <= slot_word[VALUE_W-1:0];
         end else if (wq_q) begin
             for (int b = 0; b < KEY_W; b++) begin
                 if (wq_key_q && wq_idx_q == 3'(b / 32) && wq_strb_q[(b % 32) / 8]) begin
