@@ -26,8 +26,9 @@
 // On a wide beat one enable net would still reach every bit across the die, so the registers
 // are built per SLICE_W-bit slice, each from its own copies of the three flags (kept apart
 // from synthesis' merging). A consumer whose ready is a register may hand in READY_N copies
-// of it (each from a flip-flop of its own): slice sl takes copy sl % READY_N, and s_ready and
-// m_valid come from slice 0's flags. The copies hold equal values, so every slice moves alike.
+// of it (each from a flip-flop of its own): slice sl takes copy sl % READY_N. With more than
+// one slice, s_ready and m_valid come from two more copies of the flags that load no data, so
+// each may sit beside its own consumer. The copies hold equal values: every slice moves alike.
 
 `default_nettype none
 
@@ -69,21 +70,21 @@ module reg_slice #(
     end
 
     localparam int NS = (BEAT_W + SLICE_W - 1) / SLICE_W;   // slices
+    // Copies of the flags: one per slice, and with more than one slice one for m_valid (NS)
+    // and one for s_ready (NS + 1).
+    localparam int NC = (NS > 1) ? NS + 2 : 1;
+    localparam int C_VALID = (NS > 1) ? NS : 0;
+    localparam int C_READY = (NS > 1) ? NS + 1 : 0;
 
-    logic [NS-1:0] ready_r, out_valid_r;   // each slice's copies of s_ready and m_valid
+    logic [NC-1:0] ready_r, out_valid_r;   // each copy's s_ready and m_valid
 
-    for (genvar sl = 0; sl < NS; sl++) begin : g_slice
-        localparam int LO = sl * SLICE_W;
-        localparam int SW = (BEAT_W - LO < SLICE_W) ? BEAT_W - LO : SLICE_W;
-
+    for (genvar sl = 0; sl < NC; sl++) begin : g_slice
         // --------------------------------------------------------------------------------
-        // State (this slice's copies of the flags)
+        // State (this copy of the flags)
         // --------------------------------------------------------------------------------
         logic          ready_q;     // registered s_ready
         logic          out_valid_q; // output register holds a beat
         logic          tmp_valid_q; // temporary register holds a beat
-        logic [SW-1:0] out_beat_q;  // output register (data: not reset)
-        logic [SW-1:0] tmp_beat_q;  // temporary register (data: not reset)
 
         // --------------------------------------------------------------------------------
         // Next-state logic
@@ -143,30 +144,42 @@ module reg_slice #(
             end
         end
 
-        // Data: no reset.
-        always_ff @(posedge clk) begin
-            if (load_out_from_in) begin
-                out_beat_q <= s_beat[LO +: SW];
-            end else if (load_out_from_tmp) begin
-                out_beat_q <= tmp_beat_q;
-            end
-            if (load_tmp_from_in) begin
-                tmp_beat_q <= s_beat[LO +: SW];
-            end
-        end
+        assign ready_r[sl]     = ready_q;
+        assign out_valid_r[sl] = out_valid_q;
 
-        assign ready_r[sl]       = ready_q;
-        assign out_valid_r[sl]   = out_valid_q;
-        assign m_beat[LO +: SW]  = out_beat_q;
+        if (sl < NS) begin : g_data
+            localparam int LO = sl * SLICE_W;
+            localparam int SW = (BEAT_W - LO < SLICE_W) ? BEAT_W - LO : SLICE_W;
+
+            logic [SW-1:0] out_beat_q;  // output register (data: not reset)
+            logic [SW-1:0] tmp_beat_q;  // temporary register (data: not reset)
+
+            // Data: no reset.
+            always_ff @(posedge clk) begin
+                if (load_out_from_in) begin
+                    out_beat_q <= s_beat[LO +: SW];
+                end else if (load_out_from_tmp) begin
+                    out_beat_q <= tmp_beat_q;
+                end
+                if (load_tmp_from_in) begin
+                    tmp_beat_q <= s_beat[LO +: SW];
+                end
+            end
+
+            assign m_beat[LO +: SW] = out_beat_q;
+        end else begin : g_flags_only
+            logic unused_loads;
+            assign unused_loads = load_out_from_in ^ load_out_from_tmp ^ load_tmp_from_in;
+        end
     end
 
     // ------------------------------------------------------------------------------------
     // Outputs
     // ------------------------------------------------------------------------------------
-    assign s_ready = ready_r[0];
-    assign m_valid = out_valid_r[0];
+    assign s_ready = ready_r[C_READY];
+    assign m_valid = out_valid_r[C_VALID];
 
-    // The other slices' copies drive only their own slice.
+    // The other copies drive only their own slice.
     logic unused_copies;
     assign unused_copies = ^{ready_r, out_valid_r};
 

@@ -213,8 +213,8 @@ module decap_shell #(
     // between the input register and the front end's capture: one cycle more there.
     localparam bit KEEP_REG = DATA_W >= 512;
     // Its register slice is built in 64-bit pieces, each loaded by its own copy of the
-    // shell's ready (the engine's ready and the start permission, each a copy from a
-    // flip-flop of its own): one net would reach every bit of the beat across the die.
+    // engine's ready (a flip-flop of its own): one net would reach every bit of the beat
+    // across the die.
     localparam int KEEP_READY_N = KEEP_REG ? DATA_W / 64 + 2 : 1;
     localparam int E_READY_N    = KEEP_REG ? KEEP_READY_N + 1 : 1;   // the engine's copies
 
@@ -236,10 +236,12 @@ module decap_shell #(
     end
 
     // tkeep guard (docs/robustness.md): a frame with a tkeep hole is a bad frame (tuser on its
-    // last beat, counted as OUT_RX_ERROR); the front end and the engine see no hole.
+    // last beat, counted as OUT_RX_ERROR); the front end and the engine see no hole. The start
+    // permission (below) gates its input.
     logic [DATA_W-1:0] k_tdata;
     logic [KEEP_W-1:0] k_tkeep;
     logic              k_tvalid, k_tready, k_tlast, k_tuser;
+    logic              kc_s_ready, start_ok_q;
 
     logic [KEEP_READY_N-1:0] k_tready_n;   // k_tready, copies (KEEP_REG)
 
@@ -251,23 +253,26 @@ module decap_shell #(
     ) keep_check (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tvalid(s_axis_tvalid && start_ok_q), .s_axis_tready(kc_s_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser[0]),
         .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
         .m_axis_tready(k_tready_n), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
     );
 
     // A frame starts only while the descriptor queue has room for it (frames started and
-    // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure. The
-    // permission is a register, computed from the next counts, so that s_axis_tready is the
-    // AND of two registers. A descriptor taken by the engine is counted a cycle later, from a
-    // register (took_q): the count may be one high for a cycle, never low, and the queue's
-    // output logic does not reach the input's gate in one cycle.
+    // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure. Frames
+    // are counted as they enter the keep check (at 512 bits a beat ahead of the front end:
+    // the count is then one high for a while, never low). The permission is a register,
+    // computed from the next counts, so that s_axis_tready is the AND of two registers, and it
+    // gates the keep check's input, so the slice there is loaded by the engine's ready alone.
+    // A descriptor taken by the engine is counted a cycle later, from a register (took_q):
+    // the count may be one high for a cycle, never low, and the queue's output logic does
+    // not reach the input's gate in one cycle.
     localparam int OPEN_W = $clog2(DESC_DEPTH) + 1;
 
     logic [E_READY_N-1:0]          e_tready_n;    // engine takes a beat (copy 0: the shell's)
     logic                          e_tready;
-    logic                          in_frame_q, start_ok_q, took_q;
+    logic                          in_frame_q, took_q;
     logic                          start_ok_d;
     logic [OPEN_W-1:0]             open_q;
     logic [DQ_READY_N-1:0]         d_ready_n;     // engine takes a descriptor (copies)
@@ -275,8 +280,10 @@ module decap_shell #(
     assign d_ready = d_ready_n[DQ_SLICES];
     logic                          dq_valid;
     wire                           s_hs = k_tvalid && k_tready;
+    wire                           in_hs = s_axis_tvalid && s_axis_tready;
     assign e_tready = e_tready_n[0];
-    assign k_tready = e_tready && start_ok_q;
+    assign k_tready = e_tready;
+    assign s_axis_tready = kc_s_ready && start_ok_q;
 
     assign beat_tdata = k_tdata;
     assign beat_tkeep = k_tkeep;
@@ -306,8 +313,8 @@ module decap_shell #(
 
     always_comb begin
         logic start;
-        start      = s_hs && !in_frame_q;
-        in_frame_d = s_hs ? !k_tlast : in_frame_q;
+        start      = in_hs && !in_frame_q;
+        in_frame_d = in_hs ? !s_axis_tlast : in_frame_q;
         unique case ({start, took_q})
             2'b10:   begin open_d = open_up; start_ok_d = in_frame_d || room_up; end
             2'b01:   begin open_d = open_dn; start_ok_d = in_frame_d || room_dn; end
@@ -326,17 +333,9 @@ module decap_shell #(
         end
     end
 
-    // The keep check's ready copies: a copy of the engine's ready and one of start_ok_q each
-    // (kept apart from start_ok_q and from each other by synthesis).
+    // The keep check's ready: at 512 bits the engine's copies 1.., else its one ready.
     if (KEEP_REG) begin : g_ready_copies
-        for (genvar c = 0; c < KEEP_READY_N; c++) begin : g_copy
-            logic start_ok_r_q;
-            (* keep *) always_ff @(posedge clk) begin
-                start_ok_r_q <= start_ok_d;
-                if (rst) start_ok_r_q <= 1'b1;
-            end
-            assign k_tready_n[c] = e_tready_n[c + 1] && start_ok_r_q;
-        end
+        assign k_tready_n = e_tready_n[E_READY_N-1:1];
     end else begin : g_ready_one
         assign k_tready_n = k_tready;
     end
@@ -409,7 +408,7 @@ module decap_shell #(
         .IN_READY_N(E_READY_N)
     ) edit (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid && start_ok_q),
+        .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
         .s_axis_tready(e_tready_n), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .s_desc_valid(dq_valid), .s_desc_ready(d_ready_n), .s_desc_drop(d_drop),
         .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
