@@ -61,7 +61,9 @@ bind axis_skid axis_monitor #(
     .tlast(m_axis_tlast), .tuser(m_axis_tuser)
 );
 
-// tkeep guard: its input is a top-level input (holes allowed), its output has none.
+// tkeep guard: its input is a top-level input (holes allowed), its output has none. Its
+// CREDIT build hands every beat on (m_axis_tready is a credit a cycle ahead): the monitor sees
+// each valid beat as taken.
 bind axis_keep_check axis_monitor #(
     .DATA_W(DATA_W), .KEEP_W(KEEP_W), .USER_W(1),
     .NAME("axis_keep_check.s_axis"), .STRICT_KEEP(1'b0),
@@ -78,8 +80,8 @@ bind axis_keep_check axis_monitor #(
     .MAX_BEATS(`WS_AXIS_MAX_FRAME_BYTES / (KEEP_W))
 ) mon_m_axis (
     .clk(clk), .rst(rst),
-    .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
-    .tlast(m_axis_tlast), .tuser(m_axis_tuser)
+    .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid),
+    .tready(m_axis_tready || CREDIT), .tlast(m_axis_tlast), .tuser(m_axis_tuser)
 );
 
 // Store-and-forward FIFO (vxlan_encap): input may be a top-level input.
@@ -104,14 +106,15 @@ bind axis_frame_fifo axis_monitor #(
 );
 
 // axis_edit (the pipelined edit engine): input as it comes from the keep check, output strict.
+// With IN_SLACK every beat offered is taken (s_axis_tready is a credit a cycle ahead).
 bind axis_edit axis_monitor #(
     .DATA_W(DATA_W), .KEEP_W(DATA_W / 8), .USER_W(1),
     .NAME("axis_edit.s_axis"), .STRICT_KEEP(1'b0),
     .MAX_BEATS(`WS_AXIS_MAX_FRAME_BYTES / (DATA_W / 8))
 ) mon_s_axis (
     .clk(clk), .rst(rst),
-    .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .tvalid(s_axis_tvalid), .tready(s_axis_tready),
-    .tlast(s_axis_tlast), .tuser(s_axis_tuser)
+    .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .tvalid(s_axis_tvalid),
+    .tready(s_axis_tready || IN_SLACK != 0), .tlast(s_axis_tlast), .tuser(s_axis_tuser)
 );
 bind axis_edit axis_monitor #(
     .DATA_W(DATA_W), .KEEP_W(DATA_W / 8), .USER_W(1),

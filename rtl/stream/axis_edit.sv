@@ -100,9 +100,11 @@ module axis_edit #(
     // Copies of s_desc_ready (identical values), each from a flip-flop of its own: a
     // descriptor FIFO with a wide output register takes one per slice (sync_fifo READY_N)
     parameter int DESC_READY_N = 1,
-    // Copies of s_axis_tready (identical values), each from a flip-flop of its own: a
-    // register slice in front takes one per piece of its beat (reg_slice READY_N)
-    parameter int IN_READY_N = 1
+    // Register stages between s_axis_tready and the beats it lets in (0 or 1). 0: AXI4-Stream
+    // (a beat moves when tvalid and tready are both 1). 1: tready is a credit a cycle ahead:
+    // a beat offered while tready was 1 in the cycle before is taken whatever tready is now
+    // (the FIFO keeps room for one more beat), so the stage in front needs no load enable.
+    parameter int IN_SLACK = 0
 ) (
     input  wire logic                     clk,
     input  wire logic                     rst,
@@ -111,7 +113,7 @@ module axis_edit #(
     input  wire logic [DATA_W-1:0]        s_axis_tdata,
     input  wire logic [DATA_W/8-1:0]      s_axis_tkeep,
     input  wire logic                     s_axis_tvalid,
-    output      logic [IN_READY_N-1:0]    s_axis_tready,
+    output      logic                     s_axis_tready,
     input  wire logic                     s_axis_tlast,
     input  wire logic                     s_axis_tuser,
 
@@ -171,8 +173,8 @@ module axis_edit #(
     if (DESC_READY_N < 1) begin : g_err_desc_ready_n
         $error("axis_edit: DESC_READY_N (%0d) must be at least 1", DESC_READY_N);
     end
-    if (IN_READY_N < 1) begin : g_err_in_ready_n
-        $error("axis_edit: IN_READY_N (%0d) must be at least 1", IN_READY_N);
+    if (IN_SLACK < 0 || IN_SLACK > 1) begin : g_err_in_slack
+        $error("axis_edit: IN_SLACK (%0d) must be 0 or 1", IN_SLACK);
     end
 
     // ------------------------------------------------------------------------------------
@@ -326,7 +328,8 @@ module axis_edit #(
     logic [DATA_W+KW-1:0]  b_beat;
     logic                  b_user;         // B's tuser (a folded frame's last beat)
 
-    assign in_push = s_axis_tvalid && in_ready_q;
+    // (IN_SLACK: the beat was let in by the credit of the cycle before)
+    assign in_push = s_axis_tvalid && (IN_SLACK != 0 || in_ready_q);
 
     for (genvar g = 0; g < NG; g++) begin : g_in
         localparam int GW = 72 + ((g == 0) ? 1 : 0);   // {user (group 0), keep, data}
@@ -431,8 +434,9 @@ module axis_edit #(
         end else if (!in_ne2_q) begin
             b_last_q <= in_din_q[IN_W-2];
         end
-        // Ready leaves room for the beat being written, this cycle's beat and the next one's.
-        in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
+        // Ready leaves room for the beat being written, this cycle's beat and the next one's
+        // (and IN_SLACK more in flight).
+        in_ready_q <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2 - IN_SLACK);
         if (in_we_q) in_wr_q <= in_wr_q + 1'b1;
         if (in_pop) begin
             in_rd2_q <= in_rd2_q + 1'b1;
@@ -459,17 +463,7 @@ module axis_edit #(
     // written in that cycle if it went there
     assign rd2_last = lpop_q ? (lw1_q ? lw_last_q : la1_q) : (lw0_q ? lw_last_q : la0_q);
 
-    // s_axis_tready: in_ready_q and copies of it, a register each, one always_ff per copy
-    // (kept).
-    logic [IN_READY_N-1:0] in_ready_n;
-    assign in_ready_n[0] = in_ready_q;
-    for (genvar c = 1; c < IN_READY_N; c++) begin : g_in_ready
-        (* keep *) always_ff @(posedge clk) begin
-            in_ready_n[c] <= in_cnt_q < (FAW+1)'(FIFO_BEATS - 2);
-            if (rst) in_ready_n[c] <= 1'b0;
-        end
-    end
-    assign s_axis_tready = in_ready_n;
+    assign s_axis_tready = in_ready_q;
 
     // ------------------------------------------------------------------------------------
     // Descriptor intake: plan FIFO (read by the issue stage) and head FIFO (read by the

@@ -25,13 +25,18 @@
 // by reset.
 //
 // REG_OUT = 1, one cycle: the beat passes a register slice (axis_skid: s_axis_tready and
-// every m_axis output but tkeep and tuser from a register; its registers built in SLICE_W-bit
-// pieces, piece p loaded by copy p % READY_N of m_axis_tready), with the repair split around it
+// every m_axis output but tkeep and tuser from a register), with the repair split around it
 // so that neither side holds a suffix OR across the whole beat (synthesis maps such a family,
 // every bit of it used, as a chain of a LUT per few bits). Before the slice, per group of 4
 // bytes the suffix OR inside the group, and per block of 16 bytes whether a block above has a
 // byte; after it, one OR per bit of those and of at most 3 groups of its block. The sticky
 // hole flag then follows the beats leaving the slice.
+//
+// REG_OUT = 1 and CREDIT = 1, one cycle, no backpressure after the register: s_axis_tready is
+// m_axis_tready passed back, and a beat taken in cycle t leaves in cycle t + 1 whatever
+// m_axis_tready is then (the block behind takes every beat offered: its ready is a credit, one
+// cycle ahead, as axis_edit's IN_SLACK). The register loads every cycle, so no load enable
+// reaches the beat's bits; the repair is split around it as above.
 
 `default_nettype none
 
@@ -42,11 +47,8 @@ module axis_keep_check #(
     parameter int KEEP_W = DATA_W / 8,
     // 0: zero latency; 1: through a register slice, the repair split around it (see above).
     parameter bit REG_OUT = 1'b0,
-    // REG_OUT: bits of the slice's registers per copy of their load enable.
-    parameter int SLICE_W = 64,
-    // Copies of m_axis_tready (identical values, each its own net) the block behind hands
-    // in; 1 unless REG_OUT (a zero-latency check passes one ready back).
-    parameter int READY_N = 1
+    // With REG_OUT: 1 = a plain register, m_axis_tready a credit one cycle ahead (see above).
+    parameter bit CREDIT = 1'b0
 ) (
     input  wire logic              clk,
     input  wire logic              rst,
@@ -63,7 +65,7 @@ module axis_keep_check #(
     output      logic [DATA_W-1:0] m_axis_tdata,
     output      logic [KEEP_W-1:0] m_axis_tkeep,
     output      logic              m_axis_tvalid,
-    input  wire logic [READY_N-1:0] m_axis_tready,
+    input  wire logic              m_axis_tready,
     output      logic              m_axis_tlast,
     output      logic              m_axis_tuser
 );
@@ -77,9 +79,8 @@ module axis_keep_check #(
     if (KEEP_W * 8 != DATA_W) begin : g_err_keep_w
         $error("axis_keep_check: KEEP_W (%0d) must be DATA_W/8", KEEP_W);
     end
-    if (SLICE_W < 1 || READY_N < 1 || (!REG_OUT && READY_N != 1)) begin : g_err_ready_n
-        $error("axis_keep_check: SLICE_W (%0d), READY_N (%0d) >= 1; READY_N 1 unless REG_OUT",
-               SLICE_W, READY_N);
+    if (CREDIT && !REG_OUT) begin : g_err_credit
+        $error("axis_keep_check: CREDIT needs REG_OUT");
     end
 
     // ------------------------------------------------------------------------------------
@@ -139,7 +140,7 @@ module axis_keep_check #(
 
         assign m_axis_tdata  = s_axis_tdata;
         assign m_axis_tvalid = s_axis_tvalid;
-        assign s_axis_tready = m_axis_tready[0];
+        assign s_axis_tready = m_axis_tready;
         assign m_axis_tlast  = s_axis_tlast;
         // Before the last beat the fill is all ones (!tlast); bit 0 always, since a last beat
         // keeps at least one byte.
@@ -173,26 +174,44 @@ module axis_keep_check #(
             end
         end
 
-        // The slice carries in_grp in tkeep's place and {blk_above, gap, tuser} as tuser.
+        // The register carries in_grp in tkeep's place and {blk_above, gap, tuser} as tuser.
         logic [KEEP_W-1:0] r_in_grp;
         logic [NB-1:0]     r_blk_above;
         logic              r_last, r_gap, r_user;
+        logic              r_take;   // the beat on m_axis leaves in this cycle
 
-        axis_skid #(
-            .DATA_W(DATA_W),
-            .KEEP_W(KEEP_W),
-            .USER_W(NB + 2),
-            .SLICE_W(SLICE_W),
-            .READY_N(READY_N)
-        ) slice (
-            .clk(clk), .rst(rst),
-            .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_grp), .s_axis_tvalid(s_axis_tvalid),
-            .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
-            .s_axis_tuser({blk_above, gap, s_axis_tuser}),
-            .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(r_in_grp), .m_axis_tvalid(m_axis_tvalid),
-            .m_axis_tready(m_axis_tready), .m_axis_tlast(r_last),
-            .m_axis_tuser({r_blk_above, r_gap, r_user})
-        );
+        if (CREDIT) begin : g_credit
+            logic r_valid_q;
+
+            always_ff @(posedge clk) begin
+                m_axis_tdata <= s_axis_tdata;
+                r_in_grp     <= in_grp;
+                r_last       <= s_axis_tlast;
+                {r_blk_above, r_gap, r_user} <= {blk_above, gap, s_axis_tuser};
+                r_valid_q    <= s_axis_tvalid && m_axis_tready;
+                if (rst) r_valid_q <= 1'b0;
+            end
+
+            assign s_axis_tready = m_axis_tready;
+            assign m_axis_tvalid = r_valid_q;
+            assign r_take        = r_valid_q;
+        end else begin : g_slice
+            axis_skid #(
+                .DATA_W(DATA_W),
+                .KEEP_W(KEEP_W),
+                .USER_W(NB + 2)
+            ) slice (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_grp),
+                .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+                .s_axis_tlast(s_axis_tlast), .s_axis_tuser({blk_above, gap, s_axis_tuser}),
+                .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(r_in_grp),
+                .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+                .m_axis_tlast(r_last), .m_axis_tuser({r_blk_above, r_gap, r_user})
+            );
+
+            assign r_take = m_axis_tvalid && m_axis_tready;
+        end
 
         // Group i: a byte in a group above it in its block (in_grp at the group's first
         // byte), or in a block above.
@@ -223,7 +242,7 @@ module axis_keep_check #(
         assign beat_hole = r_gap || (r_last && r_none);
 
         always_ff @(posedge clk) begin
-            if (m_axis_tvalid && m_axis_tready[0]) begin
+            if (r_take) begin
                 hole_seen <= !r_last && (hole_seen || beat_hole);
             end
             if (rst) begin

@@ -212,11 +212,9 @@ module decap_shell #(
     // The keep check registered at 512 bits, where its fill (a 64-bit suffix OR) would sit
     // between the input register and the front end's capture: one cycle more there.
     localparam bit KEEP_REG = DATA_W >= 512;
-    // Its register slice is built in 64-bit pieces, each loaded by its own copy of the
-    // engine's ready (a flip-flop of its own): one net would reach every bit of the beat
-    // across the die.
-    localparam int KEEP_READY_N = KEEP_REG ? DATA_W / 64 + 2 : 1;
-    localparam int E_READY_N    = KEEP_REG ? KEEP_READY_N + 1 : 1;   // the engine's copies
+    // Its register loads every cycle (CREDIT): a load enable from the engine's ready would
+    // reach every bit of the beat across the die. The engine's ready is then a credit a
+    // cycle ahead (axis_edit IN_SLACK), and every beat leaving the register is taken.
 
     if (DATA_W != 64 && DATA_W != 128 && DATA_W != 256 && DATA_W != 512) begin : g_check_w
         $error("decap_shell: DATA_W must be 64, 128, 256 or 512");
@@ -243,45 +241,39 @@ module decap_shell #(
     logic              k_tvalid, k_tready, k_tlast, k_tuser;
     logic              kc_s_ready, start_ok_q;
 
-    logic [KEEP_READY_N-1:0] k_tready_n;   // k_tready, copies (KEEP_REG)
-
     axis_keep_check #(
         .DATA_W(DATA_W),
         .REG_OUT(KEEP_REG),
-        .SLICE_W(64),
-        .READY_N(KEEP_READY_N)
+        .CREDIT(KEEP_REG)
     ) keep_check (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid && start_ok_q), .s_axis_tready(kc_s_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser[0]),
         .m_axis_tdata(k_tdata), .m_axis_tkeep(k_tkeep), .m_axis_tvalid(k_tvalid),
-        .m_axis_tready(k_tready_n), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
+        .m_axis_tready(k_tready), .m_axis_tlast(k_tlast), .m_axis_tuser(k_tuser)
     );
 
     // A frame starts only while the descriptor queue has room for it (frames started and
     // not yet taken by the engine < DESC_DEPTH): the classifier has no backpressure. Frames
     // are counted as they enter the keep check (at 512 bits a beat ahead of the front end:
     // the count is then one high for a while, never low). The permission is a register,
-    // computed from the next counts, so that s_axis_tready is the AND of two registers, and it
-    // gates the keep check's input, so the slice there is loaded by the engine's ready alone.
+    // computed from the next counts, so that s_axis_tready is the AND of two registers.
     // A descriptor taken by the engine is counted a cycle later, from a register (took_q):
     // the count may be one high for a cycle, never low, and the queue's output logic does
     // not reach the input's gate in one cycle.
     localparam int OPEN_W = $clog2(DESC_DEPTH) + 1;
 
-    logic [E_READY_N-1:0]          e_tready_n;    // engine takes a beat (copy 0: the shell's)
-    logic                          e_tready;
+    logic                          e_tready;      // the engine's ready (a credit at KEEP_REG)
     logic                          in_frame_q, took_q;
-    logic                          start_ok_d;
     logic [OPEN_W-1:0]             open_q;
     logic [DQ_READY_N-1:0]         d_ready_n;     // engine takes a descriptor (copies)
     logic                          d_ready;       // the shell's copy
     assign d_ready = d_ready_n[DQ_SLICES];
     logic                          dq_valid;
-    wire                           s_hs = k_tvalid && k_tready;
+    // (at KEEP_REG every beat leaving the keep check is taken)
+    wire                           s_hs = k_tvalid && (KEEP_REG || k_tready);
     wire                           in_hs = s_axis_tvalid && s_axis_tready;
-    assign e_tready = e_tready_n[0];
     assign k_tready = e_tready;
     assign s_axis_tready = kc_s_ready && start_ok_q;
 
@@ -308,36 +300,21 @@ module decap_shell #(
         if (rst) took_q <= 1'b0;
     end
 
-    logic              in_frame_d;
-    logic [OPEN_W-1:0] open_d;
-
-    always_comb begin
-        logic start;
+    always_ff @(posedge clk) begin
+        logic start, in_frame_d;
         start      = in_hs && !in_frame_q;
         in_frame_d = in_hs ? !s_axis_tlast : in_frame_q;
-        unique case ({start, took_q})
-            2'b10:   begin open_d = open_up; start_ok_d = in_frame_d || room_up; end
-            2'b01:   begin open_d = open_dn; start_ok_d = in_frame_d || room_dn; end
-            default: begin open_d = open_q;  start_ok_d = in_frame_d || room_eq; end
-        endcase
-    end
-
-    always_ff @(posedge clk) begin
         in_frame_q <= in_frame_d;
-        open_q     <= open_d;
-        start_ok_q <= start_ok_d;
+        unique case ({start, took_q})
+            2'b10:   begin open_q <= open_up; start_ok_q <= in_frame_d || room_up; end
+            2'b01:   begin open_q <= open_dn; start_ok_q <= in_frame_d || room_dn; end
+            default: begin open_q <= open_q;  start_ok_q <= in_frame_d || room_eq; end
+        endcase
         if (rst) begin
             in_frame_q <= 1'b0;
             open_q     <= '0;
             start_ok_q <= 1'b1;
         end
-    end
-
-    // The keep check's ready: at 512 bits the engine's copies 1.., else its one ready.
-    if (KEEP_REG) begin : g_ready_copies
-        assign k_tready_n = e_tready_n[E_READY_N-1:1];
-    end else begin : g_ready_one
-        assign k_tready_n = k_tready;
     end
 
     // ---- header front end --------------------------------------------------------------
@@ -405,11 +382,11 @@ module decap_shell #(
         .META_W(4),
         .FIFO_BEATS(FIFO_BEATS),
         .DESC_READY_N(DQ_READY_N),
-        .IN_READY_N(E_READY_N)
+        .IN_SLACK(KEEP_REG ? 1 : 0)
     ) edit (
         .clk(clk), .rst(rst),
         .s_axis_tdata(k_tdata), .s_axis_tkeep(k_tkeep), .s_axis_tvalid(k_tvalid),
-        .s_axis_tready(e_tready_n), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
+        .s_axis_tready(e_tready), .s_axis_tlast(k_tlast), .s_axis_tuser(k_tuser),
         .s_desc_valid(dq_valid), .s_desc_ready(d_ready_n), .s_desc_drop(d_drop),
         .s_desc_shift(d_shift), .s_desc_head(d_head), .s_desc_head_en(d_head_en),
         .s_desc_out_len(d_out_len), .s_desc_min_len(d_min_len), .s_desc_sum_en(d_sum_en),

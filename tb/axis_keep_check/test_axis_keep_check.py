@@ -22,16 +22,16 @@ def test_axis_keep_check(data_w: int) -> None:
     )
 
 
-@pytest.mark.parametrize("data_w, slice_w, ready_n",
-                         [(8, 64, 1), (64, 64, 1), (64, 16, 3), (128, 64, 1), (256, 64, 1),
-                          (512, 64, 1), (512, 64, 10)])
-def test_axis_keep_check_reg_out(data_w: int, slice_w: int, ready_n: int) -> None:
-    """REG_OUT: the slice built in SLICE_W-bit pieces, loaded by READY_N copies of tready."""
+@pytest.mark.parametrize("data_w, credit", [(8, 0), (64, 0), (128, 0), (256, 0), (512, 0),
+                                            (8, 1), (64, 1), (512, 1)])
+def test_axis_keep_check_reg_out(data_w: int, credit: int) -> None:
+    """REG_OUT: through a register slice, or (CREDIT) a plain register with a credit."""
     run_cocotb(
         toplevel="axis_keep_check",
         test_module="axis_keep_check_reg_tb",
         test_dir=HERE,
-        parameters={"DATA_W": data_w, "REG_OUT": 1, "SLICE_W": slice_w, "READY_N": ready_n},
+        parameters={"DATA_W": data_w, "REG_OUT": 1, "CREDIT": credit},
+        extra_env={"WS_CREDIT": str(credit)},
         sources=[RTL / "stream" / "axis_keep_check.sv", RTL / "stream" / "reg_slice.sv",
                  RTL / "stream" / "axis_skid.sv"],
     )
