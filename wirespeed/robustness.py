@@ -1325,8 +1325,9 @@ the last beat contiguous from bit 0 with at least one byte (0…01…1). A frame
 — a beat before the last with a tkeep bit clear, a last beat with a gap (e.g. 0b1011) or with
 tkeep = 0 — is treated exactly as a frame with `tuser` = 1 on its last beat: it is counted as
 DROP_RX_ERROR and never forwarded whole. `rtl/stream/axis_keep_check.sv` does this at the input
-of `gre_decap`, `vxlan_decap` and `geneve_decap` (zero latency) and of `vxlan_encap` (one
-register, `REG_OUT`); the block behind it sees the frame ending
+of `gre_decap`, `vxlan_decap` and `geneve_decap` (zero latency below 512 bits; at 512 one
+register that loads every cycle, `REG_OUT` with `CREDIT`) and of `vxlan_encap` (one register
+slice, `REG_OUT`); the block behind it sees the frame ending
 after the highest set tkeep bit of its last beat (at least one byte), which is the length the
 byte counter gets. A frame with no byte at all (tlast on the first beat, tkeep = 0) is counted
 as a 1-byte frame. (Before the guard, `gre_decap` took a byte under a hole as data and forwarded
