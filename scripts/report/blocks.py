@@ -157,11 +157,12 @@ def rtl_module(block: str) -> str:
     """The RTL module a block name builds (a variant's module, or the name itself)."""
     return VARIANTS[block][0] if block in VARIANTS else block
 
-# axis_edit as the decap shell instantiates it (its parameters HEAD_BYTES, LEN_W, META_W 4 and
-# FIFO_BEATS, 64 at 64 bits and 32 above; tb/report checks that they still match
-# decap_shell.sv).
+# axis_edit as the decap shell instantiates it (its parameters HEAD_BYTES, LEN_W, META_W 4,
+# FIFO_BEATS, 64 at 64 bits and 32 above, and IN_SLACK 1 at 512 bits, where the keep check in
+# front is a register; tb/report checks that they still match decap_shell.sv).
 def edit_params(width: int) -> dict[str, int]:
-    return {"HEAD_BYTES": 40, "LEN_W": 17, "META_W": 4, "FIFO_BEATS": 64 if width == 64 else 32}
+    return {"HEAD_BYTES": 40, "LEN_W": 17, "META_W": 4, "FIFO_BEATS": 64 if width == 64 else 32,
+            "IN_SLACK": 1 if width >= 512 else 0}
 
 
 
@@ -290,35 +291,42 @@ TIMING_NOTES: dict[str, str] = {
         "Meets the goal at 256 and 512 bits. Next: 64 and 128 bits, not routed (the tops build "
         "256 and 512)."),
     "gre_decap": (
-        "At 512 bits the shell's input ready (`start_ok_q` and the engine's ready) drives the "
-        "keep check's register slice, one net to every data bit across the die (4.8 ns of "
-        "wire into the front end's input register). Next: kept copies of that ready per 64-bit "
-        "slice of the keep check's register slice, as the descriptor queue takes its ready."),
+        "At 512 bits the edit engine's checksum tree: a first-level input register "
+        "(`g_tree[0].sum_in`) sits 3.6 ns of wire from the adders it feeds, placed with the "
+        "data it sums. Next: the tree's inputs registered again beside its adders (the "
+        "verdict has cycles to spare at 512 bits)."),
     "gre_decap_avst": (
-        "The Avalon-ST adapter's register slice (`u_rx.u_slice.out_valid_q`) enables its "
-        "256-bit output register through one LUT and two wires across the die (5.7 ns of "
-        "6.3). Next: the slice's load enable in kept copies per 64 bits beside the bits."),
+        "The shell's start count: `start_ok_q` into the ready it hands the Avalon-ST adapter's "
+        "slice (one LUT placed among the slice's copies, 2.2 ns away), and back through the "
+        "input handshake into its own next value (1.9 ns). Next: the shell's own handshake from "
+        "a LUT kept beside the count, apart from the ready that crosses the die."),
     "vxlan_decap": (
-        "At 512 bits the classifier's `v4_valid_q` through one LUT into the set/reset of V5's "
-        "head enables across the die (6.4 of 7.2 ns are wire). Next: V5 loaded every cycle, "
-        "its head enables gated per 8 bytes by kept copies of the action."),
+        "At 256 bits the VNI table's way compare (`way_ok_q`) through four LUTs into the "
+        "classifier's `rs_value`; at 512 bits the table's AXI4-Lite write handshake "
+        "(`bwait_q` to `awready`, through the command queue back to its own reset), 4.6 ns of "
+        "wire between the interface and the command engine. Next: the way hit registered "
+        "one-hot before the classifier's select, and `awready` from a register."),
     "geneve_decap": (
-        "At 512 bits the classifier's A1 forms the UDP offset (`a1_u_q`) from the beat's "
-        "EtherType, tag and IHL bytes in one cycle, seven LUT levels with 2.5 ns of wire. "
-        "Next: A1 in two registered steps at 512 bits, its tag and IHL decode first."),
+        "At 256 bits the VNI table's way compare into `rs_value` (seeds 1 and 3) or J3's "
+        "select into the set/reset of the descriptor's head enables (seed 2); at 512 bits the "
+        "classifier's wide tap FIFO, whose per-slice load logic takes `j1_valid_q` across the "
+        "die (7 ns of wire in three hops). Next: the way hit registered before the select, the "
+        "head enables loaded every cycle as vxlan_decap's V5, and kept copies of the push "
+        "valid per slice of the tap FIFO."),
     "vxlan_encap": (
-        "The tunnel table's command read: the way select (`sel`, from `slot_q`) through 2.8 ns "
-        "of wire and three LUTs into `sel_word_q`, an 8-way select of the block RAM words. "
-        "Next: the command's words registered per way before the select (the command engine "
-        "has cycles to spare)."),
+        "The edit engine's plan load: `p_fok_q` through the plan FIFO's pop (`pl_ne_q`) into "
+        "the load enables of the plan counters (`p_rpos_q`, `p_rem_q`), 2.1 ns of wire between "
+        "them. Next: the plan counters' enable from kept copies beside them, as the descriptor "
+        "queue's ready."),
     "vtep_top": (
         "Placed, not routed: router1 does not converge in a session here (the tables' and the "
         "frame FIFO's block RAMs crowd the routing), so nextpnr names no path. Next: a route "
         "with a longer limit; it is as fast as its slower direction."),
     "dma_ring_writer": (
-        "The flush timeout request: `idle_q` through each queue's request and their priority "
-        "encode (five LUTs) into `req_qi_q`, with 2.4 ns of wire at the end. Next: the "
-        "requests registered and encoded a cycle later; a route at 512 bits."),
+        "The mover's stage M: the beat's go flags (`m_v_c`, `m_free_c`) through the offset "
+        "adder into `m_mask_q` and `m_off_q`, 5 ns of wire across the die. Next: the offset "
+        "and mask formed from registers a cycle ahead, selected by the go decision beside "
+        "their registers."),
     "pkt_gen": (
         "At 256 bits the header FIFO's take (`u_h.out_valid_q` through the start decision, "
         "with `m_axis_tready`) into its output slices' enables, five LUTs. Next: the next "

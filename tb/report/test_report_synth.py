@@ -137,7 +137,8 @@ def test_edit_engine_parameters_match_decap_shell_instance():
     """axis_edit is synthesised standalone with the parameters the decap shell gives it (its
     parameter defaults as gre_decap sets them, and FIFO_BEATS by bus width). DESC_READY_N
     aside: it only copies the descriptor ready register, one per slice of the shell's queue,
-    so standalone (one consumer, its ports registered) it keeps its default of one copy."""
+    so standalone (one consumer, its ports registered) it keeps its default of one copy.
+    IN_SLACK is 1 where the shell's keep check is a register (KEEP_REG, 512 bits)."""
     src = blocks.strip_comments((ROOT / "rtl/tunnel/decap_shell.sv").read_text())
     top = blocks.strip_comments((ROOT / "rtl/tunnel/gre_decap.sv").read_text())
     local = {k: v for k, v in re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+)\s*;", top)}
@@ -145,13 +146,17 @@ def test_edit_engine_parameters_match_decap_shell_instance():
              re.findall(r"\.(\w+)\s*\(\s*(\w+)\s*\)", _instance_block(top, "decap_shell", "shell"))}
     inst = _instance_params(src, "axis_edit", "edit")
     assert inst.pop("DESC_READY_N", None) == "DQ_READY_N"
+    assert inst.pop("IN_SLACK", None) == "KEEP_REG ? 1 : 0"
+    keep_reg = re.search(r"localparam\s+bit\s+KEEP_REG\s*=\s*DATA_W\s*>=\s*512\s*;", src)
+    assert keep_reg, "decap_shell: KEEP_REG is no longer DATA_W >= 512"
     m = re.search(r"localparam\s+int\s+FIFO_BEATS\s*=\s*\(DATA_W\s*==\s*64\)\s*\?\s*(\d+)\s*:\s*(\d+)\s*;", src)
     assert m, "decap_shell: FIFO_BEATS is no longer (DATA_W == 64) ? A : B"
     for w in blocks.WIDTHS:
         p = blocks.module_params("axis_edit", w)
-        assert set(inst) == set(p), (set(inst) ^ set(p))
+        assert set(inst) == set(p) - {"IN_SLACK"}, (set(inst) ^ set(p))
         assert p["DATA_W"] == w
         assert p["FIFO_BEATS"] == int(m.group(1) if w == 64 else m.group(2))
+        assert p.pop("IN_SLACK") == (1 if w >= 512 else 0)
         for k, v in inst.items():
             if k in ("DATA_W", "FIFO_BEATS"):
                 continue
